@@ -1,0 +1,14 @@
+export const ACTORS = ['customer', 'support_agent', 'service', 'operator'] as const;
+export type Actor = (typeof ACTORS)[number];
+
+/** Who is calling, taken from a verified token only; never from tool arguments. */
+export interface Principal {
+  readonly subject: string;
+  readonly tenant: string;
+  readonly actor: Actor;
+  readonly scopes: ReadonlySet<string>;
+}
+
+export function hasScopes(principal: Principal, required: readonly string[]): boolean {
+  return required.every((scope) => principal.scopes.has(scope));
+}

@@ -1,0 +1,163 @@
+import type { Logger } from 'pino';
+import type { z } from 'zod';
+import type { Principal } from '../auth/principal.ts';
+import type { ErrorCodeSpec } from './error-catalog.ts';
+import type { OperationMode } from './fingerprint.ts';
+import type { ToolOutcome } from './outcome.ts';
+
+export const TOOL_KINDS = ['read', 'write', 'request'] as const;
+/** read: no side effect; write: changes state we own; request: asks a third party that decides later. */
+export type ToolKind = (typeof TOOL_KINDS)[number];
+
+/** What a write/request changes; drives the destructiveHint annotation. */
+export type Mutation = 'create' | 'update' | 'delete';
+
+/** Namespaced snake_case, at most 64 characters, valid for MCP, OpenAI and Anthropic tool names. */
+export const TOOL_NAME_PATTERN = /^[a-z][a-z0-9]*(?:_[a-z0-9]+)+$/;
+const SEMVER = /^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)$/;
+
+/** The durable operation a write/request execution belongs to, as the handler sees it. */
+export interface OperationHandle {
+  readonly id: string;
+  readonly key: string;
+  readonly mode: OperationMode;
+  /** Recovery points saved by earlier deliveries of this same operation (multi-step backends resume here). */
+  readonly checkpoints: Readonly<Record<string, unknown>>;
+  /** Persists a recovery point before the next step; survives a crash of this process. */
+  saveCheckpoint(name: string, data: unknown): Promise<void>;
+  /** Records an identifier the external system gave us, for reconciliation and support. */
+  addExternalRef(system: string, ref: string): Promise<void>;
+}
+
+export interface ToolContext {
+  readonly principal: Principal;
+  /** Aborted when the tool's timeout elapses or the client cancels. */
+  readonly signal: AbortSignal;
+  readonly correlationId: string;
+  /** Present for write/request tools executing (not dry-running) under a reserved key. */
+  readonly operation: OperationHandle | null;
+  readonly log: Logger;
+}
+
+/** A stored operation as the reconcile hook sees it. */
+export interface OperationSnapshot {
+  readonly id: string;
+  readonly tenant: string;
+  readonly subject: string;
+  readonly tool: string;
+  readonly key: string;
+  readonly attempts: number;
+  readonly checkpoints: Readonly<Record<string, unknown>>;
+  readonly externalRefs: Readonly<Record<string, string>>;
+  readonly createdAt: Date;
+}
+
+export type ReconcileVerdict<R> =
+  | { settled: true; outcome: ToolOutcome<R> }
+  | { settled: false; note: string };
+
+export interface ToolExample<I> {
+  readonly title: string;
+  readonly input: I;
+}
+
+export interface ToolSpec<I extends z.ZodObject, O extends z.ZodType> {
+  readonly name: string;
+  readonly title: string;
+  readonly description: string;
+  readonly kind: ToolKind;
+  /** Required for write/request tools. */
+  readonly mutation?: Mutation;
+  /** External systems the tool reaches (drives openWorldHint). */
+  readonly externalSystems?: readonly string[];
+  /** Semver of the agent-visible contract; bump the major for breaking changes. */
+  readonly version: string;
+  readonly input: I;
+  readonly output: O;
+  /** Every code the handler may answer with (gateway codes are added automatically). */
+  readonly errors: readonly ErrorCodeSpec[];
+  readonly scopes: readonly string[];
+  readonly timeoutMs: number;
+  readonly examples: readonly ToolExample<z.input<I>>[];
+  /** Input fields whose values never reach logs or traces (top-level names). */
+  readonly sensitiveFields?: readonly string[];
+  /** Input has a boolean `dry_run` that selects mode dry_run (never reserves a key). */
+  readonly supportsDryRun?: boolean;
+  /**
+   * Refuse a new key whose request matches a recent completed one by the same principal,
+   * unless `confirmField` is true in the input.
+   */
+  readonly duplicateSuspicion?: {
+    readonly windowSeconds: number;
+    readonly confirmField: string;
+  };
+  /** Limits documented in the contract (e.g. "tracker without duplicate protection"). */
+  readonly notes?: readonly string[];
+  readonly handler: (input: z.output<I>, ctx: ToolContext) => Promise<ToolOutcome<z.output<O>>>;
+  /** Asks the owning system what happened to an operation whose outcome is unknown. */
+  readonly reconcile?: (
+    operation: OperationSnapshot,
+    ctx: { signal: AbortSignal; log: Logger },
+  ) => Promise<ReconcileVerdict<z.output<O>>>;
+}
+
+export interface ToolAnnotations {
+  readonly title: string;
+  readonly readOnlyHint: boolean;
+  readonly destructiveHint: boolean;
+  readonly idempotentHint: boolean;
+  readonly openWorldHint: boolean;
+}
+
+export interface ToolDefinition<I extends z.ZodObject = z.ZodObject, O extends z.ZodType = z.ZodType>
+  extends ToolSpec<I, O> {
+  readonly namespace: string;
+  readonly majorVersion: number;
+  readonly annotations: ToolAnnotations;
+}
+
+/** A tool definition of any input and output types, as the registry holds them. */
+// biome-ignore lint/suspicious/noExplicitAny: handler parameter types are erased in the registry
+export type AnyToolDefinition = ToolDefinition<z.ZodObject, any>;
+
+/**
+ * Checks a tool contract and derives what must never be hand-written: the namespace, the major
+ * version and the MCP annotations. Throws (a programmer error) on a contract that breaks the rules.
+ */
+export function defineTool<I extends z.ZodObject, O extends z.ZodType>(
+  spec: ToolSpec<I, O>,
+): ToolDefinition<I, O> {
+  const problems: string[] = [];
+  if (spec.name.length > 64 || !TOOL_NAME_PATTERN.test(spec.name)) {
+    problems.push('name must be namespaced snake_case (namespace_action) of at most 64 characters');
+  }
+  const semver = SEMVER.exec(spec.version);
+  if (!semver) problems.push(`version ${spec.version} is not semver MAJOR.MINOR.PATCH`);
+  if (spec.title.trim().length === 0) problems.push('title is empty');
+  if (spec.description.trim().length < 40) problems.push('description is missing or too short');
+  if (spec.kind !== 'read' && !spec.mutation) problems.push(`${spec.kind} tool must declare mutation`);
+  if (spec.kind === 'read' && spec.mutation) problems.push('read tool cannot declare mutation');
+  if (spec.kind !== 'read' && !('idempotency_key' in spec.input.shape)) {
+    problems.push(`${spec.kind} tool must take idempotency_key`);
+  }
+  if (spec.supportsDryRun && !('dry_run' in spec.input.shape))
+    problems.push('supportsDryRun needs a dry_run field');
+  if (spec.timeoutMs <= 0 || spec.timeoutMs > 120_000) problems.push('timeoutMs must be in (0, 120000]');
+  if (spec.kind !== 'read' && !spec.reconcile) problems.push(`${spec.kind} tool must provide reconcile`);
+  if (problems.length > 0) throw new Error(`tool ${spec.name}: ${problems.join('; ')}`);
+
+  const externalSystems = spec.externalSystems ?? [];
+  return Object.freeze({
+    ...spec,
+    namespace: spec.name.split('_')[0]!,
+    majorVersion: Number(semver![1]),
+    annotations: Object.freeze({
+      title: spec.title,
+      readOnlyHint: spec.kind === 'read',
+      destructiveHint: spec.mutation === 'update' || spec.mutation === 'delete',
+      // Reads have no effect; writes and requests are keyed, so a repeat with the same arguments adds none.
+      idempotentHint: true,
+      openWorldHint: spec.kind === 'request' || externalSystems.length > 0,
+    }),
+  });
+}

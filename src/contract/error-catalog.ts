@@ -1,0 +1,96 @@
+/**
+ * Stable error codes. A code, once published, keeps its meaning, category and retryability;
+ * the registry refuses two tools that declare the same code differently.
+ */
+export const ERROR_CATEGORIES = [
+  'validation',
+  'authentication',
+  'authorization',
+  'not_found',
+  'state',
+  'policy',
+  'conflict',
+  'confirmation',
+  'dependency',
+  'rate_limit',
+  'timeout',
+  'uncertain',
+  'internal',
+] as const;
+export type ErrorCategory = (typeof ERROR_CATEGORIES)[number];
+
+export interface ErrorCodeSpec {
+  readonly code: string;
+  readonly category: ErrorCategory;
+  /** True only if the identical request (same key) may succeed later. */
+  readonly retryable: boolean;
+  /** When an agent sees this code, and what it should do next. */
+  readonly description: string;
+}
+
+const CODE_PATTERN = /^[A-Z][A-Z0-9]*(_[A-Z0-9]+)*$/;
+
+/** Declares a group of error codes; validates their spelling once, at import time. */
+export function defineErrorCodes<const T extends Record<string, Omit<ErrorCodeSpec, 'code'>>>(
+  specs: T,
+): { readonly [K in keyof T]: ErrorCodeSpec & { code: K & string } } {
+  const out: Record<string, ErrorCodeSpec> = {};
+  for (const [code, spec] of Object.entries(specs)) {
+    if (!CODE_PATTERN.test(code)) throw new Error(`error code ${code} is not UPPER_SNAKE`);
+    out[code] = Object.freeze({ code, ...spec });
+  }
+  return Object.freeze(out) as { readonly [K in keyof T]: ErrorCodeSpec & { code: K & string } };
+}
+
+/** Codes the gateway itself can answer with, whatever the tool. */
+export const gatewayErrors = defineErrorCodes({
+  INVALID_ARGUMENT: {
+    category: 'validation',
+    retryable: false,
+    description: 'The arguments do not match the input schema; fix the fields named in field_errors.',
+  },
+  FORBIDDEN: {
+    category: 'authorization',
+    retryable: false,
+    description: 'The caller lacks the authority for this operation; ask someone who has it.',
+  },
+  IDEMPOTENCY_CONFLICT: {
+    category: 'conflict',
+    retryable: false,
+    description:
+      'The idempotency key was already used for a different request; use a new key for a new request.',
+  },
+  OPERATION_IN_PROGRESS: {
+    category: 'conflict',
+    retryable: true,
+    description: 'Another delivery of this operation is still running; poll operations_get.',
+  },
+  OUTCOME_UNKNOWN: {
+    category: 'uncertain',
+    retryable: true,
+    description:
+      'The effect may or may not have happened; poll operations_get or retry with the same key, never a new one.',
+  },
+  EXECUTION_TIMEOUT: {
+    category: 'timeout',
+    retryable: true,
+    description: 'The operation ran out of time before it could change anything; it may be retried.',
+  },
+  DEPENDENCY_UNAVAILABLE: {
+    category: 'dependency',
+    retryable: true,
+    description: 'A system this tool depends on did not answer and nothing was changed; retry later.',
+  },
+  OUTPUT_CONTRACT_VIOLATION: {
+    category: 'internal',
+    retryable: false,
+    description: 'The tool produced a result that breaks its published contract; report it, do not loop.',
+  },
+  INTERNAL_ERROR: {
+    category: 'internal',
+    retryable: false,
+    description: 'An unexpected failure; report the correlation id, do not loop.',
+  },
+});
+
+export type GatewayErrorCode = keyof typeof gatewayErrors;

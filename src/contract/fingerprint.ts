@@ -1,0 +1,22 @@
+import { canonicalJson, sha256Hex } from './canonical-json.ts';
+
+export type OperationMode = 'execute' | 'dry_run';
+
+export interface FingerprintInput {
+  tool: string;
+  contractMajor: number;
+  mode: OperationMode;
+  /** Arguments after schema normalization (defaults applied), without the idempotency key. */
+  args: Record<string, unknown>;
+}
+
+/**
+ * SHA-256 of the canonical JSON of {tool, contract major, mode, arguments minus key}.
+ * Key order, whitespace and number spelling never change it; any semantic change does.
+ */
+export function requestFingerprint(input: FingerprintInput): string {
+  const { idempotency_key: _key, ...args } = input.args;
+  return sha256Hex(
+    canonicalJson({ tool: input.tool, contract_major: input.contractMajor, mode: input.mode, args }),
+  );
+}

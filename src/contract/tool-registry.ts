@@ -1,0 +1,113 @@
+import type { AnyToolDefinition } from './define-tool.ts';
+import { type ErrorCodeSpec, gatewayErrors } from './error-catalog.ts';
+import { inputJsonSchema, type JsonSchema, openObjectPointers, outputJsonSchema } from './json-schema.ts';
+
+export interface RegistryOptions {
+  /** How long operation records are kept, published in every write/request tool's contract. */
+  readonly retentionSeconds: number;
+}
+
+/** A tool as the gateway serves it: the definition plus everything derived from it once. */
+export interface RegisteredTool {
+  readonly definition: AnyToolDefinition;
+  readonly inputSchema: JsonSchema;
+  readonly outputSchema: JsonSchema;
+  /** Declared codes plus the gateway's own, by code. */
+  readonly errors: ReadonlyMap<string, ErrorCodeSpec>;
+  /** Contract metadata published in tools/list `_meta`. */
+  readonly meta: Record<string, unknown>;
+  /** The tools/list entry, built once. */
+  readonly listing: Record<string, unknown>;
+}
+
+export const CONTRACT_META_KEY = 'io.toolgate/contract';
+
+/**
+ * Holds the registered tools. Registration is where contracts are checked as a whole: closed input
+ * objects, examples valid against the input schema, one meaning per error code across all tools.
+ */
+export class ToolRegistry {
+  readonly #tools = new Map<string, RegisteredTool>();
+  readonly #catalog = new Map<string, ErrorCodeSpec>(Object.values(gatewayErrors).map((e) => [e.code, e]));
+  #listing: Record<string, unknown>[] | null = null;
+
+  constructor(readonly options: RegistryOptions) {}
+
+  register(...definitions: AnyToolDefinition[]): this {
+    for (const definition of definitions) this.#registerOne(definition);
+    return this;
+  }
+
+  get(name: string): RegisteredTool | undefined {
+    return this.#tools.get(name);
+  }
+
+  /** Tools sorted by name. */
+  all(): RegisteredTool[] {
+    return [...this.#tools.values()].sort((a, b) => (a.definition.name < b.definition.name ? -1 : 1));
+  }
+
+  /** The tools/list payload, built once and reused for every request. */
+  listing(): Record<string, unknown>[] {
+    this.#listing ??= this.all().map((tool) => tool.listing);
+    return this.#listing;
+  }
+
+  /** The shared error catalog: every code any registered tool (or the gateway) may answer with. */
+  catalog(): ReadonlyMap<string, ErrorCodeSpec> {
+    return this.#catalog;
+  }
+
+  #registerOne(definition: AnyToolDefinition): void {
+    const { name } = definition;
+    if (this.#tools.has(name)) throw new Error(`tool ${name} is registered twice`);
+    const inputSchema = inputJsonSchema(definition.input);
+    const open = openObjectPointers(inputSchema);
+    if (open.length > 0)
+      throw new Error(`tool ${name}: input objects must be closed (strictObject) at ${open}`);
+    const outputSchema = outputJsonSchema(definition.output);
+    for (const example of definition.examples) {
+      const parsed = definition.input.safeParse(example.input);
+      if (!parsed.success) {
+        throw new Error(`tool ${name}: example "${example.title}" is invalid: ${parsed.error.message}`);
+      }
+    }
+    const errors = new Map<string, ErrorCodeSpec>(Object.values(gatewayErrors).map((e) => [e.code, e]));
+    for (const spec of definition.errors) {
+      const known = this.#catalog.get(spec.code);
+      if (known && (known.category !== spec.category || known.retryable !== spec.retryable)) {
+        throw new Error(`tool ${name}: error ${spec.code} is declared with another category or retryability`);
+      }
+      errors.set(spec.code, spec);
+    }
+    for (const spec of definition.errors) this.#catalog.set(spec.code, spec);
+
+    const meta: Record<string, unknown> = {
+      version: definition.version,
+      kind: definition.kind,
+      scopes: [...definition.scopes],
+      timeout_ms: definition.timeoutMs,
+      error_codes: [...errors.keys()].sort(),
+    };
+    if (definition.kind !== 'read') {
+      meta.idempotency = {
+        key: 'idempotency_key argument (or _meta["io.toolgate/idempotency-key"])',
+        scope: 'tenant, subject, key',
+        retention_seconds: this.options.retentionSeconds,
+        dry_run_reserves_key: false,
+      };
+    }
+    if (definition.notes && definition.notes.length > 0) meta.notes = [...definition.notes];
+    const listing = {
+      name,
+      title: definition.title,
+      description: definition.description,
+      inputSchema,
+      outputSchema,
+      annotations: definition.annotations,
+      _meta: { [CONTRACT_META_KEY]: meta },
+    };
+    this.#tools.set(name, { definition, inputSchema, outputSchema, errors, meta, listing });
+    this.#listing = null;
+  }
+}

@@ -1,0 +1,48 @@
+import type { FieldError, Warning } from '../contract/envelope.ts';
+import { OK_STATUSES, type OutcomeEnvelope, type OutcomeStatus } from '../contract/envelope.ts';
+import type { RegisteredTool } from '../contract/tool-registry.ts';
+
+export interface EnvelopeFields {
+  status: OutcomeStatus;
+  code?: string | null;
+  message?: string;
+  resolution?: string | null;
+  field_errors?: FieldError[];
+  result?: unknown;
+  warnings?: Warning[];
+  operation_id?: string | null;
+  replayed?: boolean;
+}
+
+const DEFAULT_MESSAGES: Record<OutcomeStatus, string> = {
+  completed: 'The operation completed.',
+  validated: 'The request is valid; nothing was changed (dry run).',
+  submitted: 'The request was submitted; the other party decides later.',
+  requires_confirmation: 'Nothing was changed; confirmation is needed.',
+  rejected: 'The request was refused; nothing was changed.',
+  outcome_unknown: 'It is not known whether the change happened.',
+  in_progress: 'Another delivery of this operation is still running.',
+  failed: 'The call failed; nothing was changed.',
+};
+
+/** Builds a complete envelope: every field present, category and retryable from the catalog. */
+export function buildEnvelope(tool: RegisteredTool, fields: EnvelopeFields): OutcomeEnvelope {
+  const code = fields.code ?? null;
+  const spec = code ? tool.errors.get(code) : undefined;
+  return {
+    ok: OK_STATUSES.has(fields.status),
+    tool: tool.definition.name,
+    contract_version: tool.definition.version,
+    status: fields.status,
+    operation_id: fields.operation_id ?? null,
+    replayed: fields.replayed ?? false,
+    code,
+    category: spec?.category ?? null,
+    message: fields.message ?? DEFAULT_MESSAGES[fields.status],
+    retryable: spec?.retryable ?? false,
+    resolution: fields.resolution ?? null,
+    field_errors: fields.field_errors ?? [],
+    result: (fields.result ?? null) as Record<string, unknown> | null,
+    warnings: fields.warnings ?? [],
+  };
+}

@@ -1,0 +1,52 @@
+import type { ToolContext } from '../contract/define-tool.ts';
+import type { ToolOutcome } from '../contract/outcome.ts';
+import type { RegisteredTool } from '../contract/tool-registry.ts';
+
+export type Execution =
+  | { kind: 'returned'; outcome: ToolOutcome<unknown> }
+  | { kind: 'timed_out' }
+  | { kind: 'cancelled' }
+  | { kind: 'threw'; error: unknown };
+
+/**
+ * Layers 6-7. Runs the domain handler with the tool's timeout. The handler's signal aborts when
+ * the time is up or the client cancels; the call then settles without waiting for the handler.
+ */
+export async function executeWithTimeout(
+  tool: RegisteredTool,
+  args: Record<string, unknown>,
+  context: Omit<ToolContext, 'signal'>,
+  clientSignal: AbortSignal | undefined,
+): Promise<Execution> {
+  const controller = new AbortController();
+  let timer: NodeJS.Timeout | undefined;
+  let onClientAbort: (() => void) | undefined;
+  const deadline = new Promise<Execution>((resolve) => {
+    timer = setTimeout(() => {
+      controller.abort(new Error(`tool ${tool.definition.name} timed out`));
+      resolve({ kind: 'timed_out' });
+    }, tool.definition.timeoutMs);
+    if (clientSignal) {
+      onClientAbort = () => {
+        controller.abort(new Error('cancelled by the client'));
+        resolve({ kind: 'cancelled' });
+      };
+      if (clientSignal.aborted) onClientAbort();
+      else clientSignal.addEventListener('abort', onClientAbort, { once: true });
+    }
+  });
+  const run = (async (): Promise<Execution> => {
+    try {
+      const outcome = await tool.definition.handler(args, { ...context, signal: controller.signal });
+      return { kind: 'returned', outcome };
+    } catch (error) {
+      return { kind: 'threw', error };
+    }
+  })();
+  try {
+    return await Promise.race([run, deadline]);
+  } finally {
+    clearTimeout(timer);
+    if (onClientAbort) clientSignal?.removeEventListener('abort', onClientAbort);
+  }
+}

@@ -1,0 +1,274 @@
+import { randomUUID } from 'node:crypto';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { Logger } from 'pino';
+import type { Principal } from '../auth/principal.ts';
+import type { FieldError, OutcomeEnvelope } from '../contract/envelope.ts';
+import { requestFingerprint } from '../contract/fingerprint.ts';
+import type { RegisteredTool, ToolRegistry } from '../contract/tool-registry.ts';
+import type { AuditSink } from '../telemetry/audit.ts';
+import { redactArguments } from '../telemetry/logger.ts';
+import type { GatewayMetrics } from '../telemetry/metrics.ts';
+import { missingScopes } from './authorization-layer.ts';
+import type { CallState } from './call-state.ts';
+import { buildEnvelope } from './envelope-builder.ts';
+import { type Execution, executeWithTimeout } from './execution-layer.ts';
+import type { Admission, IdempotencyLayer } from './idempotency-layer.ts';
+import { requirePrincipal } from './identity-layer.ts';
+import { validateInput } from './input-layer.ts';
+import { outcomeContractProblems } from './output-layer.ts';
+import { requireArgumentsObject, resolveTool } from './protocol-layer.ts';
+
+export interface GatewayDeps {
+  readonly registry: ToolRegistry;
+  readonly idempotency: IdempotencyLayer;
+  readonly logger: Logger;
+  readonly metrics: GatewayMetrics;
+  readonly audit: AuditSink;
+}
+
+export interface ToolCallRequest {
+  readonly name: string;
+  readonly arguments?: unknown;
+  readonly _meta?: Record<string, unknown>;
+}
+
+/**
+ * The enforcement pipeline of DESIGN.md section 2, composed in one place. Each numbered step is one
+ * module; the order is the contract. Protocol errors throw McpError (JSON-RPC errors); everything
+ * after that answers with the outcome envelope.
+ */
+export class Gateway {
+  readonly #deps: GatewayDeps;
+  readonly #log: Logger;
+
+  constructor(deps: GatewayDeps) {
+    this.#deps = deps;
+    this.#log = deps.logger.child({ channel: 'gateway' });
+  }
+
+  get registry(): ToolRegistry {
+    return this.#deps.registry;
+  }
+
+  listTools(): Record<string, unknown>[] {
+    return this.#deps.registry.listing();
+  }
+
+  /** One tools/call, as MCP `CallToolResult`: the envelope as structuredContent and as JSON text. */
+  async callTool(
+    request: ToolCallRequest,
+    principal: Principal | null,
+    signal?: AbortSignal,
+  ): Promise<CallToolResult> {
+    const envelope = await this.callToolEnvelope(request, principal, signal);
+    return {
+      content: [{ type: 'text', text: JSON.stringify(envelope) }],
+      structuredContent: envelope,
+      isError: envelope.status === 'failed',
+    };
+  }
+
+  async callToolEnvelope(
+    request: ToolCallRequest,
+    principal: Principal | null,
+    signal?: AbortSignal,
+  ): Promise<OutcomeEnvelope> {
+    // 1. Protocol: unknown tool or non-object arguments are JSON-RPC errors.
+    const tool = resolveTool(this.#deps.registry, request.name);
+    const rawArgs = requireArgumentsObject(request.arguments);
+    // 2. Identity: verified by the transport; refuse if absent.
+    const who = requirePrincipal(principal);
+    const call: CallState = {
+      tool,
+      principal: who,
+      correlationId: randomUUID(),
+      startedAt: performance.now(),
+      rawArgs,
+      meta: request._meta,
+      args: rawArgs,
+      mode: 'execute',
+      key: null,
+    };
+    // 3. Input schema: closed objects, one field error per problem.
+    const input = validateInput(tool, rawArgs, request._meta);
+    if (!input.ok) {
+      return this.#finish(call, this.#refusal(tool, 'INVALID_ARGUMENT', input.fieldErrors));
+    }
+    call.args = input.args;
+    call.key = input.key;
+    call.mode = tool.definition.supportsDryRun && input.args.dry_run === true ? 'dry_run' : 'execute';
+    // 4. Authorization: the tool's scopes against the principal.
+    const missing = missingScopes(tool, who);
+    if (missing.length > 0) {
+      return this.#finish(
+        call,
+        buildEnvelope(tool, {
+          status: 'failed',
+          code: 'FORBIDDEN',
+          message: `This caller is not allowed to use ${tool.definition.name}.`,
+          resolution: `Requires scope(s): ${missing.join(', ')}. Ask someone who holds them; do not retry.`,
+        }),
+      );
+    }
+    // 5. Idempotency: writes and requests executing for real reserve their key; dry runs never do.
+    let admission: Admission | null = null;
+    if (tool.definition.kind !== 'read' && call.mode === 'execute' && call.key !== null) {
+      admission = await this.#deps.idempotency.admit(
+        {
+          tool,
+          principal: who,
+          key: call.key,
+          fingerprint: requestFingerprint({
+            tool: tool.definition.name,
+            contractMajor: tool.definition.majorVersion,
+            mode: call.mode,
+            args: call.args,
+          }),
+          args: call.args,
+          correlationId: call.correlationId,
+        },
+        signal ?? new AbortController().signal,
+      );
+      if (admission.kind === 'answer') return this.#finish(call, admission.envelope);
+    }
+    const operation = admission?.operation ?? null;
+    // 6-7. Domain execution under the tool's timeout, with an AbortSignal.
+    const execution = await executeWithTimeout(
+      tool,
+      call.args,
+      {
+        principal: who,
+        correlationId: call.correlationId,
+        operation,
+        log: this.#log.child({ corr: call.correlationId }),
+      },
+      signal,
+    );
+    // 8. Output validation, then the envelope.
+    const envelope = this.#envelopeFor(call, execution, operation?.id ?? null);
+    if (admission) await admission.settle(envelope);
+    // 9. Telemetry and audit.
+    return this.#finish(call, envelope);
+  }
+
+  #refusal(tool: RegisteredTool, code: 'INVALID_ARGUMENT', fieldErrors: FieldError[]): OutcomeEnvelope {
+    return buildEnvelope(tool, {
+      status: 'failed',
+      code,
+      message: `The arguments do not match the input schema of ${tool.definition.name} (${fieldErrors.length} problem${fieldErrors.length === 1 ? '' : 's'}).`,
+      resolution: 'Fix the fields listed in field_errors and call again; nothing was executed.',
+      field_errors: fieldErrors,
+    });
+  }
+
+  /** Turns what the handler did into an envelope; where an effect may have happened, never `failed`. */
+  #envelopeFor(call: CallState, execution: Execution, operationId: string | null): OutcomeEnvelope {
+    const { tool } = call;
+    const mayHaveEffect = tool.definition.kind !== 'read' && call.mode === 'execute';
+    const uncertain = (code: string, message: string) =>
+      buildEnvelope(tool, {
+        status: mayHaveEffect ? 'outcome_unknown' : 'failed',
+        code,
+        message,
+        resolution: mayHaveEffect
+          ? 'Do not start a new operation: poll operations_get with the operation_id, or retry with the same idempotency_key.'
+          : null,
+        operation_id: operationId,
+      });
+    switch (execution.kind) {
+      case 'timed_out':
+      case 'cancelled': {
+        const verb =
+          execution.kind === 'timed_out'
+            ? `did not finish within ${tool.definition.timeoutMs} ms`
+            : 'was cancelled';
+        this.#log.warn(
+          { corr: call.correlationId, tool: tool.definition.name, op: operationId },
+          `tool ${verb}`,
+        );
+        return mayHaveEffect
+          ? uncertain('OUTCOME_UNKNOWN', `The operation ${verb}; it may or may not have taken effect.`)
+          : uncertain('EXECUTION_TIMEOUT', `The call ${verb}; nothing was changed. It may be retried.`);
+      }
+      case 'threw': {
+        this.#log.error(
+          { corr: call.correlationId, tool: tool.definition.name, op: operationId, err: execution.error },
+          'tool handler threw',
+        );
+        return uncertain(
+          'INTERNAL_ERROR',
+          mayHaveEffect
+            ? `An unexpected error occurred (correlation id ${call.correlationId}); the change may or may not have happened.`
+            : `An unexpected error occurred (correlation id ${call.correlationId}). Report it; do not retry in a loop.`,
+        );
+      }
+      case 'returned': {
+        const { problems, result } = outcomeContractProblems(tool, execution.outcome, call.mode);
+        if (problems.length > 0) {
+          this.#log.error(
+            { corr: call.correlationId, tool: tool.definition.name, op: operationId, problems },
+            'output contract violation',
+          );
+          return uncertain(
+            'OUTPUT_CONTRACT_VIOLATION',
+            `The tool produced a result that breaks its published contract (correlation id ${call.correlationId}).`,
+          );
+        }
+        const outcome = execution.outcome;
+        return buildEnvelope(tool, {
+          ...outcome,
+          result,
+          operation_id: operationId,
+        });
+      }
+    }
+  }
+
+  #finish(call: CallState, envelope: OutcomeEnvelope): OutcomeEnvelope {
+    const { tool, principal } = call;
+    const { name, version } = tool.definition;
+    const seconds = (performance.now() - call.startedAt) / 1000;
+    const { metrics } = this.#deps;
+    metrics.calls.inc({ tool: name, contract_version: version, status: envelope.status });
+    metrics.duration.observe({ tool: name, contract_version: version, status: envelope.status }, seconds);
+    if (envelope.code) metrics.errors.inc({ tool: name, contract_version: version, code: envelope.code });
+    if (envelope.replayed) metrics.replays.inc({ tool: name, contract_version: version });
+    this.#log.info(
+      {
+        corr: call.correlationId,
+        tool: name,
+        version,
+        tenant: principal.tenant,
+        sub: principal.subject,
+        status: envelope.status,
+        code: envelope.code,
+        op: envelope.operation_id,
+        replayed: envelope.replayed,
+        ms: Math.round(seconds * 1e4) / 10,
+      },
+      'tool call',
+    );
+    if (this.#log.isLevelEnabled('debug')) {
+      this.#log.debug(
+        { corr: call.correlationId, args: redactArguments(call.args, tool.definition.sensitiveFields) },
+        'tool arguments',
+      );
+    }
+    if (tool.definition.kind !== 'read' || envelope.code === 'FORBIDDEN') {
+      this.#deps.audit.record({
+        at: new Date().toISOString(),
+        correlationId: call.correlationId,
+        tenant: principal.tenant,
+        subject: principal.subject,
+        actor: principal.actor,
+        action: name,
+        status: envelope.status,
+        code: envelope.code,
+        operationId: envelope.operation_id,
+        replayed: envelope.replayed,
+        detail: { mode: call.mode },
+      });
+    }
+    return envelope;
+  }
+}

@@ -1,0 +1,29 @@
+import type { Principal } from '../auth/principal.ts';
+import type { OperationHandle } from '../contract/define-tool.ts';
+import type { OutcomeEnvelope } from '../contract/envelope.ts';
+import type { RegisteredTool } from '../contract/tool-registry.ts';
+
+/** A write/request call in execute mode, as the idempotency layer sees it. */
+export interface KeyedCall {
+  readonly tool: RegisteredTool;
+  readonly principal: Principal;
+  readonly key: string;
+  readonly fingerprint: string;
+  readonly args: Readonly<Record<string, unknown>>;
+  readonly correlationId: string;
+}
+
+/** Either this delivery executes the operation, or it is answered without executing anything. */
+export type Admission =
+  | {
+      readonly kind: 'execute';
+      readonly operation: OperationHandle;
+      /** Stores the outcome of this execution so later deliveries replay it. */
+      settle(envelope: OutcomeEnvelope): Promise<void>;
+    }
+  | { readonly kind: 'answer'; readonly envelope: OutcomeEnvelope };
+
+/** Layer 5 (write/request tools only): reserve atomically, or replay, join or refuse. */
+export interface IdempotencyLayer {
+  admit(call: KeyedCall, signal: AbortSignal): Promise<Admission>;
+}

@@ -1,0 +1,41 @@
+import type { OperationMode } from '../contract/fingerprint.ts';
+import type { ToolOutcome } from '../contract/outcome.ts';
+import type { RegisteredTool } from '../contract/tool-registry.ts';
+
+/**
+ * Layer 8. The handler's outcome must match the published contract: its result the output schema,
+ * its code one the tool declared, its status one the tool's kind and mode allow.
+ * Returns the problems found (empty when the outcome is sound).
+ */
+export function outcomeContractProblems(
+  tool: RegisteredTool,
+  outcome: ToolOutcome<unknown>,
+  mode: OperationMode,
+): { problems: string[]; result: unknown } {
+  const problems: string[] = [];
+  const { kind } = tool.definition;
+  if (outcome.status === 'submitted' && kind !== 'request')
+    problems.push(`a ${kind} tool cannot answer submitted`);
+  if (outcome.status === 'completed' && kind === 'request')
+    problems.push('a request tool answers submitted, not completed');
+  if (outcome.status === 'validated' && mode !== 'dry_run') problems.push('validated is only for dry runs');
+  if (mode === 'dry_run' && (outcome.status === 'completed' || outcome.status === 'submitted')) {
+    problems.push('a dry run cannot complete or submit anything');
+  }
+  if ('code' in outcome && !tool.errors.has(outcome.code))
+    problems.push(`code ${outcome.code} is not declared`);
+  let result: unknown = outcome.result ?? null;
+  const mustHaveResult =
+    outcome.status === 'completed' || outcome.status === 'validated' || outcome.status === 'submitted';
+  if (result === null && mustHaveResult) problems.push(`a ${outcome.status} outcome needs a result`);
+  if (result !== null) {
+    const parsed = tool.definition.output.safeParse(result);
+    if (parsed.success) result = parsed.data;
+    else {
+      for (const issue of parsed.error.issues) {
+        problems.push(`result.${issue.path.map(String).join('.')}: ${issue.message}`);
+      }
+    }
+  }
+  return { problems, result };
+}
