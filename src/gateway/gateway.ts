@@ -110,6 +110,27 @@ export class Gateway {
         }),
       );
     }
+    try {
+      return await this.#admitAndExecute(call, signal);
+    } catch (error) {
+      // Reached only when a layer itself failed before the handler ran: nothing was executed.
+      this.#log.error(
+        { corr: call.correlationId, tool: tool.definition.name, err: error },
+        'pipeline failure',
+      );
+      return this.#finish(
+        call,
+        buildEnvelope(tool, {
+          status: 'failed',
+          code: 'INTERNAL_ERROR',
+          message: `An unexpected error occurred before execution (correlation id ${call.correlationId}); nothing was changed.`,
+        }),
+      );
+    }
+  }
+
+  async #admitAndExecute(call: CallState, signal: AbortSignal | undefined): Promise<OutcomeEnvelope> {
+    const { tool, principal: who } = call;
     // 5. Idempotency: writes and requests executing for real reserve their key; dry runs never do.
     let admission: Admission | null = null;
     if (tool.definition.kind !== 'read' && call.mode === 'execute' && call.key !== null) {
@@ -146,7 +167,7 @@ export class Gateway {
     );
     // 8. Output validation, then the envelope.
     const envelope = this.#envelopeFor(call, execution, operation?.id ?? null);
-    if (admission) await admission.settle(envelope);
+    if (admission) await this.#settle(call, admission, envelope);
     // 9. Telemetry and audit.
     return this.#finish(call, envelope);
   }
@@ -159,6 +180,21 @@ export class Gateway {
       resolution: 'Fix the fields listed in field_errors and call again; nothing was executed.',
       field_errors: fieldErrors,
     });
+  }
+
+  /**
+   * Stores the outcome for later deliveries. If that fails the caller still gets the outcome; the record
+   * stays in progress until its lease expires and the reconciler settles it from the owning system.
+   */
+  async #settle(call: CallState, admission: Admission & { kind: 'execute' }, envelope: OutcomeEnvelope) {
+    try {
+      await admission.settle(envelope);
+    } catch (error) {
+      this.#log.error(
+        { corr: call.correlationId, tool: call.tool.definition.name, op: admission.operation.id, err: error },
+        'could not store the outcome; the reconciler will settle the operation',
+      );
+    }
   }
 
   /** Turns what the handler did into an envelope; where an effect may have happened, never `failed`. */

@@ -1,6 +1,18 @@
+import type { OutcomeStatus } from '../contract/envelope.ts';
 import type { OperationMode } from '../contract/fingerprint.ts';
 import type { ToolOutcome } from '../contract/outcome.ts';
 import type { RegisteredTool } from '../contract/tool-registry.ts';
+
+/** Statuses a handler may produce; in_progress belongs to the idempotency layer. */
+const HANDLER_STATUSES: ReadonlySet<OutcomeStatus> = new Set([
+  'completed',
+  'validated',
+  'submitted',
+  'requires_confirmation',
+  'rejected',
+  'outcome_unknown',
+  'failed',
+]);
 
 /**
  * Layer 8. The handler's outcome must match the published contract: its result the output schema,
@@ -13,6 +25,9 @@ export function outcomeContractProblems(
   mode: OperationMode,
 ): { problems: string[]; result: unknown } {
   const problems: string[] = [];
+  if (typeof outcome !== 'object' || outcome === null || !HANDLER_STATUSES.has(outcome.status)) {
+    return { problems: ['the handler returned no valid outcome'], result: null };
+  }
   const { kind } = tool.definition;
   if (outcome.status === 'submitted' && kind !== 'request')
     problems.push(`a ${kind} tool cannot answer submitted`);
