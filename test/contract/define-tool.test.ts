@@ -1,16 +1,19 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { defineTool, type ToolSpec } from '../../src/contract/define-tool.ts';
+import { defineTool as defineTyped } from '../../src/contract/define-tool.ts';
 import { defineErrorCodes } from '../../src/contract/error-catalog.ts';
 import { outcome } from '../../src/contract/outcome.ts';
 import { idempotencyKeySchema } from '../../src/contract/schema-helpers.ts';
 import { ToolRegistry } from '../../src/contract/tool-registry.ts';
 
+/** The specs below are deliberately loose (some are meant to be refused), so their types are erased. */
+const defineTool = (spec: Record<string, unknown>) => defineTyped(spec as never);
+
 const readSpec = {
   name: 'things_get',
   title: 'Read a thing',
   description: 'Returns one thing the caller may see. Do not use it to search; use things_search instead.',
-  kind: 'read',
+  kind: 'read' as const,
   version: '1.2.0',
   input: z.strictObject({ thing_id: z.string().max(20).describe('Thing id.') }),
   output: z.strictObject({ thing_id: z.string() }),
@@ -18,8 +21,8 @@ const readSpec = {
   scopes: ['things:read'],
   timeoutMs: 1000,
   examples: [{ title: 'one', input: { thing_id: 't1' } }],
-  handler: async (input) => outcome.completed({ thing_id: input.thing_id }),
-} satisfies ToolSpec<z.ZodObject, z.ZodType>;
+  handler: async (input: { thing_id: string }) => outcome.completed({ thing_id: input.thing_id }),
+};
 
 const writeSpec = {
   ...readSpec,
@@ -33,7 +36,7 @@ const writeSpec = {
   }),
   examples: [],
   reconcile: async () => ({ settled: false, note: 'never' }),
-} satisfies ToolSpec<z.ZodObject, z.ZodType>;
+};
 
 describe('defineTool', () => {
   it('derives namespace, major version and annotations from the contract', () => {
