@@ -18,6 +18,13 @@ export const faultSpecSchema = z.strictObject({
     .describe('External system: warehouse, carrier, address_validation, tracker, change_platform.'),
   fault: z.enum(FAULT_KINDS),
   times: z.number().int().min(1).max(1000).default(1).describe('How many matching calls it affects.'),
+  skip: z
+    .number()
+    .int()
+    .min(0)
+    .max(1000)
+    .default(0)
+    .describe('Matching calls to let through untouched first ("on the Nth call" is skip N-1).'),
   match: z
     .record(z.string(), z.string().max(200))
     .optional()
@@ -35,6 +42,8 @@ export type FaultSpec = z.output<typeof faultSpecSchema>;
 export interface ArmedFault extends FaultSpec {
   readonly id: number;
   remaining: number;
+  /** Matching calls still to let through before the fault applies. */
+  skipping: number;
 }
 
 /** What an external call looks like to the fault matcher. */
@@ -50,7 +59,12 @@ export class FaultInjector {
 
   arm(spec: z.input<typeof faultSpecSchema>): ArmedFault {
     const parsed = faultSpecSchema.parse(spec);
-    const fault: ArmedFault = { ...parsed, id: this.#nextId++, remaining: parsed.times };
+    const fault: ArmedFault = {
+      ...parsed,
+      id: this.#nextId++,
+      remaining: parsed.times,
+      skipping: parsed.skip,
+    };
     this.#armed.push(fault);
     return fault;
   }
@@ -59,6 +73,10 @@ export class FaultInjector {
   take(target: string, call: ExternalCall): ArmedFault | null {
     const fault = this.#armed.find((f) => f.target === target && f.remaining > 0 && matches(f, call));
     if (!fault) return null;
+    if (fault.skipping > 0) {
+      fault.skipping -= 1;
+      return null;
+    }
     fault.remaining -= 1;
     if (fault.remaining === 0) this.#armed = this.#armed.filter((f) => f !== fault);
     return fault;
