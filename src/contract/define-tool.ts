@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import type { z } from 'zod';
 import type { Principal } from '../auth/principal.ts';
-import type { ErrorCodeSpec } from './error-catalog.ts';
+import { duplicateErrors, type ErrorCodeSpec } from './error-catalog.ts';
 import type { OperationMode } from './fingerprint.ts';
 import type { ToolOutcome } from './outcome.ts';
 
@@ -54,7 +54,11 @@ export interface OperationSnapshot {
 
 export type ReconcileVerdict<R> =
   | { settled: true; outcome: ToolOutcome<R> }
-  | { settled: false; note: string };
+  /**
+   * Still unknown; the reconciler asks again later. `escalate` sends the operation straight to human
+   * review, for destinations that offer no status query.
+   */
+  | { settled: false; note: string; escalate?: true };
 
 export interface ToolExample<I> {
   readonly title: string;
@@ -144,11 +148,22 @@ export function defineTool<I extends z.ZodObject, O extends z.ZodType>(
     problems.push('supportsDryRun needs a dry_run field');
   if (spec.timeoutMs <= 0 || spec.timeoutMs > 120_000) problems.push('timeoutMs must be in (0, 120000]');
   if (spec.kind !== 'read' && !spec.reconcile) problems.push(`${spec.kind} tool must provide reconcile`);
+  const suspicion = spec.duplicateSuspicion;
+  if (suspicion && spec.kind === 'read') problems.push('a read tool cannot declare duplicateSuspicion');
+  if (suspicion && !(suspicion.confirmField in spec.input.shape)) {
+    problems.push(`duplicateSuspicion.confirmField ${suspicion.confirmField} is not an input field`);
+  }
   if (problems.length > 0) throw new Error(`tool ${spec.name}: ${problems.join('; ')}`);
+  // A tool that refuses suspected duplicates can answer POSSIBLE_DUPLICATE, so its contract lists it.
+  const errors =
+    suspicion && !spec.errors.some((e) => e.code === duplicateErrors.POSSIBLE_DUPLICATE.code)
+      ? [...spec.errors, duplicateErrors.POSSIBLE_DUPLICATE]
+      : spec.errors;
 
   const externalSystems = spec.externalSystems ?? [];
   return Object.freeze({
     ...spec,
+    errors,
     namespace: spec.name.split('_')[0]!,
     majorVersion: Number(semver![1]),
     annotations: Object.freeze({

@@ -71,6 +71,12 @@ export const gatewayErrors = defineErrorCodes({
     description:
       'The effect may or may not have happened; poll operations_get or retry with the same key, never a new one.',
   },
+  REJECTED_IN_REVIEW: {
+    category: 'state',
+    retryable: false,
+    description:
+      'An operator reviewed this operation, whose outcome was unknown, and found it did not take effect; a new request needs a new key.',
+  },
   EXECUTION_TIMEOUT: {
     category: 'timeout',
     retryable: true,
@@ -94,3 +100,13 @@ export const gatewayErrors = defineErrorCodes({
 });
 
 export type GatewayErrorCode = keyof typeof gatewayErrors;
+
+/** Answered only by tools that declare `duplicateSuspicion` (defineTool adds it to their contract). */
+export const duplicateErrors = defineErrorCodes({
+  POSSIBLE_DUPLICATE: {
+    category: 'confirmation',
+    retryable: false,
+    description:
+      'A recent completed operation had the same content; nothing was changed. Ask the user whether this is a new, separate request; if so, call again with the same key and the confirmation field set to true.',
+  },
+});
