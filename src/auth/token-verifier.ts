@@ -1,0 +1,95 @@
+import { createRemoteJWKSet, type JWTVerifyResult, jwtVerify } from 'jose';
+import { DEV_ALGORITHM, DEV_ISSUER, loadOrCreateDevKeys } from './dev-keys.ts';
+import type { Principal } from './principal.ts';
+import { principalFromClaims } from './token-claims.ts';
+import { VerifiedTokenCache } from './verified-token-cache.ts';
+
+/** Asymmetric algorithms only: never `none`, never HS* (a public key must not double as an HMAC secret). */
+export const ASYMMETRIC_ALGORITHMS = [
+  'ES256',
+  'ES384',
+  'ES512',
+  'PS256',
+  'PS384',
+  'PS512',
+  'RS256',
+  'RS384',
+  'RS512',
+  'EdDSA',
+] as const;
+
+/** Where verification keys come from: the data dir's dev key, or an authorization server's JWKS. */
+export type KeySource =
+  | { readonly kind: 'dev'; readonly dataDir: string }
+  | { readonly kind: 'jwks'; readonly jwksUrl: string; readonly issuer: string };
+
+export type TokenVerdict = { ok: true; principal: Principal } | { ok: false; detail: string };
+
+export interface TokenVerifier {
+  readonly issuer: string;
+  /** The resource URL tokens must name in `aud`. */
+  readonly audience: string;
+  verify(token: string): Promise<TokenVerdict>;
+}
+
+const CLOCK_TOLERANCE_SECONDS = 5;
+
+/**
+ * Verifies bearer tokens: signature, issuer, audience, exp, nbf and the algorithm allow-list, then
+ * maps the claims to a Principal. Verified tokens are remembered briefly so a busy client does not
+ * pay for a signature check on every call.
+ */
+export async function createTokenVerifier(source: KeySource, audience: string): Promise<TokenVerifier> {
+  const issuer = source.kind === 'dev' ? DEV_ISSUER : source.issuer;
+  const options = {
+    issuer,
+    audience,
+    algorithms: source.kind === 'dev' ? [DEV_ALGORITHM] : [...ASYMMETRIC_ALGORITHMS],
+    requiredClaims: ['exp', 'sub'],
+    clockTolerance: CLOCK_TOLERANCE_SECONDS,
+  };
+  let checkSignature: (token: string) => Promise<JWTVerifyResult>;
+  if (source.kind === 'dev') {
+    const publicKey = (await loadOrCreateDevKeys(source.dataDir)).publicKey;
+    checkSignature = (token) => jwtVerify(token, publicKey, options);
+  } else {
+    const jwks = createRemoteJWKSet(new URL(source.jwksUrl));
+    checkSignature = (token) => jwtVerify(token, jwks, options);
+  }
+  const cache = new VerifiedTokenCache();
+  return {
+    issuer,
+    audience,
+    async verify(token) {
+      const cached = cache.get(token);
+      if (cached) return { ok: true, principal: cached };
+      try {
+        const { payload } = await checkSignature(token);
+        const verdict = principalFromClaims(payload);
+        if (verdict.ok) cache.put(token, verdict.principal, (payload.exp ?? 0) * 1000);
+        return verdict;
+      } catch (error) {
+        return { ok: false, detail: describeRejection(error) };
+      }
+    },
+  };
+}
+
+/** A short reason for the 401 and the log; never the token itself. */
+function describeRejection(error: unknown): string {
+  const code = (error as { code?: unknown }).code;
+  switch (code) {
+    case 'ERR_JWT_EXPIRED':
+      return 'token expired';
+    case 'ERR_JWT_CLAIM_VALIDATION_FAILED':
+      return `token claim check failed: ${(error as { claim?: string }).claim ?? 'claim'}`;
+    case 'ERR_JOSE_ALG_NOT_ALLOWED':
+      return 'token algorithm not allowed';
+    case 'ERR_JWS_SIGNATURE_VERIFICATION_FAILED':
+      return 'token signature invalid';
+    case 'ERR_JWKS_NO_MATCHING_KEY':
+      return 'no key matches the token';
+    default:
+      return 'token malformed or not verifiable';
+  }
+}

@@ -1,0 +1,59 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Logger } from 'pino';
+import type { Principal } from '../auth/principal.ts';
+import { bearerChallenge } from '../auth/resource-metadata.ts';
+import type { TokenVerifier } from '../auth/token-verifier.ts';
+import { sendJson } from './http-replies.ts';
+
+export type Authentication =
+  | { ok: true; principal: Principal }
+  | { ok: false; tokenPresent: boolean; detail: string };
+
+const BEARER = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i;
+
+/**
+ * Layer 2 at the HTTP edge: every request to a protected path carries a verified bearer token, or
+ * (only when configured, on loopback) acts as the local principal. Tokens are never logged.
+ */
+export class BearerAuthenticator {
+  readonly #verifier: TokenVerifier;
+  readonly #localPrincipalToken: string | null;
+  readonly #metadataUrl: string;
+  readonly #log: Logger;
+
+  constructor(verifier: TokenVerifier, localPrincipalToken: string | null, metadataUrl: string, log: Logger) {
+    this.#verifier = verifier;
+    this.#localPrincipalToken = localPrincipalToken;
+    this.#metadataUrl = metadataUrl;
+    this.#log = log;
+  }
+
+  async authenticate(req: IncomingMessage): Promise<Authentication> {
+    const header = req.headers.authorization;
+    if (header === undefined) {
+      if (this.#localPrincipalToken === null) {
+        return { ok: false, tokenPresent: false, detail: 'bearer token required' };
+      }
+      // Verified on every request (from the cache) so the local principal ends when its token does.
+      const verdict = await this.#verifier.verify(this.#localPrincipalToken);
+      return verdict.ok
+        ? verdict
+        : { ok: false, tokenPresent: false, detail: `local principal: ${verdict.detail}` };
+    }
+    const match = BEARER.exec(header);
+    if (!match) return { ok: false, tokenPresent: true, detail: 'Authorization is not a Bearer token' };
+    const verdict = await this.#verifier.verify(match[1]!);
+    return verdict.ok ? verdict : { ok: false, tokenPresent: true, detail: verdict.detail };
+  }
+
+  /** Answers 401 with the challenge that points clients at the protected-resource metadata. */
+  refuse(res: ServerResponse, failure: Extract<Authentication, { ok: false }>): void {
+    this.#log.info({ reason: failure.detail }, 'request refused: not authenticated');
+    sendJson(
+      res,
+      401,
+      { error: failure.tokenPresent ? 'invalid_token' : 'unauthorized', error_description: failure.detail },
+      { 'www-authenticate': bearerChallenge(this.#metadataUrl, failure.tokenPresent) },
+    );
+  }
+}
