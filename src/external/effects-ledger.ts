@@ -1,4 +1,4 @@
-import type { Migration, SqlDatabase } from '../store/sql-database.ts';
+import type { Migration, SqlDatabase, SqlExecutor } from '../store/sql-database.ts';
 
 /** One effect a simulated external system actually applied. */
 export interface Effect {
@@ -45,8 +45,9 @@ export const effectsLedgerMigration: Migration = {
 export class EffectsLedger {
   constructor(private readonly db: SqlDatabase) {}
 
-  async record(effect: Omit<Effect, 'id' | 'at'>): Promise<void> {
-    await this.db.execute(
+  /** Records one effect; pass the transaction that applies the effect so both commit together. */
+  async record(effect: Omit<Effect, 'id' | 'at'>, via: SqlExecutor = this.db): Promise<void> {
+    await via.execute(
       'INSERT INTO effects (system, action, ref, tenant, request_id, data, at) VALUES (?, ?, ?, ?, ?, ?, ?)',
       [
         effect.system,
