@@ -1,0 +1,32 @@
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Principal } from '../auth/principal.ts';
+import type { Effect, EffectFilter } from '../external/effects-ledger.ts';
+import type { FaultSpec } from '../external/faults.ts';
+import type { SqlRow } from '../store/sql-database.ts';
+
+/** Demo principals and demo ids by domain, as GET /test-api/fixtures returns them. */
+export interface Fixtures {
+  readonly principals: Record<string, Principal & { readonly name: string }>;
+  readonly [domain: string]: unknown;
+}
+
+/**
+ * The world a scenario runs in: a gateway with its simulated external systems. The harness only
+ * talks to the gateway through MCP clients; everything else here is the test API's reach
+ * (reset, fixtures, faults, world actions, the effects ledger) plus read access to domain tables.
+ */
+export interface EvalWorld {
+  /** Fresh demo world: domain data, external systems, faults, ledger and operation records. */
+  reset(): Promise<void>;
+  fixtures(): Promise<Fixtures>;
+  /** An MCP client connected to the gateway as this principal. */
+  connect(principal: Principal): Promise<Client>;
+  armFault(spec: FaultSpec): Promise<void>;
+  simulate(target: string, action: string, params: Record<string, unknown>): Promise<Record<string, unknown>>;
+  shiftClock(ms: number): Promise<void>;
+  effects(filter?: EffectFilter): Promise<Effect[]>;
+  query(sql: string, params: readonly unknown[]): Promise<SqlRow[]>;
+  /** World time (the gateway's clock) in epoch milliseconds. */
+  now(): number;
+  close(): Promise<void>;
+}

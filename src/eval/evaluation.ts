@@ -1,0 +1,106 @@
+import type { AgentKind, EvalAgent } from './agents/eval-agent.ts';
+import type { EvalWorld } from './eval-world.ts';
+import type { LoadedScenario } from './scenario-schema.ts';
+import {
+  type PassHatK,
+  passHatK,
+  type ScenarioSummary,
+  type Score,
+  score,
+  scoreBy,
+  summarizeScenarios,
+} from './scoring.ts';
+import { runTrial, type TrialResult } from './trial-runner.ts';
+
+export interface EvaluationOptions {
+  readonly world: EvalWorld;
+  readonly scenarios: readonly LoadedScenario[];
+  /** One agent, or several (the adversarial policies), each run over every scenario. */
+  readonly agents: readonly EvalAgent[];
+  readonly trials: number;
+  readonly trialTimeoutMs?: number;
+  /** Called after every trial, for progress display. */
+  readonly onTrial?: (done: number, total: number, result: TrialResult) => void;
+  /** Extra facts for the report header (model, database, filter). */
+  readonly about?: Record<string, string>;
+}
+
+/** Everything one evaluation run produced: the JSON results file is exactly this. */
+export interface EvaluationReport {
+  readonly format: 'toolgate-eval/1';
+  readonly agent: AgentKind;
+  readonly labels: readonly string[];
+  readonly trialsPerScenario: number;
+  readonly startedAt: string;
+  readonly durationMs: number;
+  readonly about: Record<string, string>;
+  readonly overall: Score;
+  readonly bySplit: Record<string, Score>;
+  /** Family -> split -> score, so dev and holdout sit side by side. */
+  readonly byFamily: Record<string, Record<string, Score>>;
+  readonly byDomain: Record<string, Score>;
+  readonly byLabel: Record<string, Score>;
+  readonly passHatK: Record<string, PassHatK>;
+  readonly scenarios: readonly ScenarioSummary[];
+  readonly trials: readonly TrialResult[];
+}
+
+/** Runs every scenario `trials` times per agent against one world, resetting it between trials. */
+export async function runEvaluation(options: EvaluationOptions): Promise<EvaluationReport> {
+  const startedAt = new Date();
+  const started = performance.now();
+  const total = options.scenarios.length * options.agents.length * options.trials;
+  const results: TrialResult[] = [];
+  for (const agent of options.agents) {
+    for (const scenario of options.scenarios) {
+      for (let trial = 1; trial <= options.trials; trial += 1) {
+        const result = await runTrial({
+          world: options.world,
+          scenario,
+          agent,
+          trial,
+          timeoutMs: options.trialTimeoutMs ?? 120_000,
+        });
+        results.push(result);
+        options.onTrial?.(results.length, total, result);
+      }
+    }
+  }
+  return buildReport(results, options, startedAt, performance.now() - started);
+}
+
+export function buildReport(
+  results: readonly TrialResult[],
+  options: Pick<EvaluationOptions, 'agents' | 'trials' | 'about'>,
+  startedAt: Date,
+  durationMs: number,
+): EvaluationReport {
+  const families = [...new Set(results.map((r) => r.family))].sort();
+  const byFamily: Record<string, Record<string, Score>> = {};
+  for (const family of families) {
+    byFamily[family] = scoreBy(
+      results.filter((r) => r.family === family),
+      (r) => r.split,
+    );
+  }
+  const splits = [...new Set(results.map((r) => r.split))].sort();
+  const curves: Record<string, PassHatK> = { all: passHatK(results) };
+  for (const split of splits) curves[split] = passHatK(results.filter((r) => r.split === split));
+  return {
+    format: 'toolgate-eval/1',
+    agent: options.agents[0]?.kind ?? 'reference',
+    labels: options.agents.map((a) => a.label),
+    trialsPerScenario: options.trials,
+    startedAt: startedAt.toISOString(),
+    durationMs,
+    about: options.about ?? {},
+    overall: score(results),
+    bySplit: scoreBy(results, (r) => r.split),
+    byFamily,
+    byDomain: scoreBy(results, (r) => r.domain),
+    byLabel: scoreBy(results, (r) => r.label),
+    passHatK: curves,
+    scenarios: summarizeScenarios(results),
+    trials: results,
+  };
+}

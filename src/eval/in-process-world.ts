@@ -1,0 +1,151 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { pino } from 'pino';
+import { ShiftableClock } from '../app/clock.ts';
+import type { App } from '../app/create-app.ts';
+import { createApp } from '../app/create-app.ts';
+import type { DomainModule } from '../app/domain-module.ts';
+import { type DevKeys, loadOrCreateDevKeys } from '../auth/dev-keys.ts';
+import { mintToken } from '../auth/mint-token.ts';
+import type { Principal } from '../auth/principal.ts';
+import type { EffectFilter } from '../external/effects-ledger.ts';
+import type { FaultSpec } from '../external/faults.ts';
+import { type HttpTransport, startHttpTransport } from '../transport/http-server.ts';
+import type { EvalWorld, Fixtures } from './eval-world.ts';
+
+export interface InProcessWorldOptions {
+  readonly domains: readonly DomainModule[];
+  /** SQLite lives here unless a database URL is given. */
+  readonly dataDir: string;
+  readonly databaseUrl?: string;
+}
+
+/**
+ * One gateway for a whole evaluation run, served over MCP Streamable HTTP on a free loopback port;
+ * agents reach it only through MCP clients holding dev tokens. Scenarios reset the world between
+ * them instead of starting a gateway each, which keeps a full reference run to seconds.
+ */
+export class InProcessWorld implements EvalWorld {
+  readonly #clients = new Map<string, Client>();
+
+  private constructor(
+    readonly app: App,
+    private readonly http: HttpTransport,
+    private readonly keys: DevKeys,
+    private readonly domainNames: readonly string[],
+  ) {}
+
+  static async start(options: InProcessWorldOptions): Promise<InProcessWorld> {
+    const app = await createApp({
+      dataDir: options.dataDir,
+      databaseUrl: options.databaseUrl,
+      logger: pino({ level: 'silent' }),
+      seed: true,
+      domains: options.domains,
+      clock: new ShiftableClock(),
+    });
+    try {
+      const http = await startHttpTransport(app, {
+        port: 0,
+        keys: { kind: 'dev', dataDir: options.dataDir },
+      });
+      const keys = await loadOrCreateDevKeys(options.dataDir);
+      return new InProcessWorld(
+        app,
+        http,
+        keys,
+        options.domains.map((d) => d.name),
+      );
+    } catch (error) {
+      await app.close();
+      throw error;
+    }
+  }
+
+  /** The MCP endpoint agents connect to. */
+  get url(): string {
+    return this.http.url;
+  }
+
+  reset(): Promise<void> {
+    return this.app.resetWorld();
+  }
+
+  async fixtures(): Promise<Fixtures> {
+    const principals: Fixtures['principals'] = {};
+    for (const p of this.app.principals) {
+      principals[p.name] = {
+        name: p.name,
+        subject: p.subject,
+        tenant: p.tenant,
+        actor: p.actor,
+        scopes: new Set(p.scopes),
+      };
+    }
+    const byDomain: Record<string, unknown> = {};
+    for (const [i, domain] of this.app.domains.entries()) {
+      byDomain[this.domainNames[i]!] = await domain.fixtures();
+    }
+    return { ...byDomain, principals };
+  }
+
+  async connect(principal: Principal): Promise<Client> {
+    const id = `${principal.tenant}/${principal.subject}/${principal.actor}/${[...principal.scopes].sort().join(' ')}`;
+    let client = this.#clients.get(id);
+    if (!client) {
+      const token = await mintToken(
+        this.keys,
+        {
+          sub: principal.subject,
+          tenant: principal.tenant,
+          actor: principal.actor,
+          scopes: [...principal.scopes],
+        },
+        { audience: this.http.resource },
+      );
+      const transport = new StreamableHTTPClientTransport(new URL(this.http.url), {
+        requestInit: { headers: { authorization: `Bearer ${token}` } },
+      });
+      client = new Client({ name: 'toolgate-eval', version: '0.1.0' });
+      await client.connect(transport);
+      this.#clients.set(id, client);
+    }
+    return client;
+  }
+
+  async armFault(spec: FaultSpec): Promise<void> {
+    this.app.faults.arm(spec);
+  }
+
+  async simulate(target: string, action: string, params: Record<string, unknown>) {
+    for (const domain of this.app.domains) {
+      const answer = await domain.simulate?.(target, action, params);
+      if (answer) return answer;
+    }
+    throw new Error(`no domain simulates ${target}.${action}`);
+  }
+
+  async shiftClock(ms: number): Promise<void> {
+    if (!(this.app.clock instanceof ShiftableClock)) throw new Error('the world clock cannot be shifted');
+    this.app.clock.shift(ms);
+  }
+
+  effects(filter: EffectFilter = {}) {
+    return this.app.ledger.list(filter);
+  }
+
+  query(sql: string, params: readonly unknown[]) {
+    return this.app.db.query(sql, params);
+  }
+
+  now(): number {
+    return this.app.clock.now();
+  }
+
+  async close(): Promise<void> {
+    for (const client of this.#clients.values()) await client.close();
+    this.#clients.clear();
+    await this.http.close();
+    await this.app.close();
+  }
+}

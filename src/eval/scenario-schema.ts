@@ -1,0 +1,175 @@
+import { z } from 'zod';
+import { faultSpecSchema } from '../external/faults.ts';
+
+/** The families of seed 003's evaluation matrix plus the seed 000 races. */
+export const SCENARIO_FAMILIES = [
+  'direct_success',
+  'missing_information',
+  'wrong_tool',
+  'dry_run_workflow',
+  'policy_rejection',
+  'safe_retry',
+  'idempotency_conflict',
+  'authorization',
+  'dependency_failure',
+  'result_interpretation',
+  'injection_attempt',
+  'output_regression',
+  'race_lock_after_read',
+  'race_correction_confirmation',
+  'race_redirect_after_handoff',
+] as const;
+export type ScenarioFamily = (typeof SCENARIO_FAMILIES)[number];
+
+/** What the agent's final answer says happened (DESIGN.md section 3, from the user's side). */
+export const CLAIMS = ['completed', 'requested', 'needs_confirmation', 'refused', 'uncertain'] as const;
+export type Claim = (typeof CLAIMS)[number];
+
+const name = z.string().min(1).max(80);
+/** Any JSON value; strings may hold `{{templates}}`. */
+const jsonValue = z.json();
+
+/** A tool call the judge looks for: a tool name, optionally with argument matchers. */
+export const callPatternSchema = z.union([
+  name,
+  z.strictObject({ tool: name, args: z.record(z.string(), jsonValue).optional() }),
+]);
+export type CallPattern = z.infer<typeof callPatternSchema>;
+
+/** The moment a world action happens, counted in calls through the MCP client. */
+export const momentSchema = z.union([
+  z.strictObject({ before_call: name, nth: z.number().int().min(1).default(1) }),
+  z.strictObject({ after_call: name, nth: z.number().int().min(1).default(1) }),
+]);
+export type Moment = z.infer<typeof momentSchema>;
+
+/**
+ * A change to the world: a fault armed in an external system (`skip` lets that many matching
+ * external calls through first, so "on the Nth call to the warehouse" is `skip: N-1`), a domain
+ * world action, or a shift of the clock.
+ */
+export const worldActionSchema = z.union([
+  z.strictObject({ fault: faultSpecSchema }),
+  z.strictObject({
+    simulate: z.strictObject({
+      target: name,
+      action: name,
+      params: z.record(z.string(), jsonValue).default({}),
+    }),
+  }),
+  z.strictObject({ shift_clock_ms: z.number().int() }),
+]);
+export type WorldAction = z.infer<typeof worldActionSchema>;
+
+export const triggerSchema = z.strictObject({ when: momentSchema, do: z.array(worldActionSchema).min(1) });
+
+/**
+ * A check on the final state of the world. `effects` counts ledger entries; `sql` reads domain tables
+ * (portable SQL with `?` params); `probe` calls a read tool as a principal and matches the envelope.
+ * Counts use `count` (exact) or `min`/`max`; `fields` match the first row / effect data / envelope paths.
+ */
+export const stateCheckSchema = z.strictObject({
+  name: z.string().max(120).optional(),
+  effects: z
+    .strictObject({ system: name.optional(), action: name.optional(), ref: z.string().optional() })
+    .optional(),
+  sql: z.string().max(2000).optional(),
+  params: z.array(jsonValue).default([]),
+  probe: z
+    .strictObject({
+      tool: name,
+      principal: name.optional(),
+      args: z.record(z.string(), jsonValue).default({}),
+    })
+    .optional(),
+  count: z.number().int().min(0).optional(),
+  min: z.number().int().min(0).optional(),
+  max: z.number().int().min(0).optional(),
+  fields: z.record(z.string(), jsonValue).optional(),
+});
+export type StateCheck = z.infer<typeof stateCheckSchema>;
+
+/** One step of the reference trajectory: a tool call, or a question to the (scripted) user. */
+export const referenceStepSchema = z.union([
+  z.strictObject({
+    id: z
+      .string()
+      .regex(/^[a-z][a-z0-9_]*$/)
+      .optional(),
+    tool: name,
+    args: z.record(z.string(), jsonValue).default({}),
+    meta: z.record(z.string(), jsonValue).optional(),
+    /** Repeat the call (same arguments) until the envelope matches, e.g. polling operations_get. */
+    until: z
+      .strictObject({
+        fields: z.record(z.string(), jsonValue),
+        attempts: z.number().int().min(1).max(50).default(10),
+        interval_ms: z.number().int().min(0).max(5000).default(50),
+      })
+      .optional(),
+  }),
+  z.strictObject({
+    id: z
+      .string()
+      .regex(/^[a-z][a-z0-9_]*$/)
+      .optional(),
+    ask: z.string().min(1).max(500),
+  }),
+]);
+export type ReferenceStep = z.infer<typeof referenceStepSchema>;
+
+export const principalRefSchema = z.union([
+  name,
+  z.strictObject({ name, without_scopes: z.array(z.string()).default([]) }),
+]);
+export type PrincipalRef = z.infer<typeof principalRefSchema>;
+
+export const scenarioSchema = z.strictObject({
+  id: z.string().regex(/^[a-z0-9][a-z0-9-]{2,79}$/, 'lowercase letters, digits and dashes'),
+  title: z.string().min(1).max(200),
+  domain: z
+    .string()
+    .regex(/^[a-z][a-z0-9_]*$/)
+    .max(40),
+  family: z.enum(SCENARIO_FAMILIES),
+  principal: principalRefSchema,
+  /** The user's request, as the agent receives it. */
+  request: z.string().min(1).max(2000),
+  /** Answers the scripted user gives, in order, whenever the agent asks a question. */
+  user_replies: z.array(z.string().min(1).max(2000)).default([]),
+  setup: z.array(worldActionSchema).default([]),
+  triggers: z.array(triggerSchema).default([]),
+  expect: z.strictObject({
+    must_call: z.array(callPatternSchema).default([]),
+    must_not_call: z.array(callPatternSchema).default([]),
+    /** Tools an agent may call without it counting as unnecessary (reads, polling). */
+    may_call: z.array(name).default([]),
+    /** Pairs [earlier, later]: the first match of `earlier` precedes the first match of `later`. */
+    order: z.array(z.tuple([callPatternSchema, callPatternSchema])).default([]),
+    max_calls: z.number().int().min(0).max(100),
+    /** The agent must ask the user something before its first write. */
+    asks_user: z.boolean().default(false),
+    claim: z.union([z.enum(CLAIMS), z.array(z.enum(CLAIMS)).min(1)]),
+    /** The task outcome: what the world must look like when the agent did the right thing. */
+    state: z.array(stateCheckSchema).default([]),
+    /** Invariants that must hold whatever the agent does; a violation is an unsafe effect. */
+    safety: z.array(stateCheckSchema).min(1),
+  }),
+  reference: z.strictObject({
+    steps: z.array(referenceStepSchema),
+    claim: z.enum(CLAIMS),
+    answer: z.string().max(2000).optional(),
+  }),
+  tags: z.array(z.string().max(40)).default([]),
+});
+export type Scenario = z.infer<typeof scenarioSchema>;
+export type ScenarioInput = z.input<typeof scenarioSchema>;
+
+export const SPLITS = ['dev', 'holdout'] as const;
+export type Split = (typeof SPLITS)[number];
+
+/** A scenario as loaded from disk: where it came from and which split it belongs to. */
+export interface LoadedScenario extends Scenario {
+  readonly split: Split;
+  readonly file: string;
+}

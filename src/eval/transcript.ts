@@ -1,0 +1,42 @@
+import type { OutcomeEnvelope } from '../contract/envelope.ts';
+import type { WorldAction } from './scenario-schema.ts';
+
+/** One tool call as it went over MCP: what the agent sent and what came back. */
+export interface CallRecord {
+  readonly kind: 'call';
+  /** 1-based position among this trial's calls. */
+  readonly index: number;
+  readonly tool: string;
+  readonly args: Record<string, unknown>;
+  readonly meta?: Record<string, unknown>;
+  /** The outcome envelope; null when the call was answered with a JSON-RPC error. */
+  readonly envelope: OutcomeEnvelope | null;
+  readonly protocolError: string | null;
+  /** Size of the tool result the agent had to read. */
+  readonly bytes: number;
+  readonly ms: number;
+}
+
+export type TranscriptEvent =
+  | CallRecord
+  | { readonly kind: 'user'; readonly text: string }
+  | { readonly kind: 'agent'; readonly text: string }
+  | { readonly kind: 'world'; readonly moment: string; readonly action: WorldAction };
+
+/** Everything that happened in one trial, in order. */
+export class Transcript {
+  readonly events: TranscriptEvent[] = [];
+
+  add(event: TranscriptEvent): void {
+    this.events.push(event);
+  }
+
+  calls(): CallRecord[] {
+    return this.events.filter((e): e is CallRecord => e.kind === 'call');
+  }
+
+  /** Index (in events) of the first agent question, or -1. */
+  firstAgentQuestion(): number {
+    return this.events.findIndex((e) => e.kind === 'agent' && e.text.includes('?'));
+  }
+}

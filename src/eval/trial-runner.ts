@@ -1,0 +1,130 @@
+import type { AgentKind, EvalAgent } from './agents/eval-agent.ts';
+import type { EvalWorld } from './eval-world.ts';
+import { judgeTrial, type TrialMetrics } from './judge.ts';
+import type { Claim, LoadedScenario } from './scenario-schema.ts';
+import { ScriptedUser } from './scripted-user.ts';
+import { ToolSession } from './tool-session.ts';
+import { Transcript, type TranscriptEvent } from './transcript.ts';
+import { resolvePrincipal, trialScope } from './trial-scope.ts';
+import { applyWorldAction } from './world-actions.ts';
+
+/** One scenario worked once by one agent, judged. */
+export interface TrialResult {
+  readonly scenario: string;
+  readonly title: string;
+  readonly split: LoadedScenario['split'];
+  readonly family: LoadedScenario['family'];
+  readonly domain: LoadedScenario['domain'];
+  readonly agent: AgentKind;
+  readonly label: string;
+  readonly trial: number;
+  readonly passed: boolean;
+  readonly reasons: readonly string[];
+  readonly unsafe: readonly string[];
+  readonly claim: Claim | null;
+  readonly expectedClaim: Claim | readonly Claim[];
+  readonly metrics: TrialMetrics;
+  readonly transcript: readonly TranscriptEvent[];
+}
+
+export interface TrialOptions {
+  readonly world: EvalWorld;
+  readonly scenario: LoadedScenario;
+  readonly agent: EvalAgent;
+  readonly trial: number;
+  readonly timeoutMs: number;
+}
+
+/**
+ * Resets the world, applies the scenario's setup, lets the agent work through a real MCP client
+ * with the triggers armed, then judges by the final state. A harness failure (a template that does
+ * not resolve, an unknown principal) fails the trial with the reason instead of aborting the run.
+ */
+export async function runTrial(options: TrialOptions): Promise<TrialResult> {
+  const { world, scenario, agent, trial } = options;
+  const transcript = new Transcript();
+  const started = performance.now();
+  const base = {
+    scenario: scenario.id,
+    title: scenario.title,
+    split: scenario.split,
+    family: scenario.family,
+    domain: scenario.domain,
+    agent: agent.kind,
+    label: agent.label,
+    trial,
+    expectedClaim: scenario.expect.claim,
+  };
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(), options.timeoutMs);
+  try {
+    await world.reset();
+    const fixtures = await world.fixtures();
+    const principal = resolvePrincipal(scenario.principal, fixtures);
+    const scope = trialScope(scenario, trial, fixtures, principal, world);
+    for (const action of scenario.setup) {
+      transcript.add({
+        kind: 'world',
+        moment: 'setup',
+        action: await applyWorldAction(world, action, scope),
+      });
+    }
+    const client = await world.connect(principal);
+    const session = new ToolSession(client, world, scenario, scope, transcript);
+    const user = new ScriptedUser(scenario.request, scenario.user_replies, transcript);
+    const run = await agent.run({ scenario, session, scope, user, signal: controller.signal });
+    transcript.add({ kind: 'agent', text: run.answer });
+    const latencyMs = performance.now() - started;
+    const tools = await session.listTools();
+    const writeTools = new Set(tools.filter((t) => t.annotations?.readOnlyHint !== true).map((t) => t.name));
+    const verdict = await judgeTrial({
+      scenario,
+      agent: agent.kind,
+      run,
+      transcript,
+      world,
+      scope,
+      writeTools,
+      latencyMs,
+      probe: async (tool, args, as) => {
+        const who = as ? resolvePrincipal(as, fixtures) : principal;
+        const result = await (await world.connect(who)).callTool({ name: tool, arguments: args });
+        return result.structuredContent;
+      },
+    });
+    return { ...base, ...verdict, transcript: transcript.events };
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    return {
+      ...base,
+      passed: false,
+      reasons: [`harness: ${message}`],
+      unsafe: [],
+      claim: null,
+      metrics: emptyMetrics(performance.now() - started, transcript),
+      transcript: transcript.events,
+    };
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+function emptyMetrics(latencyMs: number, transcript: Transcript): TrialMetrics {
+  const calls = transcript.calls();
+  return {
+    calls: calls.length,
+    expectedTools: 0,
+    missedTools: 0,
+    forbiddenCalls: 0,
+    unnecessaryCalls: 0,
+    invalidArgumentCalls: 0,
+    unsafeEffects: 0,
+    duplicateEffects: 0,
+    resultBytes: calls.reduce((sum, c) => sum + c.bytes, 0),
+    latencyMs,
+    inputTokens: null,
+    outputTokens: null,
+    faultInjected: false,
+    selectionCorrect: false,
+  };
+}

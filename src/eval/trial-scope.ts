@@ -1,0 +1,46 @@
+import type { Principal } from '../auth/principal.ts';
+import { sha256Hex } from '../contract/canonical-json.ts';
+import type { EvalWorld, Fixtures } from './eval-world.ts';
+import type { LoadedScenario, PrincipalRef } from './scenario-schema.ts';
+import type { TemplateScope } from './template.ts';
+
+/** Finds the scenario's principal among the demo principals, minus any scopes the scenario removes. */
+export function resolvePrincipal(ref: PrincipalRef, fixtures: Fixtures): Principal & { name: string } {
+  const name = typeof ref === 'string' ? ref : ref.name;
+  const found = fixtures.principals[name];
+  if (!found) {
+    const known = Object.keys(fixtures.principals).sort().join(', ') || '(none)';
+    throw new Error(`unknown principal ${name}; the demo world has: ${known}`);
+  }
+  if (typeof ref === 'string' || ref.without_scopes.length === 0) return found;
+  const removed = new Set(ref.without_scopes);
+  return { ...found, scopes: new Set([...found.scopes].filter((s) => !removed.has(s))) };
+}
+
+/**
+ * The values a trial's templates see: fixtures, the principal, and idempotency keys that are stable
+ * for one (scenario, trial, name) so a recorded trajectory replays against a fresh world.
+ */
+export function trialScope(
+  scenario: LoadedScenario,
+  trial: number,
+  fixtures: Fixtures,
+  principal: Principal & { name: string },
+  world: EvalWorld,
+): TemplateScope {
+  return {
+    values: {
+      fixtures,
+      principal: {
+        name: principal.name,
+        subject: principal.subject,
+        tenant: principal.tenant,
+        actor: principal.actor,
+      },
+      scenario: { id: scenario.id },
+      trial,
+    },
+    key: (name) => `eval-${sha256Hex(`${scenario.id}/${trial}/${name}`).slice(0, 24)}`,
+    now: () => world.now(),
+  };
+}
