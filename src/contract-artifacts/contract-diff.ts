@@ -1,0 +1,197 @@
+import { canonicalJson } from '../contract/canonical-json.ts';
+import { type ChangeClass, type ContractChange, severityOf } from './change-classes.ts';
+import type { ContractDocument, ContractTool } from './contract-document.ts';
+import { compareText } from './contract-export.ts';
+import { diffSchemas } from './schema-diff.ts';
+
+/** Whether one tool's breaking changes are answered by its version. */
+export interface ToolVerdict {
+  readonly tool: string;
+  readonly oldVersion: string | null;
+  readonly newVersion: string | null;
+  readonly breaking: number;
+  readonly compatible: number;
+  /** True when the tool has no breaking change, or its major version went up. */
+  readonly accepted: boolean;
+  readonly reason: string;
+}
+
+export interface ContractDiff {
+  readonly changes: ContractChange[];
+  readonly verdicts: ToolVerdict[];
+  /** False when some breaking change is not matched by a major version bump: the release gate fails. */
+  readonly ok: boolean;
+}
+
+export interface DiffOptions {
+  /** Tools whose removal (or rename) is intended, e.g. after a deprecation period. */
+  readonly allowRemoved?: readonly string[];
+}
+
+const same = (a: unknown, b: unknown): boolean => canonicalJson(a) === canonicalJson(b);
+
+function major(version: string | null): number {
+  const match = version === null ? null : /^(\d+)\./.exec(version);
+  return match ? Number(match[1]) : Number.NaN;
+}
+
+function toolChange(tool: string, change: ChangeClass, pointer: string, message: string): ContractChange {
+  return { tool, change, severity: severityOf(change), pointer, message };
+}
+
+function diffErrors(before: ContractTool, after: ContractTool): ContractChange[] {
+  const changes: ContractChange[] = [];
+  const newErrors = new Map(after.errors.map((e) => [e.code, e]));
+  const oldCodes = new Set(before.errors.map((e) => e.code));
+  const at = (code: string) => `/errors/${after.errors.findIndex((e) => e.code === code)}`;
+  for (const was of before.errors) {
+    const now = newErrors.get(was.code);
+    const name = before.name;
+    if (!now) {
+      const index = before.errors.indexOf(was);
+      changes.push(toolChange(name, 'error_removed', `/errors/${index}`, `error ${was.code} removed`));
+      continue;
+    }
+    if (was.category !== now.category) {
+      const message = `error ${was.code} category ${was.category} -> ${now.category}`;
+      changes.push(toolChange(name, 'error_category_changed', `${at(was.code)}/category`, message));
+    }
+    if (was.retryable !== now.retryable) {
+      const message = `error ${was.code} retryable ${was.retryable} -> ${now.retryable}`;
+      changes.push(toolChange(name, 'error_retryable_changed', `${at(was.code)}/retryable`, message));
+    }
+    if (was.description !== now.description) {
+      const message = `error ${was.code} description reworded`;
+      changes.push(toolChange(name, 'error_description_changed', `${at(was.code)}/description`, message));
+    }
+  }
+  for (const now of after.errors.filter((e) => !oldCodes.has(e.code))) {
+    changes.push(toolChange(after.name, 'error_added', at(now.code), `error ${now.code} added`));
+  }
+  return changes;
+}
+
+/** Every classified change between two versions of the same tool. */
+export function diffTool(before: ContractTool, after: ContractTool): ContractChange[] {
+  const name = after.name;
+  const changes: ContractChange[] = [];
+  const note = (change: ChangeClass, pointer: string, message: string) =>
+    changes.push(toolChange(name, change, pointer, message));
+  if (before.kind !== after.kind) note('kind_changed', '/kind', `kind ${before.kind} -> ${after.kind}`);
+  if (before.mutation !== after.mutation) {
+    note('mutation_changed', '/mutation', `mutation ${before.mutation} -> ${after.mutation}`);
+  }
+  for (const scope of after.scopes.filter((s) => !before.scopes.includes(s))) {
+    note('scope_added', `/scopes/${after.scopes.indexOf(scope)}`, `scope ${scope} now required`);
+  }
+  for (const scope of before.scopes.filter((s) => !after.scopes.includes(s))) {
+    note('scope_removed', '/scopes', `scope ${scope} no longer required`);
+  }
+  changes.push(...diffErrors(before, after));
+  changes.push(...diffSchemas(name, 'input', before.input_schema, after.input_schema));
+  changes.push(...diffSchemas(name, 'output', before.output_schema, after.output_schema));
+  if (before.title !== after.title)
+    note('title_changed', '/title', `title "${before.title}" -> "${after.title}"`);
+  if (before.description !== after.description)
+    note('description_changed', '/description', 'description reworded');
+  if (!same(before.examples, after.examples)) {
+    note(
+      'examples_changed',
+      '/examples',
+      `examples changed (${before.examples.length} -> ${after.examples.length})`,
+    );
+  }
+  if (!same(before.annotations, after.annotations))
+    note('annotations_changed', '/annotations', 'annotations changed');
+  if (before.timeout_ms !== after.timeout_ms) {
+    note('timeout_changed', '/timeout_ms', `timeout ${before.timeout_ms} ms -> ${after.timeout_ms} ms`);
+  }
+  const policy = (t: ContractTool) => [t.idempotency, t.duplicate_suspicion, t.supports_dry_run];
+  if (!same(policy(before), policy(after)))
+    note('policy_changed', '/idempotency', 'operation policy changed');
+  if (!same(before.notes, after.notes)) note('notes_changed', '/notes', 'documented limits changed');
+  if (before.version !== after.version)
+    note('version_changed', '/version', `version ${before.version} -> ${after.version}`);
+  return changes;
+}
+
+function verdictFor(
+  tool: string,
+  before: ContractTool | undefined,
+  after: ContractTool | undefined,
+  changes: ContractChange[],
+  options: DiffOptions,
+): ToolVerdict {
+  const breaking = changes.filter((c) => c.severity === 'breaking').length;
+  const base = {
+    tool,
+    oldVersion: before?.version ?? null,
+    newVersion: after?.version ?? null,
+    breaking,
+    compatible: changes.length - breaking,
+  };
+  if (breaking === 0) return { ...base, accepted: true, reason: 'no breaking change' };
+  if (!after) {
+    const allowed = options.allowRemoved?.includes(tool) ?? false;
+    return {
+      ...base,
+      accepted: allowed,
+      reason: allowed ? 'removal allowed' : 'removed without --allow-removed',
+    };
+  }
+  const bumped = major(after.version) > major(before?.version ?? null);
+  const wanted = `${major(before?.version ?? null) + 1}.0.0`;
+  return {
+    ...base,
+    accepted: bumped,
+    reason: bumped ? 'major version bumped' : `needs major version ${wanted}`,
+  };
+}
+
+/**
+ * Compares two contracts tool by tool. A tool that disappears while another appears with the same
+ * input and output schemas and kind is reported as a rename (breaking for every caller of the old name).
+ */
+export function diffContracts(
+  before: ContractDocument,
+  after: ContractDocument,
+  options: DiffOptions = {},
+): ContractDiff {
+  const oldTools = new Map(before.tools.map((t) => [t.name, t]));
+  const newTools = new Map(after.tools.map((t) => [t.name, t]));
+  const added = after.tools.filter((t) => !oldTools.has(t.name));
+  const renamedTo = new Map<string, ContractTool>();
+  for (const gone of before.tools.filter((t) => !newTools.has(t.name))) {
+    const twin = added.find(
+      (t) =>
+        t.kind === gone.kind &&
+        same(t.input_schema, gone.input_schema) &&
+        same(t.output_schema, gone.output_schema) &&
+        ![...renamedTo.values()].includes(t),
+    );
+    if (twin) renamedTo.set(gone.name, twin);
+  }
+  const changes: ContractChange[] = [];
+  const verdicts: ToolVerdict[] = [];
+  const names = [...new Set([...oldTools.keys(), ...newTools.keys()])].sort(compareText);
+  for (const name of names) {
+    const was = oldTools.get(name);
+    const now = newTools.get(name);
+    let own: ContractChange[];
+    if (was && now) own = diffTool(was, now);
+    else if (was) {
+      const twin = renamedTo.get(name);
+      own = [
+        twin
+          ? toolChange(name, 'tool_renamed', '', `tool renamed to ${twin.name}`)
+          : toolChange(name, 'tool_removed', '', 'tool removed'),
+      ];
+    } else {
+      const origin = [...renamedTo.entries()].find(([, t]) => t.name === name)?.[0];
+      own = [toolChange(name, 'tool_added', '', origin ? `new tool (renamed from ${origin})` : 'new tool')];
+    }
+    changes.push(...own);
+    verdicts.push(verdictFor(name, was, now, own, options));
+  }
+  return { changes, verdicts, ok: verdicts.every((v) => v.accepted) };
+}

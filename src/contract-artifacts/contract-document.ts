@@ -1,0 +1,93 @@
+import { readFileSync } from 'node:fs';
+import { z } from 'zod';
+import { TOOL_KINDS } from '../contract/define-tool.ts';
+
+/** Identifies the file format, so a future layout change is detected instead of misread. */
+export const CONTRACT_FORMAT = 'toolgate-contract/1';
+
+const jsonSchemaNode = z.record(z.string(), z.unknown());
+
+export const contractErrorSchema = z.strictObject({
+  code: z.string(),
+  category: z.string(),
+  retryable: z.boolean(),
+  description: z.string(),
+});
+export type ContractError = z.infer<typeof contractErrorSchema>;
+
+export const contractExampleSchema = z.strictObject({
+  title: z.string(),
+  input: z.record(z.string(), z.unknown()),
+});
+export type ContractExample = z.infer<typeof contractExampleSchema>;
+
+export const contractAnnotationsSchema = z.strictObject({
+  title: z.string(),
+  readOnlyHint: z.boolean(),
+  destructiveHint: z.boolean(),
+  idempotentHint: z.boolean(),
+  openWorldHint: z.boolean(),
+});
+
+export const idempotencyPolicySchema = z.strictObject({
+  key: z.string(),
+  scope: z.string(),
+  retention_seconds: z.number().int().positive(),
+  dry_run_reserves_key: z.boolean(),
+});
+
+export const duplicateSuspicionSchema = z.strictObject({
+  window_seconds: z.number().int().positive(),
+  confirm_field: z.string(),
+});
+
+/** One tool as published: what the agent sees plus what the server enforces. */
+export const contractToolSchema = z.strictObject({
+  name: z.string(),
+  title: z.string(),
+  description: z.string(),
+  namespace: z.string(),
+  kind: z.enum(TOOL_KINDS),
+  mutation: z.enum(['create', 'update', 'delete']).nullable(),
+  version: z.string(),
+  input_schema: jsonSchemaNode,
+  output_schema: jsonSchemaNode,
+  annotations: contractAnnotationsSchema,
+  scopes: z.array(z.string()),
+  errors: z.array(contractErrorSchema),
+  examples: z.array(contractExampleSchema),
+  timeout_ms: z.number(),
+  supports_dry_run: z.boolean(),
+  idempotency: idempotencyPolicySchema.nullable(),
+  duplicate_suspicion: duplicateSuspicionSchema.nullable(),
+  external_systems: z.array(z.string()),
+  notes: z.array(z.string()),
+  /** SHA-256 of the canonical JSON of what the model reads; a changed hash is a changed tool. */
+  definition_sha256: z.string().regex(/^[0-9a-f]{64}$/),
+});
+export type ContractTool = z.infer<typeof contractToolSchema>;
+
+export const contractDocumentSchema = z.strictObject({
+  format: z.literal(CONTRACT_FORMAT),
+  tools: z.array(contractToolSchema),
+});
+export type ContractDocument = z.infer<typeof contractDocumentSchema>;
+
+/** Reads and checks a contract file; throws with the file name and the first problems when it is not one. */
+export function readContractFile(path: string): ContractDocument {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(readFileSync(path, 'utf8'));
+  } catch (error) {
+    throw new Error(`${path} is not readable JSON: ${(error as Error).message}`);
+  }
+  const result = contractDocumentSchema.safeParse(parsed);
+  if (!result.success) {
+    const problems = result.error.issues
+      .slice(0, 5)
+      .map((issue) => `/${issue.path.join('/')}: ${issue.message}`)
+      .join('; ');
+    throw new Error(`${path} is not a ${CONTRACT_FORMAT} document: ${problems}`);
+  }
+  return result.data;
+}

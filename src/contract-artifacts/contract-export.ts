@@ -1,0 +1,107 @@
+import { canonicalJson, sha256Hex } from '../contract/canonical-json.ts';
+import type { RegisteredTool, ToolRegistry } from '../contract/tool-registry.ts';
+import {
+  CONTRACT_FORMAT,
+  type ContractDocument,
+  type ContractTool,
+  idempotencyPolicySchema,
+} from './contract-document.ts';
+
+/** The part of a tool the model reads when it chooses and calls it. */
+export interface AgentVisibleDefinition {
+  readonly name: string;
+  readonly description: string;
+  readonly input_schema: Record<string, unknown>;
+  readonly output_schema: Record<string, unknown>;
+  readonly annotations: Record<string, unknown>;
+}
+
+/**
+ * SHA-256 of the RFC 8785 canonical JSON of name, description, schemas and annotations (which carry
+ * the title). Equal definitions hash equally however their keys were ordered.
+ */
+export function definitionHash(definition: AgentVisibleDefinition): string {
+  return sha256Hex(
+    canonicalJson({
+      name: definition.name,
+      description: definition.description,
+      input_schema: definition.input_schema,
+      output_schema: definition.output_schema,
+      annotations: definition.annotations,
+    }),
+  );
+}
+
+function contractTool(tool: RegisteredTool): ContractTool {
+  const { definition, meta } = tool;
+  const idempotency = meta.idempotency === undefined ? null : idempotencyPolicySchema.parse(meta.idempotency);
+  const base = {
+    name: definition.name,
+    description: definition.description,
+    input_schema: tool.inputSchema,
+    output_schema: tool.outputSchema,
+    annotations: { ...definition.annotations },
+  };
+  return {
+    ...base,
+    title: definition.title,
+    namespace: definition.namespace,
+    kind: definition.kind,
+    mutation: definition.mutation ?? null,
+    version: definition.version,
+    scopes: [...definition.scopes].sort(),
+    errors: [...tool.errors.values()]
+      .map((e) => ({
+        code: e.code,
+        category: e.category,
+        retryable: e.retryable,
+        description: e.description,
+      }))
+      .sort((a, b) => compareText(a.code, b.code)),
+    examples: definition.examples.map((e) => ({ title: e.title, input: { ...e.input } })),
+    timeout_ms: definition.timeoutMs,
+    supports_dry_run: definition.supportsDryRun ?? false,
+    idempotency,
+    duplicate_suspicion: definition.duplicateSuspicion
+      ? {
+          window_seconds: definition.duplicateSuspicion.windowSeconds,
+          confirm_field: definition.duplicateSuspicion.confirmField,
+        }
+      : null,
+    external_systems: [...(definition.externalSystems ?? [])].sort(),
+    notes: [...(definition.notes ?? [])],
+    definition_sha256: definitionHash(base),
+  };
+}
+
+/** Every registered tool as a contract document, tools sorted by name. Contains no clock or host data. */
+export function buildContractDocument(registry: ToolRegistry): ContractDocument {
+  const tools = registry
+    .all()
+    .map(contractTool)
+    .sort((a, b) => compareText(a.name, b.name));
+  return { format: CONTRACT_FORMAT, tools };
+}
+
+/** Deep copy with object keys sorted by code unit; arrays keep their order (it carries meaning). */
+export function sortKeysDeep(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(sortKeysDeep);
+  if (value !== null && typeof value === 'object') {
+    return Object.fromEntries(
+      Object.entries(value as Record<string, unknown>)
+        .filter(([, v]) => v !== undefined)
+        .sort(([a], [b]) => compareText(a, b))
+        .map(([k, v]) => [k, sortKeysDeep(v)]),
+    );
+  }
+  return value;
+}
+
+/** The committed form: sorted keys, two-space indentation, trailing newline; byte-stable across runs. */
+export function serializeContract(document: ContractDocument): string {
+  return `${JSON.stringify(sortKeysDeep(document), null, 2)}\n`;
+}
+
+export function compareText(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}

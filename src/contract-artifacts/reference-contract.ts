@@ -1,0 +1,36 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pino } from 'pino';
+import { createApp } from '../app/create-app.ts';
+import type { ToolRegistry } from '../contract/tool-registry.ts';
+import { referenceDomains } from '../domains/reference-domains.ts';
+import type { ContractDocument } from './contract-document.ts';
+import { buildContractDocument } from './contract-export.ts';
+
+/**
+ * The registry `toolgate serve` builds, obtained the same way (createApp over the reference domains)
+ * but on a throw-away SQLite directory, without demo data or background jobs. Tool definitions are
+ * plain values, so they stay usable after the app is closed.
+ */
+export async function loadReferenceRegistry(): Promise<ToolRegistry> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'toolgate-contract-'));
+  try {
+    const app = await createApp({
+      dataDir,
+      logger: pino({ level: 'silent' }),
+      seed: false,
+      backgroundJobs: false,
+      domains: referenceDomains,
+    });
+    await app.close();
+    return app.registry;
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+/** The contract of the tools this build serves. */
+export async function buildReferenceContract(): Promise<ContractDocument> {
+  return buildContractDocument(await loadReferenceRegistry());
+}

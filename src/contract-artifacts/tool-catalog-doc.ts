@@ -1,0 +1,181 @@
+import type { ContractDocument, ContractError, ContractTool } from './contract-document.ts';
+import {
+  branchesOf,
+  descriptionOf,
+  enumValuesOf,
+  isNode,
+  type SchemaNode,
+  typeLabel,
+} from './schema-shape.ts';
+import { walkSchema } from './schema-walk.ts';
+
+export const DOCS_COMMAND = 'npx toolgate contract docs --out docs/tools.md';
+
+const CONSTRAINTS = [
+  ['minLength', 'min length'],
+  ['maxLength', 'max length'],
+  ['minimum', 'min'],
+  ['exclusiveMinimum', 'greater than'],
+  ['maximum', 'max'],
+  ['exclusiveMaximum', 'less than'],
+  ['minItems', 'min items'],
+  ['maxItems', 'max items'],
+  ['format', 'format'],
+] as const;
+const MAX_PATTERN_SHOWN = 48;
+const COMMON_ANCHOR = 'codes-every-tool-may-answer';
+
+const cell = (text: string) =>
+  text
+    .replaceAll('\\', '\\\\')
+    .replaceAll('|', '\\|')
+    .replace(/\s*\n\s*/g, ' ');
+const code = (text: string) => `\`${text.replaceAll('`', "'")}\``;
+
+function constraintsOf(node: SchemaNode): string {
+  const parts: string[] = [];
+  const values = enumValuesOf(node);
+  if (values) parts.push(`one of ${values.map((v) => code(JSON.stringify(v))).join(', ')}`);
+  for (const branch of branchesOf(node)) {
+    for (const [keyword, label] of CONSTRAINTS) {
+      if (branch[keyword] !== undefined) parts.push(`${label} ${branch[keyword]}`);
+    }
+    if (typeof branch.pattern === 'string' && branch.format === undefined) {
+      parts.push(branch.pattern.length <= MAX_PATTERN_SHOWN ? `pattern ${code(branch.pattern)}` : 'pattern');
+    }
+  }
+  if (node.default !== undefined) parts.push(`default ${code(JSON.stringify(node.default))}`);
+  return parts.join('; ');
+}
+
+function fieldRows(schema: SchemaNode, withConstraints: boolean): string[] {
+  const rows: string[] = [];
+  walkSchema(schema, '', ({ node, field, property, branch }) => {
+    if (property === null || branch) return;
+    const parentPath = field.slice(0, field.length - property.length).replace(/\.$/, '');
+    const required = requiredIn(schema, parentPath, property);
+    const description = cell(descriptionOf(node) ?? '');
+    const type = cell(typeLabel(node));
+    rows.push(
+      withConstraints
+        ? `| ${code(field)} | ${type} | ${required ? 'yes' : 'no'} | ${cell(constraintsOf(node))} | ${description} |`
+        : `| ${code(field)} | ${type} | ${description} |`,
+    );
+  });
+  return rows;
+}
+
+/** Whether `property` is required in the object found at the dotted `path` (through arrays and nullables). */
+function requiredIn(schema: SchemaNode, path: string, property: string): boolean {
+  let objects = [schema];
+  for (const part of path === '' ? [] : path.split('.')) {
+    const name = part.replace(/\[\]$/g, '');
+    objects = objects
+      .flatMap((o) => branchesOf(o))
+      .flatMap((o) => {
+        const next = isNode(o.properties) ? o.properties[name] : undefined;
+        if (!isNode(next)) return [];
+        return part.endsWith('[]')
+          ? branchesOf(next).flatMap((b) => (isNode(b.items) ? [b.items] : []))
+          : [next];
+      });
+  }
+  return objects
+    .flatMap((o) => branchesOf(o))
+    .some((o) => Array.isArray(o.required) && o.required.includes(property));
+}
+
+function errorTable(errors: readonly ContractError[]): string[] {
+  const rows = errors.map(
+    (e) => `| ${code(e.code)} | ${e.category} | ${e.retryable ? 'yes' : 'no'} | ${cell(e.description)} |`,
+  );
+  return ['| Code | Category | Retryable | Meaning |', '|---|---|---|---|', ...rows];
+}
+
+/** Codes published identically by every tool (the gateway's own), listed once instead of per tool. */
+function commonErrors(document: ContractDocument): ContractError[] {
+  const [first, ...rest] = document.tools;
+  if (!first || rest.length === 0) return [];
+  const key = (e: ContractError) => `${e.code}|${e.category}|${e.retryable}|${e.description}`;
+  return first.errors.filter((e) => rest.every((t) => t.errors.some((o) => key(o) === key(e))));
+}
+
+function toolSection(tool: ContractTool, common: ReadonlySet<string>): string {
+  const out: string[] = [`## ${tool.name}`, '', `**${tool.title}**`, '', tool.description, ''];
+  const policy = tool.idempotency
+    ? `required key; records kept ${tool.idempotency.retention_seconds} s; scope: ${tool.idempotency.scope}`
+    : 'not applicable (read)';
+  out.push(
+    '| Property | Value |',
+    '|---|---|',
+    `| Kind | ${tool.kind}${tool.mutation ? ` (${tool.mutation})` : ''} |`,
+    `| Contract version | ${tool.version} |`,
+    `| Scopes | ${tool.scopes.map(code).join(', ')} |`,
+    `| Timeout | ${tool.timeout_ms} ms |`,
+    `| Idempotency | ${cell(policy)} |`,
+    `| Dry run | ${tool.supports_dry_run ? 'supported (`dry_run`)' : 'no'} |`,
+  );
+  if (tool.duplicate_suspicion) {
+    const { window_seconds, confirm_field } = tool.duplicate_suspicion;
+    out.push(`| Duplicate check | within ${window_seconds} s; confirm with ${code(confirm_field)} |`);
+  }
+  if (tool.external_systems.length > 0)
+    out.push(`| External systems | ${tool.external_systems.join(', ')} |`);
+  out.push(`| Definition SHA-256 | ${code(tool.definition_sha256)} |`, '');
+  for (const note of tool.notes) out.push(`> ${note}`, '');
+  out.push(
+    '### Inputs',
+    '',
+    '| Field | Type | Required | Constraints | Description |',
+    '|---|---|---|---|---|',
+  );
+  out.push(...fieldRows(tool.input_schema, true), '');
+  const result = isNode(tool.output_schema.properties) ? tool.output_schema.properties.result : undefined;
+  const resultBranch = isNode(result) ? branchesOf(result).find((b) => b.type !== 'null') : undefined;
+  out.push('### Result fields', '');
+  out.push("Inside the outcome envelope's `result` (null unless the status carries one).", '');
+  out.push(
+    '| Field | Type | Description |',
+    '|---|---|---|',
+    ...(resultBranch ? fieldRows(resultBranch, false) : []),
+    '',
+  );
+  const own = tool.errors.filter((e) => !common.has(e.code));
+  out.push('### Error codes', '');
+  if (common.size > 0) out.push(`Besides the [codes every tool may answer](#${COMMON_ANCHOR}):`, '');
+  out.push(...errorTable(own), '', '### Examples', '');
+  for (const example of tool.examples) {
+    out.push(`${example.title}:`, '', '```json', JSON.stringify(example.input, null, 2), '```', '');
+  }
+  return out.join('\n');
+}
+
+/** The Markdown tool catalog; derived from the contract only, so it changes exactly when the contract does. */
+export function renderToolCatalog(document: ContractDocument): string {
+  const firstSentence = (text: string) => /^[^.]*\./.exec(text)?.[0] ?? text;
+  const out = [
+    '# Tool catalog',
+    '',
+    `Generated from the tool contracts by \`${DOCS_COMMAND}\`; do not edit by hand.`,
+    'Every call answers with the outcome envelope described in the README; this page lists what differs per tool.',
+    '',
+  ];
+  if (document.tools.length === 0) out.push('No tools are registered.', '');
+  else {
+    out.push('| Tool | Kind | Version | Scopes | Summary |', '|---|---|---|---|---|');
+    for (const t of document.tools) {
+      const scopes = t.scopes.map(code).join(', ');
+      out.push(
+        `| [${t.name}](#${t.name}) | ${t.kind} | ${t.version} | ${scopes} | ${cell(firstSentence(t.description))} |`,
+      );
+    }
+    out.push('');
+  }
+  const common = commonErrors(document);
+  if (common.length > 0) {
+    out.push('## Codes every tool may answer', '', 'Answered by the gateway itself, whatever the tool.', '');
+    out.push(...errorTable(common), '');
+  }
+  const commonCodes = new Set(common.map((e) => e.code));
+  return `${[...out, ...document.tools.map((t) => toolSection(t, commonCodes))].join('\n').trimEnd()}\n`;
+}
