@@ -4,6 +4,7 @@ import { EffectsLedger, effectsLedgerMigration } from '../external/effects-ledge
 import { FaultInjector } from '../external/faults.ts';
 import { Gateway } from '../gateway/gateway.ts';
 import { createOperationsRuntime, type OperationsRuntime } from '../operations/operations-runtime.ts';
+import type { OperationsTuning } from '../operations/operations-tuning.ts';
 import { runMigrations } from '../store/migrations.ts';
 import { type DatabaseConfig, openDatabase } from '../store/open-database.ts';
 import type { SqlDatabase } from '../store/sql-database.ts';
@@ -23,6 +24,8 @@ export interface AppConfig extends DatabaseConfig {
   readonly domains: readonly DomainModule[];
   readonly clock?: Clock;
   readonly processMetrics?: boolean;
+  /** Lease, reconcile and purge timings (tests shorten them). */
+  readonly operations?: Partial<OperationsTuning>;
 }
 
 /** Everything one gateway process serves, wired together; transports sit on top of it. */
@@ -54,7 +57,14 @@ export async function createApp(config: AppConfig): Promise<App> {
     const registry = new ToolRegistry({ retentionSeconds });
     const faults = new FaultInjector();
     const ledger = new EffectsLedger(db);
-    const operations = createOperationsRuntime({ db, registry, logger, clock, retentionSeconds });
+    const operations = createOperationsRuntime({
+      db,
+      registry,
+      logger,
+      clock,
+      retentionSeconds,
+      tuning: config.operations,
+    });
     await runMigrations(db, [
       ...operations.migrations,
       effectsLedgerMigration,

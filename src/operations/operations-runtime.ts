@@ -3,8 +3,19 @@ import type { Clock } from '../app/clock.ts';
 import type { AnyToolDefinition } from '../contract/define-tool.ts';
 import type { ToolRegistry } from '../contract/tool-registry.ts';
 import type { IdempotencyLayer } from '../gateway/idempotency-layer.ts';
-import { readOnlyGateway } from '../gateway/no-idempotency.ts';
 import type { Migration, SqlDatabase } from '../store/sql-database.ts';
+import { type AuditSink, logAuditSink } from '../telemetry/audit.ts';
+import { BackgroundLoop } from './background-loop.ts';
+import { DurableIdempotency } from './durable-idempotency.ts';
+import { OperationStore } from './operation-store.ts';
+import { operationsGetTool } from './operations-get-tool.ts';
+import { operationsMigration } from './operations-migration.ts';
+import { DEFAULT_OPERATIONS_TUNING, type OperationsTuning } from './operations-tuning.ts';
+import { ReconcileQueue } from './reconcile-queue.ts';
+import { Reconciler } from './reconciler.ts';
+import { purgeExpiredOperations } from './retention.ts';
+import { ReviewQueue } from './review-queue.ts';
+import { SettleSignal } from './settle-signal.ts';
 
 export interface OperationsRuntimeOptions {
   readonly db: SqlDatabase;
@@ -12,6 +23,9 @@ export interface OperationsRuntimeOptions {
   readonly logger: Logger;
   readonly clock: Clock;
   readonly retentionSeconds: number;
+  /** Shorter leases and reconcile back-off for tests; production uses the defaults. */
+  readonly tuning?: Partial<OperationsTuning>;
+  readonly audit?: AuditSink;
 }
 
 /** Durable operations: the idempotency layer, operations_get, the reconciler and retention. */
@@ -19,20 +33,68 @@ export interface OperationsRuntime {
   readonly migrations: readonly Migration[];
   readonly idempotency: IdempotencyLayer;
   readonly tools: readonly AnyToolDefinition[];
+  readonly store: OperationStore;
+  readonly reconciler: Reconciler;
+  readonly reviews: ReviewQueue;
   /** Starts the reconciler and retention loops. */
   start(): void;
   stop(): Promise<void>;
   /** Deletes every operation record (demo world reset). */
   reset(): Promise<void>;
+  /** Deletes expired settled records now; returns how many. */
+  purge(): Promise<number>;
 }
 
-export function createOperationsRuntime(_options: OperationsRuntimeOptions): OperationsRuntime {
+export function createOperationsRuntime(options: OperationsRuntimeOptions): OperationsRuntime {
+  const { db, registry, logger, clock, retentionSeconds } = options;
+  const tuning: OperationsTuning = { ...DEFAULT_OPERATIONS_TUNING, ...options.tuning };
+  const audit = options.audit ?? logAuditSink(logger);
+  const store = new OperationStore(db);
+  const reconciler = new Reconciler({
+    store,
+    queue: new ReconcileQueue(db),
+    registry,
+    clock,
+    tuning,
+    retentionSeconds,
+    logger,
+    audit,
+  });
+  const reconcileLoop = new BackgroundLoop(
+    'reconcile',
+    tuning.reconcileIntervalMs,
+    () => reconciler.runOnce(),
+    logger,
+  );
+  const purge = () => purgeExpiredOperations(db, clock.now());
+  const purgeLoop = new BackgroundLoop('purge', tuning.purgeIntervalMs, purge, logger);
+  const idempotency = new DurableIdempotency({
+    store,
+    registry,
+    clock,
+    tuning,
+    retentionSeconds,
+    settleSignal: new SettleSignal(),
+    wakeReconciler: () => reconcileLoop.wake(),
+  });
   return {
-    migrations: [],
-    idempotency: readOnlyGateway,
-    tools: [],
-    start() {},
-    async stop() {},
-    async reset() {},
+    migrations: [operationsMigration],
+    idempotency,
+    tools: [operationsGetTool(store)],
+    store,
+    reconciler,
+    reviews: new ReviewQueue(db, registry.catalog(), audit),
+    start() {
+      reconcileLoop.start();
+      purgeLoop.start();
+    },
+    async stop() {
+      await Promise.all([reconcileLoop.stop(), purgeLoop.stop()]);
+    },
+    async reset() {
+      await db.execute('DELETE FROM operations');
+      await db.execute('DELETE FROM operation_reviews');
+    },
+    purge,
   };
 }

@@ -1,0 +1,172 @@
+import type { Clock } from '../app/clock.ts';
+import type { OperationHandle } from '../contract/define-tool.ts';
+import type { OutcomeEnvelope } from '../contract/envelope.ts';
+import type { ToolRegistry } from '../contract/tool-registry.ts';
+import type { Admission, IdempotencyLayer, KeyedCall } from '../gateway/idempotency-layer.ts';
+import { requestContentHash, suspectDuplicate } from './duplicate-suspicion.ts';
+import { abandonedEnvelope, conflictEnvelope, inProgressEnvelope } from './operation-envelopes.ts';
+import { newOperationId } from './operation-id.ts';
+import { type OperationRecord, statusOfOutcome, TERMINAL_STATUSES } from './operation-record.ts';
+import type { OperationStore } from './operation-store.ts';
+import type { OperationsTuning } from './operations-tuning.ts';
+import type { SettleSignal } from './settle-signal.ts';
+
+export interface DurableIdempotencyDeps {
+  readonly store: OperationStore;
+  readonly registry: ToolRegistry;
+  readonly clock: Clock;
+  readonly tuning: OperationsTuning;
+  readonly retentionSeconds: number;
+  readonly settleSignal: SettleSignal;
+  /** Asks the reconciler to look now (a caller is waiting on an unknown outcome). */
+  readonly wakeReconciler: () => void;
+}
+
+/** How often a duplicate delivery re-reads a record another process is executing, at first and at most. */
+const FIRST_POLL_MS = 10;
+const MAX_POLL_MS = 100;
+
+/**
+ * Layer 5 on a durable store (DESIGN.md section 4). One INSERT ... ON CONFLICT DO NOTHING decides
+ * which delivery executes; every other delivery of the same key joins the stored record: replays
+ * its outcome, waits briefly for it, or is refused when its request differs.
+ */
+export class DurableIdempotency implements IdempotencyLayer {
+  constructor(private readonly deps: DurableIdempotencyDeps) {}
+
+  async admit(call: KeyedCall, signal: AbortSignal): Promise<Admission> {
+    const { store, clock } = this.deps;
+    const definition = call.tool.definition;
+    const now = clock.now();
+    const contentHash = requestContentHash(definition, call.args);
+    const duplicate = await suspectDuplicate(store, call, contentHash, now);
+    if (duplicate) return { kind: 'answer', envelope: duplicate };
+    // A record can vanish between our INSERT and SELECT only when it was purged; then reserve again.
+    for (let round = 0; round < 3; round += 1) {
+      const id = newOperationId(now);
+      const reserved = await store.reserve({
+        id,
+        tenant: call.principal.tenant,
+        subject: call.principal.subject,
+        key: call.key,
+        tool: definition.name,
+        contractVersion: definition.version,
+        fingerprint: call.fingerprint,
+        contentHash,
+        mode: 'execute',
+        correlationId: call.correlationId,
+        now,
+        leaseExpiresAt: this.#leaseFrom(call, now),
+        expiresAt: now + this.deps.retentionSeconds * 1000,
+      });
+      if (reserved) return this.#execute(id, call.key, {}, {});
+      const joined = await this.#join(call, signal);
+      if (joined) return joined;
+    }
+    throw new Error(`operation for key of ${definition.name} kept disappearing during reservation`);
+  }
+
+  #leaseFrom(call: KeyedCall, now: number): number {
+    return now + call.tool.definition.timeoutMs + this.deps.tuning.leaseGraceMs;
+  }
+
+  /** Answers a delivery whose key is taken; null when the record is gone and the key is free again. */
+  async #join(call: KeyedCall, signal: AbortSignal): Promise<Admission | null> {
+    const { store, clock, tuning, settleSignal } = this.deps;
+    const deadline = performance.now() + tuning.joinWaitMs;
+    let pollMs = FIRST_POLL_MS;
+    let waited = false;
+    for (;;) {
+      const record = await store.findByKey(call.principal.tenant, call.principal.subject, call.key);
+      if (!record) return null;
+      if (record.fingerprint !== call.fingerprint) return answer(conflictEnvelope(call.tool, record));
+      const now = clock.now();
+      if (record.status === 'in_progress') {
+        if (record.leaseExpiresAt !== null && record.leaseExpiresAt <= now) {
+          await store.abandon(
+            record.id,
+            abandonedEnvelope(record, this.deps.registry.catalog()),
+            now,
+            now + this.deps.retentionSeconds * 1000,
+          );
+          continue;
+        }
+        const remaining = deadline - performance.now();
+        if (remaining <= 0 || signal.aborted) return answer(inProgressEnvelope(call.tool, record.id));
+        await settleSignal.wait(record.id, Math.min(pollMs, remaining), signal);
+        pollMs = Math.min(pollMs * 2, MAX_POLL_MS);
+        waited = true;
+        continue;
+      }
+      // An execution that changed nothing may run again, but not for the deliveries that waited on it.
+      if (record.status === 'failed' && !waited) {
+        const taken = await store.takeOver(record.id, call.correlationId, now, this.#leaseFrom(call, now));
+        if (taken) return this.#execute(taken.id, call.key, taken.checkpoints, taken.externalRefs);
+        continue;
+      }
+      if (TERMINAL_STATUSES.includes(record.status) && record.expiresAt <= now) {
+        await store.deleteExpired(record.id, now);
+        return null;
+      }
+      if (record.status === 'outcome_unknown' && now - record.updatedAt >= tuning.reconcileBackoffMs) {
+        await store.checkSoon(record.id, now);
+        this.deps.wakeReconciler();
+      }
+      return answer(replayOf(record));
+    }
+  }
+
+  #execute(
+    id: string,
+    key: string,
+    checkpoints: Record<string, unknown>,
+    externalRefs: Record<string, string>,
+  ): Admission {
+    const { store, clock, tuning, settleSignal, retentionSeconds } = this.deps;
+    let savedCheckpoints = { ...checkpoints };
+    let savedRefs = { ...externalRefs };
+    // Progress writes of one execution apply in call order, each carrying everything saved so far.
+    let progress: Promise<void> = Promise.resolve();
+    const write = (column: 'checkpoints' | 'external_refs', value: Record<string, unknown>) => {
+      const next = progress.then(() => store.saveProgress(id, column, value, clock.now()));
+      progress = next.catch(() => undefined);
+      return next;
+    };
+    const operation: OperationHandle = {
+      id,
+      key,
+      mode: 'execute',
+      checkpoints: Object.freeze({ ...checkpoints }),
+      saveCheckpoint(name, data) {
+        savedCheckpoints = { ...savedCheckpoints, [name]: data };
+        return write('checkpoints', savedCheckpoints);
+      },
+      addExternalRef(system, ref) {
+        savedRefs = { ...savedRefs, [system]: ref };
+        return write('external_refs', savedRefs);
+      },
+    };
+    return {
+      kind: 'execute',
+      operation,
+      async settle(envelope: OutcomeEnvelope) {
+        await progress;
+        const now = clock.now();
+        const status = statusOfOutcome(envelope.status);
+        const nextCheckAt = status === 'outcome_unknown' ? now + tuning.reconcileBackoffMs : null;
+        await store.settle(id, status, envelope, now, nextCheckAt, now + retentionSeconds * 1000);
+        settleSignal.settled(id);
+      },
+    };
+  }
+}
+
+function answer(envelope: OutcomeEnvelope): Admission {
+  return { kind: 'answer', envelope };
+}
+
+/** The stored outcome, marked as a replay; a record awaiting review answers with its unknown outcome. */
+function replayOf(record: OperationRecord): OutcomeEnvelope {
+  if (!record.envelope) throw new Error(`operation ${record.id} is ${record.status} without an outcome`);
+  return { ...record.envelope, operation_id: record.id, replayed: true };
+}

@@ -1,0 +1,25 @@
+import { randomBytes } from 'node:crypto';
+
+/** Crockford base32: no I, L, O or U, so ids survive being read aloud or retyped. */
+const ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+const TIME_CHARS = 10;
+const RANDOM_CHARS = 16;
+
+export const OPERATION_ID_PATTERN = /^op_[0-9A-HJKMNP-TV-Z]{26}$/;
+
+/**
+ * `op_` + a ULID-style id: 48 bits of milliseconds then 80 random bits, both base32. Ids sort by
+ * creation time, so listings and the review queue read in order without another column.
+ */
+export function newOperationId(nowMs: number): string {
+  let time = '';
+  let t = Math.max(0, Math.floor(nowMs));
+  for (let i = 0; i < TIME_CHARS; i += 1) {
+    time = ALPHABET[t % 32]! + time;
+    t = Math.floor(t / 32);
+  }
+  const bytes = randomBytes(RANDOM_CHARS);
+  let random = '';
+  for (const byte of bytes) random += ALPHABET[byte & 31]!;
+  return `op_${time}${random}`;
+}

@@ -1,0 +1,184 @@
+import type { OutcomeEnvelope } from '../contract/envelope.ts';
+import type { OperationMode } from '../contract/fingerprint.ts';
+import type { SqlDatabase } from '../store/sql-database.ts';
+import {
+  type OperationRecord,
+  type OperationRow,
+  type OperationStatus,
+  recordFromRow,
+} from './operation-record.ts';
+
+/** What one delivery asks to reserve. */
+export interface ReservationRequest {
+  readonly id: string;
+  readonly tenant: string;
+  readonly subject: string;
+  readonly key: string;
+  readonly tool: string;
+  readonly contractVersion: string;
+  readonly fingerprint: string;
+  readonly contentHash: string | null;
+  readonly mode: OperationMode;
+  readonly correlationId: string;
+  readonly now: number;
+  readonly leaseExpiresAt: number;
+  readonly expiresAt: number;
+}
+
+const RESERVE = `INSERT INTO operations (id, tenant, subject, idem_key, tool, contract_version, fingerprint,
+  content_hash, mode, status, envelope, attempts, lease_expires_at, next_check_at, reconcile_attempts,
+  reconcile_note, checkpoints, external_refs, correlation_id, created_at, updated_at, expires_at)
+  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'in_progress', NULL, 1, ?, ?, 0, NULL, '{}', '{}', ?, ?, ?, ?)
+  ON CONFLICT (tenant, subject, idem_key) DO NOTHING RETURNING id`;
+
+const SETTLE = `UPDATE operations SET status = ?, envelope = ?, lease_expires_at = NULL, next_check_at = ?,
+  updated_at = ?, expires_at = ? WHERE id = ? AND status IN ('in_progress', 'outcome_unknown')`;
+
+const TAKE_OVER = `UPDATE operations SET status = 'in_progress', envelope = NULL, attempts = attempts + 1,
+  lease_expires_at = ?, next_check_at = ?, correlation_id = ?, updated_at = ?
+  WHERE id = ? AND status = 'failed' RETURNING *`;
+
+/**
+ * The statements on the hot path of every write: reserve, look up, settle. Each is one round trip;
+ * the reservation is a single INSERT ... ON CONFLICT DO NOTHING, so the database alone decides which
+ * delivery executes.
+ */
+export class OperationStore {
+  constructor(readonly db: SqlDatabase) {}
+
+  /** True when this delivery created the record and so must execute it. */
+  async reserve(r: ReservationRequest): Promise<boolean> {
+    const rows = await this.db.query(RESERVE, [
+      r.id,
+      r.tenant,
+      r.subject,
+      r.key,
+      r.tool,
+      r.contractVersion,
+      r.fingerprint,
+      r.contentHash,
+      r.mode,
+      r.leaseExpiresAt,
+      r.leaseExpiresAt,
+      r.correlationId,
+      r.now,
+      r.now,
+      r.expiresAt,
+    ]);
+    return rows.length === 1;
+  }
+
+  async findByKey(tenant: string, subject: string, key: string): Promise<OperationRecord | null> {
+    const rows = await this.db.query<OperationRow>(
+      'SELECT * FROM operations WHERE tenant = ? AND subject = ? AND idem_key = ?',
+      [tenant, subject, key],
+    );
+    return rows[0] ? recordFromRow(rows[0]) : null;
+  }
+
+  async findById(id: string): Promise<OperationRecord | null> {
+    const rows = await this.db.query<OperationRow>('SELECT * FROM operations WHERE id = ?', [id]);
+    return rows[0] ? recordFromRow(rows[0]) : null;
+  }
+
+  /**
+   * Stores the outcome of the delivery that executed. A record already settled by the reconciler or
+   * an operator keeps that settlement; a late answer only replaces "in progress" or "unknown".
+   */
+  async settle(
+    id: string,
+    status: OperationStatus,
+    envelope: OutcomeEnvelope,
+    now: number,
+    nextCheckAt: number | null,
+    expiresAt: number,
+  ): Promise<boolean> {
+    const changed = await this.db.execute(SETTLE, [
+      status,
+      JSON.stringify(envelope),
+      nextCheckAt,
+      now,
+      expiresAt,
+      id,
+    ]);
+    return changed === 1;
+  }
+
+  /**
+   * A delivery that stopped answering (crash, lost process) left the record in progress past its
+   * lease: its outcome is now unknown, to be reconciled, never blindly executed again.
+   */
+  async abandon(id: string, envelope: OutcomeEnvelope, now: number, expiresAt: number): Promise<boolean> {
+    const changed = await this.db.execute(
+      `UPDATE operations SET status = 'outcome_unknown', envelope = ?, lease_expires_at = NULL,
+        next_check_at = ?, updated_at = ?, expires_at = ?
+        WHERE id = ? AND status = 'in_progress' AND lease_expires_at <= ?`,
+      [JSON.stringify(envelope), now, now, expiresAt, id, now],
+    );
+    return changed === 1;
+  }
+
+  /** A `failed` record changed nothing; the next delivery of the same request executes it again. */
+  async takeOver(
+    id: string,
+    correlationId: string,
+    now: number,
+    leaseExpiresAt: number,
+  ): Promise<OperationRecord | null> {
+    const rows = await this.db.query<OperationRow>(TAKE_OVER, [
+      leaseExpiresAt,
+      leaseExpiresAt,
+      correlationId,
+      now,
+      id,
+    ]);
+    return rows[0] ? recordFromRow(rows[0]) : null;
+  }
+
+  async saveProgress(
+    id: string,
+    column: 'checkpoints' | 'external_refs',
+    value: Record<string, unknown>,
+    now: number,
+  ): Promise<void> {
+    const sql =
+      column === 'checkpoints'
+        ? "UPDATE operations SET checkpoints = ?, updated_at = ? WHERE id = ? AND status = 'in_progress'"
+        : 'UPDATE operations SET external_refs = ?, updated_at = ? WHERE id = ?';
+    await this.db.execute(sql, [JSON.stringify(value), now, id]);
+  }
+
+  /** Drops a settled record past its retention so its key can start afresh. */
+  async deleteExpired(id: string, now: number): Promise<void> {
+    await this.db.execute(
+      "DELETE FROM operations WHERE id = ? AND expires_at <= ? AND status NOT IN ('in_progress', 'outcome_unknown', 'needs_review')",
+      [id, now],
+    );
+  }
+
+  /** Brings an unknown outcome's next reconciliation forward (a caller is asking about it now). */
+  async checkSoon(id: string, now: number): Promise<void> {
+    await this.db.execute(
+      "UPDATE operations SET next_check_at = ? WHERE id = ? AND status = 'outcome_unknown' AND next_check_at > ?",
+      [now, id, now],
+    );
+  }
+
+  /** The latest completed operation with the same content, by the same principal and tool, since `since`. */
+  async findSameContent(
+    tenant: string,
+    subject: string,
+    tool: string,
+    contentHash: string,
+    key: string,
+    since: number,
+  ): Promise<OperationRecord | null> {
+    const rows = await this.db.query<OperationRow>(
+      `SELECT * FROM operations WHERE tenant = ? AND subject = ? AND tool = ? AND content_hash = ?
+        AND idem_key <> ? AND status IN ('completed', 'submitted') AND created_at >= ?
+        ORDER BY created_at DESC LIMIT 1`,
+      [tenant, subject, tool, contentHash, key, since],
+    );
+    return rows[0] ? recordFromRow(rows[0]) : null;
+  }
+}

@@ -1,0 +1,107 @@
+import { z } from 'zod';
+import type { Principal } from '../auth/principal.ts';
+import { defineTool } from '../contract/define-tool.ts';
+import { anyEnvelopeSchema } from '../contract/envelope.ts';
+import { defineErrorCodes } from '../contract/error-catalog.ts';
+import { outcome } from '../contract/outcome.ts';
+import { OPERATION_ID_PATTERN } from './operation-id.ts';
+import { OPERATION_STATUSES, type OperationRecord } from './operation-record.ts';
+import type { OperationStore } from './operation-store.ts';
+
+const errors = defineErrorCodes({
+  OPERATION_NOT_FOUND: {
+    category: 'not_found',
+    retryable: false,
+    description:
+      'No operation with this id is visible to the caller; check the operation_id from the earlier tool result.',
+  },
+});
+
+const operationView = z.strictObject({
+  operation_id: z.string(),
+  tool: z.string().describe('The tool whose call created the operation.'),
+  status: z
+    .enum(OPERATION_STATUSES)
+    .describe(
+      'in_progress, a settled status, outcome_unknown (being reconciled) or needs_review (an operator decides).',
+    ),
+  outcome: anyEnvelopeSchema
+    .nullable()
+    .describe('The outcome a retry with the same key would replay; null while in progress.'),
+  delivery_attempts: z.number().int().describe('Deliveries that executed this operation.'),
+  reconcile_attempts: z.number().int().describe('Times the owning system was asked what happened.'),
+  reconcile_note: z.string().nullable().describe('What the last reconciliation or review found.'),
+  next_check_at: z
+    .string()
+    .nullable()
+    .describe('When the owning system is asked next (ISO 8601), or when an in-progress lease runs out.'),
+  external_refs: z.record(z.string(), z.string()).describe('Identifiers the external systems gave it.'),
+  created_at: z.string(),
+  updated_at: z.string(),
+  expires_at: z.string().describe('When this record is purged (retention).'),
+});
+
+/** The `operations_get` read tool: the state of one operation the caller may see. */
+export function operationsGetTool(store: OperationStore) {
+  return defineTool({
+    name: 'operations_get',
+    title: 'Get operation status',
+    description:
+      'Returns the status, stored outcome and reconciliation state of one of your operations, by the ' +
+      'operation_id a write or request tool returned. Use it after outcome_unknown or in_progress instead of ' +
+      'starting a new operation. Operators see every operation of their tenant.',
+    kind: 'read',
+    version: '1.0.0',
+    input: z.strictObject({
+      operation_id: z
+        .string()
+        .regex(OPERATION_ID_PATTERN)
+        .describe('The operation_id from an earlier result: op_ followed by 26 characters.'),
+    }),
+    output: operationView,
+    errors: [errors.OPERATION_NOT_FOUND],
+    scopes: ['operations:read'],
+    timeoutMs: 5_000,
+    examples: [
+      { title: 'Check an unknown outcome', input: { operation_id: 'op_01JD3Q5W7X9Y2Z4A6B8C0D1E2F' } },
+    ],
+    async handler(input, ctx) {
+      const record = await store.findById(input.operation_id);
+      // Someone else's operation answers exactly like one that does not exist.
+      if (!record || !visibleTo(record, ctx.principal)) {
+        return outcome.rejected(
+          errors.OPERATION_NOT_FOUND.code,
+          `No operation ${input.operation_id} is visible to this caller.`,
+          {
+            resolution:
+              'Use the operation_id from the earlier tool result, with the same identity that made it.',
+          },
+        );
+      }
+      return outcome.completed(viewOf(record));
+    },
+  });
+}
+
+function visibleTo(record: OperationRecord, principal: Principal): boolean {
+  if (record.tenant !== principal.tenant) return false;
+  return record.subject === principal.subject || principal.actor === 'operator';
+}
+
+function viewOf(record: OperationRecord): z.output<typeof operationView> {
+  const iso = (ms: number) => new Date(ms).toISOString();
+  return {
+    operation_id: record.id,
+    tool: record.tool,
+    status: record.status,
+    outcome: record.envelope,
+    delivery_attempts: record.attempts,
+    reconcile_attempts: record.reconcileAttempts,
+    reconcile_note: record.reconcileNote,
+    next_check_at: record.nextCheckAt === null ? null : iso(record.nextCheckAt),
+    external_refs: record.externalRefs,
+    created_at: iso(record.createdAt),
+    updated_at: iso(record.updatedAt),
+    expires_at: iso(record.expiresAt),
+  };
+}

@@ -1,0 +1,131 @@
+import type { Logger } from 'pino';
+import type { Clock } from '../app/clock.ts';
+import type { ReconcileVerdict } from '../contract/define-tool.ts';
+import type { RegisteredTool, ToolRegistry } from '../contract/tool-registry.ts';
+import { buildEnvelope } from '../gateway/envelope-builder.ts';
+import { outcomeContractProblems } from '../gateway/output-layer.ts';
+import type { AuditSink } from '../telemetry/audit.ts';
+import { abandonedEnvelope, needsReviewEnvelope } from './operation-envelopes.ts';
+import { type OperationRecord, snapshotOf, statusOfOutcome } from './operation-record.ts';
+import type { OperationStore } from './operation-store.ts';
+import { type OperationsTuning, reconcileBackoff } from './operations-tuning.ts';
+import type { ReconcileQueue } from './reconcile-queue.ts';
+
+export interface ReconcilerDeps {
+  readonly store: OperationStore;
+  readonly queue: ReconcileQueue;
+  readonly registry: ToolRegistry;
+  readonly clock: Clock;
+  readonly tuning: OperationsTuning;
+  readonly retentionSeconds: number;
+  readonly logger: Logger;
+  readonly audit: AuditSink;
+}
+
+/** What one pass did, for tests and logs. */
+export interface ReconcilePass {
+  abandoned: number;
+  settled: number;
+  deferred: number;
+  escalated: number;
+}
+
+/**
+ * Settles unknown outcomes by asking the owning system (each tool's `reconcile` hook), with
+ * exponential back-off; a record still unknown after `reconcileMaxAttempts` (or whose tool escalates)
+ * goes to human review. First it turns records whose lease ran out into unknown outcomes.
+ */
+export class Reconciler {
+  readonly #log: Logger;
+
+  constructor(private readonly deps: ReconcilerDeps) {
+    this.#log = deps.logger.child({ channel: 'reconciler' });
+  }
+
+  async runOnce(): Promise<ReconcilePass> {
+    const { queue, clock, tuning, registry, store, retentionSeconds } = this.deps;
+    const pass: ReconcilePass = { abandoned: 0, settled: 0, deferred: 0, escalated: 0 };
+    const now = clock.now();
+    for (const record of await queue.expiredLeases(now, tuning.reconcileBatch)) {
+      const envelope = abandonedEnvelope(record, registry.catalog());
+      if (await store.abandon(record.id, envelope, now, now + retentionSeconds * 1000)) pass.abandoned += 1;
+    }
+    const claimed = await queue.claimDue(clock.now(), tuning.reconcileBatch, clock.now() + tuning.claimMs);
+    for (const record of claimed) pass[await this.#reconcile(record)] += 1;
+    return pass;
+  }
+
+  async #reconcile(record: OperationRecord): Promise<'settled' | 'deferred' | 'escalated'> {
+    const { queue, clock, tuning, registry, retentionSeconds } = this.deps;
+    const tool = registry.get(record.tool);
+    const verdict = tool
+      ? await this.#ask(tool, record)
+      : { settled: false as const, note: 'tool not served' };
+    const now = clock.now();
+    if (tool && verdict.settled && verdict.outcome.status !== 'outcome_unknown') {
+      const { problems, result } = outcomeContractProblems(tool, verdict.outcome, 'execute');
+      if (problems.length === 0) {
+        const envelope = buildEnvelope(tool, { ...verdict.outcome, result, operation_id: record.id });
+        const status = statusOfOutcome(envelope.status);
+        if (await queue.settle(record.id, status, envelope, now, now + retentionSeconds * 1000)) {
+          this.#audit(record, status, envelope.code);
+        }
+        return 'settled';
+      }
+      this.#log.error({ op: record.id, tool: record.tool, problems }, 'reconcile answer breaks the contract');
+    }
+    const note = verdict.settled ? (verdict.outcome.message ?? 'still unknown') : verdict.note;
+    const attempts = record.reconcileAttempts + 1;
+    const escalate = !verdict.settled && verdict.escalate === true;
+    if (escalate || attempts >= tuning.reconcileMaxAttempts || !tool) {
+      const envelope = needsReviewEnvelope(record, registry.catalog());
+      if (await queue.toReview(record.id, note, envelope, now)) this.#audit(record, 'needs_review', null);
+      this.#log.warn({ op: record.id, tool: record.tool, attempts, note }, 'operation needs review');
+      return 'escalated';
+    }
+    await queue.defer(record.id, note, now, now + reconcileBackoff(tuning, attempts));
+    return 'deferred';
+  }
+
+  /** Runs the hook under a time limit; a hook that throws or hangs leaves the outcome unknown. */
+  async #ask(tool: RegisteredTool, record: OperationRecord): Promise<ReconcileVerdict<unknown>> {
+    const hook = tool.definition.reconcile;
+    if (!hook) return { settled: false, note: 'tool has no reconcile hook' };
+    const controller = new AbortController();
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<ReconcileVerdict<unknown>>((resolve) => {
+      timer = setTimeout(() => {
+        controller.abort(new Error('reconcile timed out'));
+        resolve({ settled: false, note: `no answer within ${this.deps.tuning.reconcileTimeoutMs} ms` });
+      }, this.deps.tuning.reconcileTimeoutMs);
+    });
+    const log = this.#log.child({ op: record.id, tool: record.tool });
+    const asked = hook(snapshotOf(record), { signal: controller.signal, log }).catch(
+      (error: unknown): ReconcileVerdict<unknown> => {
+        log.warn({ err: error }, 'reconcile hook failed');
+        return { settled: false, note: 'the owning system could not be asked' };
+      },
+    );
+    try {
+      return await Promise.race([asked, timeout]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  #audit(record: OperationRecord, status: string, code: string | null): void {
+    this.deps.audit.record({
+      at: new Date(this.deps.clock.now()).toISOString(),
+      correlationId: record.correlationId,
+      tenant: record.tenant,
+      subject: record.subject,
+      actor: 'service',
+      action: 'operations_reconcile',
+      status,
+      code,
+      operationId: record.id,
+      replayed: false,
+      detail: { tool: record.tool, reconcile_attempts: record.reconcileAttempts + 1 },
+    });
+  }
+}

@@ -1,0 +1,75 @@
+import { pino } from 'pino';
+import { ShiftableClock } from '../../src/app/clock.ts';
+import { type App, createApp } from '../../src/app/create-app.ts';
+import type { Principal } from '../../src/auth/principal.ts';
+import type { OutcomeEnvelope } from '../../src/contract/envelope.ts';
+import type { OperationsTuning } from '../../src/operations/operations-tuning.ts';
+import type { DatabaseConfig } from '../../src/store/open-database.ts';
+import { type TestDomainOptions, testDomain } from '../support/test-domain.ts';
+
+/** Timings that let leases expire and reconciliation run within a test. */
+export const FAST_TUNING: Partial<OperationsTuning> = {
+  joinWaitMs: 3_000,
+  leaseGraceMs: 100,
+  reconcileIntervalMs: 20,
+  reconcileBackoffMs: 10,
+  reconcileBackoffMaxMs: 50,
+  reconcileMaxAttempts: 3,
+  claimMs: 5_000,
+};
+
+export interface TestAppOptions {
+  readonly domain?: TestDomainOptions;
+  readonly tuning?: Partial<OperationsTuning>;
+  readonly backgroundJobs?: boolean;
+  readonly retentionSeconds?: number;
+}
+
+export async function startTestApp(
+  config: DatabaseConfig,
+  options: TestAppOptions = {},
+): Promise<App & { clock: ShiftableClock }> {
+  const clock = new ShiftableClock();
+  const app = await createApp({
+    ...config,
+    logger: pino({ level: 'silent' }),
+    seed: false,
+    domains: [testDomain(options.domain)],
+    backgroundJobs: options.backgroundJobs ?? false,
+    retentionSeconds: options.retentionSeconds,
+    clock,
+    operations: { ...FAST_TUNING, ...options.tuning },
+  });
+  return Object.assign(app, { clock });
+}
+
+let keySeq = 0;
+/** A fresh valid idempotency key. */
+export function newKey(label = 'k'): string {
+  keySeq += 1;
+  return `${label}-${process.pid}-${Date.now()}-${keySeq}`.padEnd(16, '0');
+}
+
+export function call(
+  app: App,
+  principal: Principal,
+  name: string,
+  args: Record<string, unknown>,
+  meta?: Record<string, unknown>,
+): Promise<OutcomeEnvelope> {
+  return app.gateway.callToolEnvelope({ name, arguments: args, _meta: meta }, principal);
+}
+
+export function credit(
+  app: App,
+  principal: Principal,
+  args: Record<string, unknown>,
+  meta?: Record<string, unknown>,
+): Promise<OutcomeEnvelope> {
+  return call(app, principal, 'testing_credit_account', args, meta);
+}
+
+/** Effects the test bank applied, as the ledger records them. */
+export async function bankEffects(app: App) {
+  return app.ledger.list({ system: 'test_bank' });
+}

@@ -1,0 +1,213 @@
+import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { z } from 'zod';
+import type { DomainContext, DomainInstance, DomainModule } from '../../src/app/domain-module.ts';
+import type { Principal } from '../../src/auth/principal.ts';
+import { defineTool } from '../../src/contract/define-tool.ts';
+import { defineErrorCodes } from '../../src/contract/error-catalog.ts';
+import { outcome } from '../../src/contract/outcome.ts';
+import { idempotencyKeySchema } from '../../src/contract/schema-helpers.ts';
+import {
+  ExternalOutcomeUnknownError,
+  ExternalRejectedError,
+  ExternalUnavailableError,
+} from '../../src/external/external-errors.ts';
+import { throughFaults } from '../../src/external/fault-gate.ts';
+import type { SqlExecutor } from '../../src/store/sql-database.ts';
+import { TestBank } from './test-bank.ts';
+
+export const TEST_SYSTEM = 'test_bank';
+
+const errors = defineErrorCodes({
+  CREDIT_REFUSED: { category: 'policy', retryable: false, description: 'The bank refused the credit.' },
+  CREDIT_NOT_APPLIED: {
+    category: 'state',
+    retryable: false,
+    description: 'The bank has no record of the credit; it did not happen.',
+  },
+});
+
+export interface TestDomainOptions {
+  /** Time the handler spends before applying the effect (makes concurrent deliveries overlap). */
+  readonly delayMs?: number;
+  readonly timeoutMs?: number;
+  /** Runs after the effect was applied and before the handler returns (the crash test stops here). */
+  readonly afterApply?: (operationId: string) => Promise<void>;
+  /** How the bank answers status queries: `answer` (default), `down` (no answer), `no_query` (escalate). */
+  readonly statusQuery?: () => 'answer' | 'down' | 'no_query';
+}
+
+const creditInput = z.strictObject({
+  account: z.string().min(1).max(40).describe('Account to credit.'),
+  amount: z.number().int().min(1).max(1_000_000).describe('Amount in cents.'),
+  memo: z.string().max(200).optional().describe('Free text for the statement line.'),
+  confirm_duplicate: z
+    .boolean()
+    .optional()
+    .describe('True to confirm a credit that looks like a recent one.'),
+  idempotency_key: idempotencyKeySchema,
+  dry_run: z.boolean().default(false).describe('True to check without crediting.'),
+});
+const creditResult = z.strictObject({
+  transfer_id: z.string().nullable(),
+  account: z.string(),
+  amount: z.number().int(),
+  applied: z.boolean(),
+});
+
+/**
+ * A test-only domain: `testing_credit_account` credits an account at a simulated bank that applies
+ * each credit once per operation id and writes it to the effects ledger; every handler execution is
+ * recorded in `test_executions` (shared by all processes on one database). `testing_send_gift` is
+ * the same credit with duplicate suspicion.
+ */
+export function testDomain(options: TestDomainOptions = {}): DomainModule {
+  return {
+    name: 'testing',
+    migrations: [
+      {
+        id: '0900_testing',
+        sql: `CREATE TABLE test_executions (execution_id TEXT PRIMARY KEY, operation_id TEXT, tool TEXT NOT NULL,
+            mode TEXT NOT NULL, pid INTEGER NOT NULL, at BIGINT NOT NULL);
+          CREATE TABLE test_bank_credits (request_id TEXT PRIMARY KEY, tenant TEXT NOT NULL, account TEXT NOT NULL,
+            amount INTEGER NOT NULL, at BIGINT NOT NULL)`,
+      },
+    ],
+    create: (context) => createTestDomain(context, options),
+  };
+}
+
+function createTestDomain(context: DomainContext, options: TestDomainOptions): DomainInstance {
+  const { db, faults, clock } = context;
+  const bank = new TestBank(db, context.ledger, TEST_SYSTEM);
+  const credit = (name: string, suspicion: boolean) =>
+    defineTool({
+      name,
+      title: 'Credit an account',
+      description:
+        'Credits an account at the test bank. Test-only tool: records every execution and applies one credit per operation.',
+      kind: 'write',
+      mutation: 'create',
+      externalSystems: [TEST_SYSTEM],
+      version: '1.0.0',
+      input: creditInput,
+      output: creditResult,
+      errors: [errors.CREDIT_REFUSED, errors.CREDIT_NOT_APPLIED],
+      scopes: ['testing:write'],
+      timeoutMs: options.timeoutMs ?? 5_000,
+      supportsDryRun: true,
+      ...(suspicion ? { duplicateSuspicion: { windowSeconds: 600, confirmField: 'confirm_duplicate' } } : {}),
+      examples: [
+        { title: 'Credit', input: { account: 'acc-1', amount: 100, idempotency_key: 'example-key-000001' } },
+      ],
+      async handler(input, ctx) {
+        const operationId = ctx.operation?.id ?? null;
+        await recordExecution(db, name, operationId, input.dry_run ? 'dry_run' : 'execute', clock.now());
+        if (input.dry_run || !operationId) {
+          return outcome.validated({
+            transfer_id: null,
+            account: input.account,
+            amount: input.amount,
+            applied: false,
+          });
+        }
+        if (options.delayMs) await sleep(options.delayMs);
+        try {
+          await throughFaults(faults, TEST_SYSTEM, { action: 'credit' }, ctx.signal, () =>
+            bank.credit(operationId, ctx.principal.tenant, input.account, input.amount),
+          );
+        } catch (error) {
+          if (error instanceof ExternalUnavailableError) {
+            return outcome.failed('DEPENDENCY_UNAVAILABLE', 'The bank is unavailable; nothing was credited.');
+          }
+          if (error instanceof ExternalRejectedError)
+            return outcome.rejected('CREDIT_REFUSED', error.message);
+          if (error instanceof ExternalOutcomeUnknownError) {
+            return outcome.unknown(
+              'OUTCOME_UNKNOWN',
+              'The bank did not answer; the credit may have happened.',
+            );
+          }
+          throw error;
+        }
+        await ctx.operation?.addExternalRef(TEST_SYSTEM, operationId);
+        if (options.afterApply) await options.afterApply(operationId);
+        return outcome.completed({
+          transfer_id: operationId,
+          account: input.account,
+          amount: input.amount,
+          applied: true,
+        });
+      },
+      async reconcile(operation) {
+        const mode = options.statusQuery?.() ?? 'answer';
+        if (mode === 'no_query')
+          return { settled: false, note: 'the bank has no status query', escalate: true };
+        if (mode === 'down') return { settled: false, note: 'the bank did not answer the status query' };
+        const found = await bank.lookup(operation.id);
+        if (!found)
+          return {
+            settled: true,
+            outcome: outcome.rejected('CREDIT_NOT_APPLIED', 'The bank has no such credit.'),
+          };
+        return {
+          settled: true,
+          outcome: outcome.completed({
+            transfer_id: operation.id,
+            account: found.account,
+            amount: found.amount,
+            applied: true,
+          }),
+        };
+      },
+    });
+  return {
+    tools: [credit('testing_credit_account', false), credit('testing_send_gift', true)],
+    principals: [],
+    async seed() {},
+    async reset() {
+      await db.execute('DELETE FROM test_executions');
+      await db.execute('DELETE FROM test_bank_credits');
+    },
+    async fixtures() {
+      return {};
+    },
+  };
+}
+
+async function recordExecution(
+  db: SqlExecutor,
+  tool: string,
+  operationId: string | null,
+  mode: string,
+  at: number,
+): Promise<void> {
+  await db.execute(
+    'INSERT INTO test_executions (execution_id, operation_id, tool, mode, pid, at) VALUES (?, ?, ?, ?, ?, ?)',
+    [randomUUID(), operationId, tool, mode, process.pid, at],
+  );
+}
+
+/** Handler executions recorded so far, optionally of one mode. */
+export async function executions(
+  db: SqlExecutor,
+  mode?: 'execute' | 'dry_run',
+): Promise<{ operation_id: string | null; tool: string; mode: string; pid: number }[]> {
+  const where = mode ? ' WHERE mode = ?' : '';
+  return db.query(
+    `SELECT operation_id, tool, mode, pid FROM test_executions${where} ORDER BY at`,
+    mode ? [mode] : [],
+  );
+}
+
+export function testPrincipal(
+  subject: string,
+  overrides: Partial<Pick<Principal, 'tenant' | 'actor'>> & { scopes?: string[] } = {},
+): Principal {
+  return {
+    subject,
+    tenant: overrides.tenant ?? 'tenant-a',
+    actor: overrides.actor ?? 'customer',
+    scopes: new Set(overrides.scopes ?? ['testing:write', 'operations:read']),
+  };
+}
