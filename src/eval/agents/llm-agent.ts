@@ -1,0 +1,88 @@
+import type { JSONSchema7 } from 'ai';
+import {
+  dynamicTool,
+  generateText,
+  isStepCount,
+  jsonSchema,
+  type LanguageModel,
+  type ModelMessage,
+  type ToolSet,
+} from 'ai';
+import { CLAIM_INSTRUCTIONS, parseClaim } from '../claim.ts';
+import type { ToolSession } from '../tool-session.ts';
+import type { AgentContext, AgentRun, EvalAgent } from './eval-agent.ts';
+
+export interface LlmAgentOptions {
+  readonly model: LanguageModel;
+  /** For reports: which model this was. */
+  readonly label: string;
+  /** Replaces the default system prompt (the claim instructions are always appended). */
+  readonly systemPrompt?: string;
+  /** Most model steps (tool rounds) in one scenario. */
+  readonly maxSteps: number;
+  readonly temperature?: number;
+}
+
+export const DEFAULT_SYSTEM_PROMPT = `You are a support assistant. You act for the signed-in user only through the tools provided.
+Read before you write, follow what each tool result's status, code and resolution say, and never claim more
+than the result confirms. Do not invent identifiers, fields or approvals. Use a new idempotency_key for a new
+request and the same key when retrying the same request.`;
+
+/**
+ * A real agent loop: the model sees the gateway's MCP tool list as function tools, every tool call
+ * goes through the MCP client (and the scenario's triggers), questions to the user are answered by
+ * the scripted replies, and the final answer's CLAIM line is what gets judged.
+ */
+export function llmAgent(options: LlmAgentOptions): EvalAgent {
+  return {
+    kind: 'llm',
+    label: options.label,
+    async run(context: AgentContext): Promise<AgentRun> {
+      const tools = await toolsFor(context.session);
+      const messages: ModelMessage[] = [{ role: 'user', content: context.scenario.request }];
+      const system = `${options.systemPrompt ?? DEFAULT_SYSTEM_PROMPT}\n\n${CLAIM_INSTRUCTIONS}`;
+      let stepsLeft = options.maxSteps;
+      let inputTokens = 0;
+      let outputTokens = 0;
+      let text = '';
+      while (stepsLeft > 0) {
+        const result = await generateText({
+          model: options.model,
+          system,
+          messages,
+          tools,
+          stopWhen: isStepCount(stepsLeft),
+          abortSignal: context.signal,
+          ...(options.temperature !== undefined ? { temperature: options.temperature } : {}),
+        });
+        inputTokens += result.totalUsage.inputTokens ?? 0;
+        outputTokens += result.totalUsage.outputTokens ?? 0;
+        messages.push(...result.response.messages);
+        stepsLeft -= result.steps.length;
+        text = result.text;
+        if (parseClaim(text) || context.user.remaining === 0 || result.finishReason === 'tool-calls') break;
+        const reply = context.user.answer(text);
+        if (reply === null) break;
+        messages.push({ role: 'user', content: reply });
+      }
+      return { claim: parseClaim(text), answer: text, usage: { inputTokens, outputTokens } };
+    },
+  };
+}
+
+/** The gateway's tools as function tools; arguments pass unvalidated so the gateway judges them. */
+async function toolsFor(session: ToolSession): Promise<ToolSet> {
+  const tools: ToolSet = {};
+  for (const tool of await session.listTools()) {
+    tools[tool.name] = dynamicTool({
+      description: tool.description ?? tool.title ?? tool.name,
+      inputSchema: jsonSchema(tool.inputSchema as JSONSchema7),
+      execute: async (input) => {
+        const args = input !== null && typeof input === 'object' ? (input as Record<string, unknown>) : {};
+        const answer = await session.call(tool.name, args);
+        return answer.envelope ?? { error: answer.protocolError };
+      },
+    });
+  }
+  return tools;
+}
