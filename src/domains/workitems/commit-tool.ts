@@ -1,0 +1,91 @@
+import { z } from 'zod';
+import { defineTool } from '../../contract/define-tool.ts';
+import { idempotencyKeySchema } from '../../contract/schema-helpers.ts';
+import type { DraftCommitter } from './draft-commit.ts';
+import { DUPLICATE_WINDOW_SECONDS } from './duplicate-policy.ts';
+import { workitemsErrors } from './workitems-errors.ts';
+import { commitResultSchema } from './workitems-results.ts';
+import { DRAFT_ID_PATTERN } from './workitems-schemas.ts';
+
+const windowHours = DUPLICATE_WINDOW_SECONDS / 3600;
+
+const input = z.strictObject({
+  draft_id: z
+    .string()
+    .regex(DRAFT_ID_PATTERN)
+    .describe('The draft to commit: draft_id from workitems_create_draft.'),
+  confirm_new_item: z
+    .boolean()
+    .default(false)
+    .describe(
+      'Set true only after the user saw the possible duplicate named by a POSSIBLE_DUPLICATE answer and confirmed ' +
+        'this is a separate piece of work (default false).',
+    ),
+  idempotency_key: idempotencyKeySchema,
+});
+
+export function commitTool(committer: DraftCommitter) {
+  return defineTool({
+    name: 'workitems_commit',
+    title: 'Commit a draft to the tracker',
+    description:
+      "Sends a prepared draft to its project's tracker, which creates the work item: the consequential write. " +
+      'Use it only after the user has seen the draft and asked to file it; do not use it to prepare or change items. ' +
+      'Write access to the project is checked again now. On success the result holds the created item (item_id, ' +
+      'tracker state). Retry only with the same idempotency_key: a repeat then returns the first outcome and never ' +
+      `creates a second item. Duplicate policy: if the same project, type, title and description (case and spacing ignored) was committed, or is being committed, within ${windowHours} hours, ` +
+      'the answer is requires_confirmation / POSSIBLE_DUPLICATE naming the existing item and nothing is created, ' +
+      'unless confirm_new_item is true. Tracker limitation: a project whose tracker_mode is "unprotected" has a tracker ' +
+      'that neither deduplicates nor answers status queries, so a lost answer there is outcome_unknown, goes to human ' +
+      'review and is never re-sent; in "idempotent" projects a lost answer is settled by asking the tracker. ' +
+      'After outcome_unknown, poll operations_get; never commit again or prepare a new draft for the same work.',
+    kind: 'write',
+    mutation: 'create',
+    externalSystems: ['tracker'],
+    version: '1.0.0',
+    input,
+    output: commitResultSchema,
+    errors: [
+      workitemsErrors.WORKITEM_NOT_FOUND,
+      workitemsErrors.PROJECT_NOT_FOUND,
+      workitemsErrors.PROJECT_ACCESS_DENIED,
+      workitemsErrors.DRAFT_ALREADY_COMMITTED,
+      workitemsErrors.COMMIT_OUTCOME_PENDING,
+      workitemsErrors.POSSIBLE_DUPLICATE,
+      workitemsErrors.TRACKER_REJECTED,
+      workitemsErrors.COMMIT_NOT_APPLIED,
+    ],
+    scopes: ['workitems:write'],
+    timeoutMs: 15_000,
+    notes: [
+      'Projects in tracker_mode "unprotected" use a tracker without duplicate protection and without a status ' +
+        'query: a lost response is outcome_unknown and is settled only by human review; nothing re-sends the write.',
+      'Projects in tracker_mode "idempotent" use a tracker that deduplicates creation by request id (the operation ' +
+        'id) and can be asked about it: a lost response is reconciled by that status query.',
+      `A new key committing the same project, type, title and description as a commit of the last ${windowHours} h ` +
+        'answers requires_confirmation / POSSIBLE_DUPLICATE unless confirm_new_item is true.',
+    ],
+    examples: [
+      {
+        title: 'Commit a prepared draft',
+        input: {
+          draft_id: 'drf_5b1e0c9a7d3f2e4b6a8c0d1e',
+          idempotency_key: 'commit-5b1e0c9a-checkout-banner',
+        },
+      },
+      {
+        title: 'Commit after the user confirmed it is not a duplicate',
+        input: {
+          draft_id: 'drf_5b1e0c9a7d3f2e4b6a8c0d1e',
+          confirm_new_item: true,
+          idempotency_key: 'commit-5b1e0c9a-confirmed-new',
+        },
+      },
+    ],
+    handler: async (args, ctx) => {
+      if (!ctx.operation) throw new Error('workitems_commit executes only under a reserved operation');
+      return committer.commit(ctx.principal, args.draft_id, args.confirm_new_item, ctx.operation, ctx.signal);
+    },
+    reconcile: async (operation, ctx) => committer.reconcile(operation, ctx.signal),
+  });
+}

@@ -1,0 +1,60 @@
+import type { SqlDatabase } from '../../store/sql-database.ts';
+import { type Draft, draftStore } from './draft-store.ts';
+import { DUPLICATE_WINDOW_SECONDS } from './duplicate-policy.ts';
+
+export type Claim =
+  | { readonly kind: 'claimed'; readonly draft: Draft }
+  | { readonly kind: 'already_committed'; readonly draft: Draft }
+  | { readonly kind: 'pending'; readonly draft: Draft }
+  | { readonly kind: 'duplicate'; readonly earlier: Draft }
+  | { readonly kind: 'aborted' };
+
+export interface ClaimOptions {
+  readonly confirmNewItem: boolean;
+  readonly now: number;
+  /** The project's tracker deduplicates by request id, so a delivery of the same operation may send again. */
+  readonly resend: boolean;
+  readonly signal: AbortSignal;
+}
+
+/**
+ * Decides, in one transaction with the state it reads, whether this operation may send the draft to
+ * the tracker: the draft's state, the duplicate window and the move to `committing` are checked and
+ * written together. On PostgreSQL the project row is locked so that two commits of the same content
+ * in one project cannot both pass the duplicate check; SQLite serializes transactions already.
+ */
+export async function claimDraft(
+  db: SqlDatabase,
+  draft: Draft,
+  operationId: string,
+  options: ClaimOptions,
+): Promise<Claim> {
+  return db.transaction(async (tx): Promise<Claim> => {
+    if (tx.dialect === 'postgres') {
+      await tx.query(
+        'SELECT project_id FROM workitems_projects WHERE tenant = ? AND project_id = ? FOR UPDATE',
+        [draft.tenant, draft.projectId],
+      );
+    }
+    const current = await draftStore.find(tx, draft.tenant, draft.draftId);
+    if (!current) throw new Error(`draft ${draft.draftId} vanished during its commit`);
+    if (current.state === 'committed') return { kind: 'already_committed', draft: current };
+    if (current.state === 'committing') {
+      const sameOperation = current.commitOperationId === operationId;
+      return sameOperation && options.resend
+        ? { kind: 'claimed', draft: current }
+        : { kind: 'pending', draft: current };
+    }
+    if (!options.confirmNewItem) {
+      const since = options.now - DUPLICATE_WINDOW_SECONDS * 1000;
+      const earlier = await draftStore.recentSameContent(tx, current, since);
+      if (earlier) return { kind: 'duplicate', earlier };
+    }
+    // The gateway has already answered a timed-out call; sending now would be an effect nobody awaits.
+    if (options.signal.aborted) return { kind: 'aborted' };
+    if (!(await draftStore.markCommitting(tx, current, operationId, options.now))) {
+      throw new Error(`draft ${draft.draftId} changed inside its own transaction`);
+    }
+    return { kind: 'claimed', draft: current };
+  });
+}

@@ -1,0 +1,218 @@
+import type { Principal } from '../../auth/principal.ts';
+import type { OperationHandle, OperationSnapshot, ReconcileVerdict } from '../../contract/define-tool.ts';
+import { outcome, type ToolOutcome } from '../../contract/outcome.ts';
+import {
+  ExternalOutcomeUnknownError,
+  ExternalRejectedError,
+  ExternalUnavailableError,
+} from '../../external/external-errors.ts';
+import type { TrackerItem, TrackerMode } from '../../external/tracker/tracker-model.ts';
+import { claimDraft } from './draft-claim.ts';
+import { type Draft, draftStore } from './draft-store.ts';
+import type { CommitResult } from './workitems-results.ts';
+import type { WorkItemsDeps } from './workitems-service.ts';
+import { itemView } from './workitems-views.ts';
+
+/**
+ * Commits a draft to the tracker: the consequential write. The tracker request carries the operation
+ * id; whether a lost answer can be settled depends on the project's tracker mode, and nothing here
+ * ever sends a create again under a new request id.
+ */
+export class DraftCommitter {
+  constructor(private readonly deps: WorkItemsDeps) {}
+
+  async commit(
+    principal: Principal,
+    draftId: string,
+    confirmNewItem: boolean,
+    operation: OperationHandle,
+    signal: AbortSignal,
+  ): Promise<ToolOutcome<CommitResult>> {
+    const { db, tracker, clock } = this.deps;
+    const draft = await draftStore.find(db, principal.tenant, draftId);
+    if (!draft) {
+      return outcome.rejected('WORKITEM_NOT_FOUND', `No draft ${draftId} is visible to you.`, {
+        resolution: 'Check the draft id, or prepare the item with workitems_create_draft.',
+      });
+    }
+    // Permissions are checked again at commit: a draft does not keep a right the author has since lost.
+    const access = await this.deps.projects.access(principal, draft.projectId, 'write');
+    if (!access.ok) return access.refusal;
+    const mode = (await tracker.mode(principal.tenant, draft.projectId)) ?? 'unprotected';
+    const claim = await claimDraft(db, draft, operation.id, {
+      confirmNewItem,
+      now: clock.now(),
+      resend: mode === 'idempotent',
+      signal,
+    });
+    switch (claim.kind) {
+      case 'already_committed':
+        return this.#alreadyCommitted(claim.draft, operation.id, mode);
+      case 'pending':
+        if (claim.draft.commitOperationId === operation.id) return unknownOutcome(claim.draft, mode);
+        return outcome.rejected(
+          'COMMIT_OUTCOME_PENDING',
+          `An earlier commit of draft ${draftId} (operation ${claim.draft.commitOperationId}) has no established outcome yet.`,
+          { resolution: 'Poll operations_get with that operation id; do not commit this draft again.' },
+        );
+      case 'duplicate':
+        return duplicateOutcome(claim.earlier);
+      case 'aborted':
+        return outcome.failed(
+          'EXECUTION_TIMEOUT',
+          'Time ran out before the commit was sent; nothing changed.',
+        );
+      case 'claimed':
+        return this.#send(principal, claim.draft, mode, operation, signal);
+    }
+  }
+
+  /** Asks the tracker what happened to a commit whose answer was lost (idempotent projects only). */
+  async reconcile(
+    operation: OperationSnapshot,
+    signal: AbortSignal,
+  ): Promise<ReconcileVerdict<CommitResult>> {
+    const { db, tracker, clock } = this.deps;
+    const draft = await draftStore.findByCommitOperation(db, operation.tenant, operation.id);
+    if (!draft) return { settled: true, outcome: notApplied() };
+    const mode = (await tracker.mode(draft.tenant, draft.projectId)) ?? 'unprotected';
+    if (draft.state === 'committed' && draft.itemId) {
+      const item = await tracker.getItem(draft.tenant, draft.itemId);
+      if (item) return { settled: true, outcome: committed(draft, item, mode) };
+    }
+    if (mode === 'unprotected') {
+      return {
+        settled: false,
+        escalate: true,
+        note:
+          `Tracker project ${draft.projectId} cannot be asked by request id and does not deduplicate. ` +
+          `A person must check whether "${draft.fields.title}" exists in ${draft.projectId} and settle this operation; ` +
+          'nothing re-sends it.',
+      };
+    }
+    let status: Awaited<ReturnType<typeof tracker.requestStatus>>;
+    try {
+      status = await tracker.requestStatus(draft.tenant, draft.projectId, operation.id, signal);
+    } catch (error) {
+      if (!isTrackerFailure(error)) throw error;
+      return { settled: false, note: `The tracker did not answer the status query (${error.message}).` };
+    }
+    if (!status.received) {
+      await draftStore.release(db, draft.tenant, operation.id);
+      return { settled: true, outcome: notApplied() };
+    }
+    await draftStore.markCommitted(db, draft.tenant, operation.id, status.item.itemId, clock.now());
+    return { settled: true, outcome: committed(draft, status.item, mode) };
+  }
+
+  async #send(
+    principal: Principal,
+    draft: Draft,
+    mode: TrackerMode,
+    operation: OperationHandle,
+    signal: AbortSignal,
+  ): Promise<ToolOutcome<CommitResult>> {
+    const { db, tracker, clock } = this.deps;
+    try {
+      const { item } = await tracker.createItem(
+        {
+          tenant: draft.tenant,
+          projectKey: draft.projectId,
+          requestId: operation.id,
+          createdBy: principal.subject,
+          fields: draft.fields,
+        },
+        signal,
+      );
+      await draftStore.markCommitted(db, draft.tenant, operation.id, item.itemId, clock.now());
+      await operation.addExternalRef('tracker', item.itemId);
+      return committed(draft, item, mode);
+    } catch (error) {
+      if (error instanceof ExternalOutcomeUnknownError) return unknownOutcome(draft, mode);
+      if (error instanceof ExternalUnavailableError) {
+        await draftStore.release(db, draft.tenant, operation.id);
+        return outcome.failed('DEPENDENCY_UNAVAILABLE', 'The tracker is unavailable; nothing was created.', {
+          resolution: 'Retry later with the same idempotency_key.',
+        });
+      }
+      if (error instanceof ExternalRejectedError) {
+        await draftStore.release(db, draft.tenant, operation.id);
+        return outcome.rejected(
+          'TRACKER_REJECTED',
+          `The tracker refused the item (${error.code}): ${error.message}.`,
+          {
+            resolution:
+              'Tell the user why; change the draft or ask the tracker administrators. Nothing was created.',
+          },
+        );
+      }
+      throw error;
+    }
+  }
+
+  async #alreadyCommitted(
+    draft: Draft,
+    operationId: string,
+    mode: TrackerMode,
+  ): Promise<ToolOutcome<CommitResult>> {
+    // The same operation delivered again (a resumed delivery) gets its own result, not a refusal.
+    const item = draft.itemId ? await this.deps.tracker.getItem(draft.tenant, draft.itemId) : null;
+    if (item && draft.commitOperationId === operationId) return committed(draft, item, mode);
+    return outcome.rejected(
+      'DRAFT_ALREADY_COMMITTED',
+      `Draft ${draft.draftId} was already committed as ${draft.itemId}.`,
+      { resolution: `Use workitems_get with ${draft.itemId}; do not commit this draft again.` },
+    );
+  }
+}
+
+function committed(draft: Draft, item: TrackerItem, mode: TrackerMode): ToolOutcome<CommitResult> {
+  return outcome.completed(
+    { draft_id: draft.draftId, item: itemView(item), tracker_mode: mode },
+    { message: `Work item ${item.itemId} was created in project ${item.projectKey}.` },
+  );
+}
+
+function notApplied(): ToolOutcome<CommitResult> {
+  return outcome.rejected(
+    'COMMIT_NOT_APPLIED',
+    'The commit never reached the tracker; no work item was created.',
+    {
+      resolution: 'The draft is open again. Commit it with a new idempotency_key if the user still wants it.',
+    },
+  );
+}
+
+function unknownOutcome(draft: Draft, mode: TrackerMode): ToolOutcome<CommitResult> {
+  const next =
+    mode === 'idempotent'
+      ? `The tracker of ${draft.projectId} can be asked whether this request arrived; the reconciler will settle it.`
+      : `The tracker of ${draft.projectId} cannot be asked and does not deduplicate, so nothing re-sends this commit: it goes to human review.`;
+  return outcome.unknown(
+    'OUTCOME_UNKNOWN',
+    `The tracker's answer was lost; item "${draft.fields.title}" may or may not exist.`,
+    {
+      resolution: `${next} Tell the user it is unconfirmed and poll operations_get with the operation_id; do not commit again or create a new draft.`,
+    },
+  );
+}
+
+function duplicateOutcome(earlier: Draft): ToolOutcome<CommitResult> {
+  const what =
+    earlier.state === 'committed'
+      ? `Work item ${earlier.itemId} with the same title and description was committed at ${new Date(earlier.committedAt ?? 0).toISOString()}`
+      : `A commit of the same title and description (draft ${earlier.draftId}, operation ${earlier.commitOperationId}) has no established outcome yet`;
+  return outcome.requiresConfirmation('POSSIBLE_DUPLICATE', `${what}; nothing was created.`, {
+    resolution:
+      `Show ${earlier.itemId ?? earlier.draftId} to the user. Only if they confirm this is a separate piece of work, ` +
+      'call workitems_commit again with confirm_new_item: true and a new idempotency_key.',
+  });
+}
+
+function isTrackerFailure(error: unknown): error is Error {
+  return (
+    error instanceof ExternalUnavailableError ||
+    error instanceof ExternalOutcomeUnknownError ||
+    error instanceof ExternalRejectedError
+  );
+}

@@ -1,0 +1,58 @@
+import { pino } from 'pino';
+import { ShiftableClock } from '../../../src/app/clock.ts';
+import { type App, createApp } from '../../../src/app/create-app.ts';
+import type { Principal } from '../../../src/auth/principal.ts';
+import type { OutcomeEnvelope } from '../../../src/contract/envelope.ts';
+import { workitemsDomain } from '../../../src/domains/workitems/workitems-module.ts';
+import type { Effect } from '../../../src/external/effects-ledger.ts';
+import type { StoreTarget } from '../../store/store-targets.ts';
+
+/** The workitems domain served in-process by a complete app (operations included), on one store. */
+export interface WorkitemsHarness {
+  readonly app: App;
+  readonly clock: ShiftableClock;
+  /** One tools/call as a demo principal (by name) or explicit principal. */
+  call(who: string | Principal, tool: string, args: Record<string, unknown>): Promise<OutcomeEnvelope>;
+  /** Tracker items created through the tracker API, from the effects ledger. */
+  trackerCreates(): Promise<Effect[]>;
+  rows<T extends Record<string, unknown>>(sql: string, params?: unknown[]): Promise<T[]>;
+  close(): Promise<void>;
+}
+
+let keySeq = 0;
+/** A fresh idempotency key. */
+export function newKey(label = 'k'): string {
+  keySeq += 1;
+  return `${label}-${Date.now().toString(36)}-${keySeq.toString().padStart(6, '0')}`;
+}
+
+export async function startWorkitems(target: StoreTarget): Promise<WorkitemsHarness> {
+  const location = await target.create();
+  const clock = new ShiftableClock();
+  const app = await createApp({
+    ...location.config,
+    logger: pino({ level: process.env.TOOLGATE_TEST_LOG_LEVEL ?? 'silent' }),
+    seed: true,
+    domains: [workitemsDomain],
+    backgroundJobs: false,
+    clock,
+  });
+  const principalOf = (who: string | Principal): Principal => {
+    if (typeof who !== 'string') return who;
+    const demo = app.principals.find((p) => p.name === who);
+    if (!demo) throw new Error(`no demo principal ${who}`);
+    return { subject: demo.subject, tenant: demo.tenant, actor: demo.actor, scopes: new Set(demo.scopes) };
+  };
+  return {
+    app,
+    clock,
+    call: (who, tool, args) =>
+      app.gateway.callToolEnvelope({ name: tool, arguments: args }, principalOf(who)),
+    trackerCreates: () => app.ledger.list({ system: 'tracker', action: 'create_item' }),
+    rows: (sql, params = []) => app.db.query(sql, params),
+    async close() {
+      await app.close();
+      await location.dispose();
+    },
+  };
+}
