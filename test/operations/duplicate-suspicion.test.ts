@@ -1,0 +1,94 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { ShiftableClock } from '../../src/app/clock.ts';
+import type { App } from '../../src/app/create-app.ts';
+import { type StoreLocation, storeTargets } from '../store/store-targets.ts';
+import { executions, testPrincipal } from '../support/test-domain.ts';
+import { bankEffects, call, newKey, startTestApp } from './harness.ts';
+
+const alice = testPrincipal('alice');
+const bob = testPrincipal('bob');
+
+for (const target of storeTargets) {
+  describe.skipIf(!target.available)(`duplicate suspicion on ${target.dialect}`, () => {
+    let location: StoreLocation;
+    let app: App & { clock: ShiftableClock };
+    const gift = (who: typeof alice, args: Record<string, unknown>) =>
+      call(app, who, 'testing_send_gift', args);
+
+    beforeAll(async () => {
+      location = await target.create();
+      app = await startTestApp(location.config);
+    });
+    afterEach(async () => {
+      await app.resetWorld();
+    });
+    afterAll(async () => {
+      await app?.close();
+      await location?.dispose();
+    });
+
+    it('asks for confirmation before a new key repeats a recent completed request, naming it', async () => {
+      const content = { account: 'acc-gift', amount: 2500, memo: 'birthday' };
+      const first = await gift(alice, { ...content, idempotency_key: newKey('gift1') });
+      expect(first.status).toBe('completed');
+      const key = newKey('gift2');
+      const suspect = await gift(alice, {
+        memo: 'birthday',
+        amount: 2500,
+        account: 'acc-gift',
+        idempotency_key: key,
+      });
+      expect(suspect).toMatchObject({
+        status: 'requires_confirmation',
+        code: 'POSSIBLE_DUPLICATE',
+        category: 'confirmation',
+        operation_id: null,
+      });
+      expect(suspect.message).toContain(first.operation_id!);
+      expect(suspect.resolution).toContain('confirm_duplicate');
+      expect(await app.operations.store.findByKey('tenant-a', 'alice', key)).toBeNull();
+      expect(await executions(app.db, 'execute')).toHaveLength(1);
+
+      const confirmed = await gift(alice, { ...content, confirm_duplicate: true, idempotency_key: key });
+      expect(confirmed).toMatchObject({ status: 'completed', replayed: false });
+      expect(confirmed.operation_id).not.toBe(first.operation_id);
+      expect(await bankEffects(app)).toHaveLength(2);
+    });
+
+    it('does not count the confirmation field as a difference, and replays a confirmed key', async () => {
+      const content = { account: 'acc-gift', amount: 10 };
+      await gift(alice, { ...content, confirm_duplicate: true, idempotency_key: newKey('giftc1') });
+      const second = await gift(alice, { ...content, idempotency_key: newKey('giftc2') });
+      expect(second.code).toBe('POSSIBLE_DUPLICATE');
+      const key = newKey('giftc3');
+      const confirmed = await gift(alice, { ...content, confirm_duplicate: true, idempotency_key: key });
+      const replay = await gift(alice, { ...content, confirm_duplicate: true, idempotency_key: key });
+      expect(replay).toEqual({ ...confirmed, replayed: true });
+      expect(await bankEffects(app)).toHaveLength(2);
+    });
+
+    it('treats different content, another principal, or an old operation as no duplicate', async () => {
+      await gift(alice, { account: 'acc-gift', amount: 1, idempotency_key: newKey('gd1') });
+      expect(
+        (await gift(alice, { account: 'acc-gift', amount: 2, idempotency_key: newKey('gd2') })).status,
+      ).toBe('completed');
+      expect(
+        (await gift(bob, { account: 'acc-gift', amount: 1, idempotency_key: newKey('gd3') })).status,
+      ).toBe('completed');
+      app.clock.shift(601_000);
+      expect(
+        (await gift(alice, { account: 'acc-gift', amount: 1, idempotency_key: newKey('gd4') })).status,
+      ).toBe('completed');
+    });
+
+    it('leaves tools without the hook alone', async () => {
+      const content = { account: 'acc-plain', amount: 5 };
+      await call(app, alice, 'testing_credit_account', { ...content, idempotency_key: newKey('plain1') });
+      const again = await call(app, alice, 'testing_credit_account', {
+        ...content,
+        idempotency_key: newKey('plain2'),
+      });
+      expect(again.status).toBe('completed');
+    });
+  });
+}

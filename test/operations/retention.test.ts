@@ -1,0 +1,54 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ShiftableClock } from '../../src/app/clock.ts';
+import type { App } from '../../src/app/create-app.ts';
+import { type StoreLocation, storeTargets } from '../store/store-targets.ts';
+import { executions, testPrincipal } from '../support/test-domain.ts';
+import { bankEffects, credit, newKey, startTestApp } from './harness.ts';
+
+const alice = testPrincipal('alice');
+const RETENTION_SECONDS = 60;
+
+for (const target of storeTargets) {
+  describe.skipIf(!target.available)(`retention on ${target.dialect}`, () => {
+    let location: StoreLocation;
+    let app: App & { clock: ShiftableClock };
+
+    beforeAll(async () => {
+      location = await target.create();
+      app = await startTestApp(location.config, { retentionSeconds: RETENTION_SECONDS });
+    });
+    afterAll(async () => {
+      await app?.close();
+      await location?.dispose();
+    });
+
+    it('publishes the retention period in the contract of write tools', () => {
+      expect(app.registry.get('testing_credit_account')?.meta.idempotency).toMatchObject({
+        retention_seconds: RETENTION_SECONDS,
+      });
+    });
+
+    it('purges expired settled records but keeps unknown outcomes; an expired key starts afresh', async () => {
+      const keptKey = newKey('keep');
+      const args = { account: 'acc-old', amount: 1, idempotency_key: newKey('old') };
+      const old = await credit(app, alice, args);
+      app.faults.arm({ target: 'test_bank', fault: 'drop_response_after_apply' });
+      const unknown = await credit(app, alice, { account: 'acc-u', amount: 1, idempotency_key: keptKey });
+      expect(await app.operations.purge()).toBe(0);
+
+      app.clock.shift((RETENTION_SECONDS + 1) * 1000);
+      const fresh = await credit(app, alice, args);
+      expect(fresh).toMatchObject({ status: 'completed', replayed: false });
+      expect(fresh.operation_id).not.toBe(old.operation_id);
+      expect(await executions(app.db, 'execute')).toHaveLength(3);
+
+      app.clock.shift((RETENTION_SECONDS + 1) * 1000);
+      expect(await app.operations.purge()).toBe(1);
+      expect(await app.operations.store.findById(fresh.operation_id!)).toBeNull();
+      expect(await app.operations.store.findById(unknown.operation_id!)).toMatchObject({
+        status: 'outcome_unknown',
+      });
+      expect(await bankEffects(app)).toHaveLength(3);
+    });
+  });
+}
