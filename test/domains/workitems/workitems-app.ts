@@ -12,7 +12,12 @@ export interface WorkitemsHarness {
   readonly app: App;
   readonly clock: ShiftableClock;
   /** One tools/call as a demo principal (by name) or explicit principal. */
-  call(who: string | Principal, tool: string, args: Record<string, unknown>): Promise<OutcomeEnvelope>;
+  call(
+    who: string | Principal,
+    tool: string,
+    args: Record<string, unknown>,
+    signal?: AbortSignal,
+  ): Promise<OutcomeEnvelope>;
   /** Tracker items created through the tracker API, from the effects ledger. */
   trackerCreates(): Promise<Effect[]>;
   rows<T extends Record<string, unknown>>(sql: string, params?: unknown[]): Promise<T[]>;
@@ -46,8 +51,8 @@ export async function startWorkitems(target: StoreTarget): Promise<WorkitemsHarn
   return {
     app,
     clock,
-    call: (who, tool, args) =>
-      app.gateway.callToolEnvelope({ name: tool, arguments: args }, principalOf(who)),
+    call: (who, tool, args, signal) =>
+      app.gateway.callToolEnvelope({ name: tool, arguments: args }, principalOf(who), signal),
     trackerCreates: () => app.ledger.list({ system: 'tracker', action: 'create_item' }),
     rows: (sql, params = []) => app.db.query(sql, params),
     async close() {

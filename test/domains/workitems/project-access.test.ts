@@ -1,0 +1,122 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { storeTargets } from '../../store/store-targets.ts';
+import { newKey, startWorkitems, type WorkitemsHarness } from './workitems-app.ts';
+
+const MEMBER = 'workitems_member';
+const VIEWER = 'workitems_viewer';
+const OTHER_TENANT = 'workitems_other_tenant';
+
+for (const target of storeTargets) {
+  describe.skipIf(!target.available)(`workitems project permissions on ${target.dialect}`, () => {
+    let h: WorkitemsHarness;
+    beforeAll(async () => {
+      h = await startWorkitems(target);
+    });
+    afterAll(async () => {
+      await h?.close();
+    });
+    beforeEach(async () => {
+      await h.app.resetWorld();
+    });
+
+    const trackerItems = () => h.rows('SELECT item_id FROM ext_tracker_items ORDER BY tenant, item_id');
+
+    it('the restricted project: a read-only member cannot prepare or commit there, and nothing changes', async () => {
+      const before = await trackerItems();
+      const env = await h.call(MEMBER, 'workitems_create_draft', {
+        project_id: 'SEC',
+        title: 'Disable the old VPN',
+        idempotency_key: newKey(),
+      });
+      expect(env).toMatchObject({
+        ok: false,
+        status: 'failed',
+        code: 'PROJECT_ACCESS_DENIED',
+        category: 'authorization',
+        retryable: false,
+      });
+      expect(env.message).toContain('SEC');
+      expect(await h.rows('SELECT draft_id FROM workitems_drafts')).toEqual([]);
+      expect(await trackerItems()).toEqual(before);
+      expect(await h.trackerCreates()).toHaveLength(0);
+      // Reading is allowed to this member (documented): the restricted project is read-only for them.
+      const read = await h.call(MEMBER, 'workitems_search', { project_id: 'SEC' });
+      expect(read).toMatchObject({ status: 'completed', result: { items: [{ item_id: 'SEC-1' }] } });
+    });
+
+    it('the restricted project is invisible to a tenant user without membership', async () => {
+      const search = await h.call(VIEWER, 'workitems_search', { project_id: 'SEC', text: 'payroll' });
+      expect(search).toMatchObject({ status: 'failed', code: 'PROJECT_ACCESS_DENIED', result: null });
+      const get = await h.call(VIEWER, 'workitems_get', { id: 'SEC-1' });
+      expect(get).toMatchObject({ status: 'failed', code: 'PROJECT_ACCESS_DENIED', result: null });
+      const open = await h.call(VIEWER, 'workitems_search', { project_id: 'WEB' });
+      expect(open.status).toBe('completed');
+    });
+
+    it('a caller without workitems:write is refused by scope before anything runs', async () => {
+      const env = await h.call(VIEWER, 'workitems_create_draft', {
+        project_id: 'WEB',
+        title: 'Anything',
+        idempotency_key: newKey(),
+      });
+      expect(env).toMatchObject({ status: 'failed', code: 'FORBIDDEN', operation_id: null });
+      expect(await h.rows('SELECT draft_id FROM workitems_drafts')).toEqual([]);
+    });
+
+    it('write access is checked again at commit: a member who lost it commits nothing', async () => {
+      const env = await h.call(MEMBER, 'workitems_create_draft', {
+        project_id: 'WEB',
+        title: 'Slow product images',
+        idempotency_key: newKey(),
+      });
+      const draftId = (env.result as { draft: { draft_id: string } }).draft.draft_id;
+      await h.app.db.execute("UPDATE workitems_members SET permission = 'read' WHERE project_id = 'WEB'");
+      const commit = await h.call(MEMBER, 'workitems_commit', {
+        draft_id: draftId,
+        idempotency_key: newKey(),
+      });
+      expect(commit).toMatchObject({ status: 'failed', code: 'PROJECT_ACCESS_DENIED' });
+      expect(await h.trackerCreates()).toHaveLength(0);
+      expect(await h.rows('SELECT state FROM workitems_drafts WHERE draft_id = ?', [draftId])).toEqual([
+        { state: 'draft' },
+      ]);
+    });
+
+    it('another tenant sees none of acme: projects, items and drafts are not found', async () => {
+      const env = await h.call(MEMBER, 'workitems_create_draft', {
+        project_id: 'WEB',
+        title: 'Tenant-private draft',
+        idempotency_key: newKey(),
+      });
+      const draftId = (env.result as { draft: { draft_id: string } }).draft.draft_id;
+      const project = await h.call(OTHER_TENANT, 'workitems_search', { project_id: 'WEB' });
+      expect(project).toMatchObject({ status: 'rejected', code: 'PROJECT_NOT_FOUND' });
+      expect(project.resolution).toContain('APP');
+      expect(project.resolution).not.toContain('WEB');
+      expect(await h.call(OTHER_TENANT, 'workitems_get', { id: 'WEB-1' })).toMatchObject({
+        code: 'PROJECT_NOT_FOUND',
+      });
+      expect(await h.call(OTHER_TENANT, 'workitems_get', { id: draftId })).toMatchObject({
+        code: 'WORKITEM_NOT_FOUND',
+      });
+      const commit = await h.call(OTHER_TENANT, 'workitems_commit', {
+        draft_id: draftId,
+        idempotency_key: newKey(),
+      });
+      expect(commit).toMatchObject({ status: 'rejected', code: 'WORKITEM_NOT_FOUND' });
+      expect(await h.trackerCreates()).toHaveLength(0);
+      const own = await h.call(OTHER_TENANT, 'workitems_get', { id: 'APP-1' });
+      expect(own).toMatchObject({ status: 'completed', result: { item: { item_id: 'APP-1' } } });
+    });
+
+    it('an invented project id is refused with the projects the caller can read', async () => {
+      const env = await h.call(MEMBER, 'workitems_create_draft', {
+        project_id: 'WEBSHOP',
+        title: 'Anything',
+        idempotency_key: newKey(),
+      });
+      expect(env).toMatchObject({ status: 'rejected', code: 'PROJECT_NOT_FOUND', category: 'not_found' });
+      expect(env.resolution).toContain('OPS, SEC, WEB');
+    });
+  });
+}
