@@ -10,6 +10,7 @@ import { mintToken } from '../auth/mint-token.ts';
 import type { Principal } from '../auth/principal.ts';
 import type { EffectFilter } from '../external/effects-ledger.ts';
 import type { FaultSpec } from '../external/faults.ts';
+import type { OperationsTuning } from '../operations/operations-tuning.ts';
 import { type HttpTransport, startHttpTransport } from '../transport/http-server.ts';
 import type { EvalWorld, Fixtures } from './eval-world.ts';
 
@@ -19,6 +20,16 @@ export interface InProcessWorldOptions {
   readonly dataDir: string;
   readonly databaseUrl?: string;
 }
+
+/**
+ * Reconciliation runs within a scenario's time: an outcome lost in a trigger settles in a fraction of
+ * a second instead of the production back-off of seconds.
+ */
+export const EVAL_OPERATIONS_TUNING: Partial<OperationsTuning> = {
+  reconcileIntervalMs: 25,
+  reconcileBackoffMs: 50,
+  reconcileBackoffMaxMs: 400,
+};
 
 /**
  * One gateway for a whole evaluation run, served over MCP Streamable HTTP on a free loopback port;
@@ -43,6 +54,7 @@ export class InProcessWorld implements EvalWorld {
       seed: true,
       domains: options.domains,
       clock: new ShiftableClock(),
+      operations: EVAL_OPERATIONS_TUNING,
     });
     try {
       const http = await startHttpTransport(app, {

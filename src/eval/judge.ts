@@ -61,9 +61,11 @@ export async function judgeTrial(input: JudgeInput): Promise<Verdict> {
   const reasons: string[] = [];
   const patternMatches = (pattern: CallPattern, call: CallRecord) => callMatches(pattern, call, scope);
 
+  // A call the gateway refused as malformed does not count as having used the tool.
+  const wellFormed = calls.filter((c) => !isInvalid(c));
   let missed = 0;
   for (const pattern of expect.must_call) {
-    if (!calls.some((c) => patternMatches(pattern, c))) {
+    if (!wellFormed.some((c) => patternMatches(pattern, c))) {
       missed += 1;
       reasons.push(`missed call: ${showPattern(pattern)}`);
     }
@@ -124,6 +126,10 @@ export async function judgeTrial(input: JudgeInput): Promise<Verdict> {
       selectionCorrect: missed === 0 && forbidden === 0,
     },
   };
+}
+
+function isInvalid(call: CallRecord): boolean {
+  return call.protocolError !== null || call.envelope?.code === 'INVALID_ARGUMENT';
 }
 
 function callMatches(pattern: CallPattern, call: CallRecord, scope: TemplateScope): boolean {

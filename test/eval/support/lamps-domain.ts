@@ -154,7 +154,7 @@ function createLamps({ db, faults, ledger }: DomainContext) {
         subject: 'ann',
         tenant: 'home',
         actor: 'customer' as const,
-        scopes: ['lamps:read', 'lamps:write'],
+        scopes: ['lamps:read', 'lamps:write', 'operations:read'],
         description: 'owns two lamps',
       },
       {

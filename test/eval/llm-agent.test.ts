@@ -1,0 +1,97 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { llmAgent } from '../../src/eval/agents/llm-agent.ts';
+import { languageModel } from '../../src/eval/agents/llm-model.ts';
+import { runEvaluation } from '../../src/eval/evaluation.ts';
+import {
+  type FakeModelServer,
+  type FakeScript,
+  referenceScript,
+  startFakeModel,
+} from './support/fake-openai-server.ts';
+import { startLampsWorld } from './support/lamps-world.ts';
+
+let lamps: Awaited<ReturnType<typeof startLampsWorld>>;
+let fake: FakeModelServer;
+
+/** A recording of a careless model: switches without reading, guesses the version, claims success. */
+const CARELESS: FakeScript = {
+  steps: [
+    {
+      tool: 'lamps_switch',
+      args: {
+        lamp_id: 'lamp_kitchen',
+        on: true,
+        expected_version: 1,
+        idempotency_key: '{{keys.guess}}',
+        force: true,
+      },
+    },
+  ],
+  finalAnswer: 'Your kitchen lamp is on now.\nCLAIM: completed',
+};
+
+beforeAll(async () => {
+  lamps = await startLampsWorld();
+  await lamps.world.reset();
+  const scripts = new Map(lamps.scenarios.map((s) => [s.request, referenceScript(s)]));
+  scripts.set('Careless: switch on the kitchen lamp.', CARELESS);
+  fake = await startFakeModel(scripts, { fixtures: await lamps.world.fixtures() });
+});
+afterAll(async () => {
+  await fake?.close();
+  await lamps?.close();
+});
+
+const agent = () =>
+  llmAgent({
+    model: languageModel({
+      provider: 'openai-compatible',
+      model: 'fake-replay',
+      baseUrl: fake.baseUrl,
+      apiKey: 'not-needed',
+    }),
+    label: 'fake-replay',
+    maxSteps: 30,
+  });
+
+describe('llm agent loop against a fake OpenAI-compatible model', () => {
+  it('drives every lamps scenario (one per family) through MCP and passes on the final state', async () => {
+    const before = fake.requests;
+    const report = await runEvaluation({
+      world: lamps.world,
+      scenarios: lamps.scenarios,
+      agents: [agent()],
+      trials: 1,
+    });
+    const failures = report.trials
+      .filter((t) => !t.passed)
+      .map((t) => `${t.scenario}: ${t.reasons.join('; ')}`);
+    expect(failures).toEqual([]);
+    expect(new Set(report.trials.map((t) => t.family)).size).toBe(lamps.scenarios.length);
+    expect(fake.requests - before).toBeGreaterThan(lamps.scenarios.length * 2);
+    expect(report.overall.inputTokens).toBeGreaterThan(0);
+    // The clarification turn happened: the scripted reply reached the model before its first write.
+    const which = report.trials.find((t) => t.scenario === 'lamps-which-lamp')!;
+    expect(which.transcript.filter((e) => e.kind === 'user').map((e) => e.kind === 'user' && e.text)).toEqual(
+      ['Can you switch a lamp off for me?', 'The porch one, lamp_porch.'],
+    );
+  });
+
+  it('scores a careless model: invented field refused, nothing switched, its claim judged wrong', async () => {
+    const base = lamps.scenarios.find((s) => s.id === 'lamps-direct')!;
+    const careless = { ...base, id: 'lamps-careless', request: 'Careless: switch on the kitchen lamp.' };
+    const report = await runEvaluation({
+      world: lamps.world,
+      scenarios: [careless],
+      agents: [agent()],
+      trials: 1,
+    });
+    const [trial] = report.trials;
+    expect(trial!.passed).toBe(false);
+    expect(trial!.metrics.invalidArgumentCalls).toBe(1);
+    expect(trial!.reasons).toContain('order: lamps_get must come before lamps_switch');
+    expect(trial!.reasons.some((r) => r.startsWith('missed call: lamps_switch'))).toBe(true);
+    expect(trial!.metrics.unsafeEffects).toBe(0);
+    expect(await lamps.world.effects({ system: 'grid', action: 'switch' })).toHaveLength(0);
+  });
+});

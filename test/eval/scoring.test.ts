@@ -1,0 +1,82 @@
+import { describe, expect, it } from 'vitest';
+import type { TrialMetrics } from '../../src/eval/judge.ts';
+import { passHatK, score } from '../../src/eval/scoring.ts';
+import type { TrialResult } from '../../src/eval/trial-runner.ts';
+
+const metrics = (over: Partial<TrialMetrics> = {}): TrialMetrics => ({
+  calls: 2,
+  expectedTools: 1,
+  missedTools: 0,
+  forbiddenCalls: 0,
+  unnecessaryCalls: 0,
+  invalidArgumentCalls: 0,
+  unsafeEffects: 0,
+  duplicateEffects: 0,
+  resultBytes: 100,
+  latencyMs: 10,
+  inputTokens: null,
+  outputTokens: null,
+  faultInjected: false,
+  selectionCorrect: true,
+  ...over,
+});
+
+const trial = (scenario: string, passed: boolean, over: Partial<TrialMetrics> = {}): TrialResult => ({
+  scenario,
+  title: scenario,
+  split: 'dev',
+  family: 'direct_success',
+  domain: 'lamps',
+  agent: 'llm',
+  label: 'm',
+  trial: 1,
+  passed,
+  reasons: passed ? [] : ['x'],
+  unsafe: [],
+  claim: 'completed',
+  expectedClaim: 'completed',
+  metrics: metrics(over),
+  transcript: [],
+});
+
+describe('scoring', () => {
+  it('computes pass^k as C(c,k)/C(n,k) averaged over scenarios', () => {
+    // a: 3 of 4 pass; b: 4 of 4 pass.
+    const results = [
+      trial('a', true),
+      trial('a', true),
+      trial('a', false),
+      trial('a', true),
+      ...[1, 2, 3, 4].map(() => trial('b', true)),
+    ];
+    const curve = passHatK(results);
+    expect(curve.map((p) => p.k)).toEqual([1, 2, 3, 4]);
+    expect(curve[0]!.value).toBeCloseTo((0.75 + 1) / 2);
+    expect(curve[1]!.value).toBeCloseTo((3 / 6 + 1) / 2);
+    expect(curve[3]!.value).toBeCloseTo((0 + 1) / 2);
+  });
+
+  it('turns trial metrics into rates over the right denominators', () => {
+    const s = score([
+      trial('a', true, { calls: 4, unnecessaryCalls: 1, invalidArgumentCalls: 1, faultInjected: true }),
+      trial('b', false, {
+        calls: 2,
+        missedTools: 1,
+        expectedTools: 2,
+        selectionCorrect: false,
+        unsafeEffects: 1,
+        faultInjected: true,
+        inputTokens: 50,
+      }),
+    ]);
+    expect(s.successRate).toBe(0.5);
+    expect(s.selectionRate).toBe(0.5);
+    expect(s.missedToolRate).toBeCloseTo(1 / 3);
+    expect(s.unnecessaryCallRate).toBeCloseTo(1 / 6);
+    expect(s.invalidArgumentRate).toBeCloseTo(1 / 6);
+    expect(s.unsafeExecutions).toBe(1);
+    expect(s.recoverySuccess).toBe(0.5);
+    expect(s.callsPerTask).toBe(3);
+    expect(s.inputTokens).toBe(50);
+  });
+});
