@@ -1,4 +1,5 @@
 import type { DomainModule } from '../app/domain-module.ts';
+import { changesDomain } from './changes/changes-module.ts';
 
 /** The reference domains served by `toolgate serve`, one per seed. */
-export const referenceDomains: readonly DomainModule[] = [];
+export const referenceDomains: readonly DomainModule[] = [changesDomain];

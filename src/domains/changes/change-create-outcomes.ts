@@ -1,0 +1,90 @@
+import type { ToolOutcome } from '../../contract/outcome.ts';
+import { outcome } from '../../contract/outcome.ts';
+import type { ChangeDraft, ChangeRecord } from '../../external/change-platform/change-record.ts';
+import type { CreationOutcome, PreparedChange } from './change-creation.ts';
+import type { ChangeCreateResult } from './change-schemas.ts';
+
+const SAME_KEY =
+  'Do not start a new change: retry with the same idempotency_key (the creation resumes where it stopped) or poll operations_get with the operation_id.';
+
+/** The dry-run result: what would be created, with change_id null. */
+export function validatedResult(draft: ChangeDraft): ChangeCreateResult {
+  return {
+    change_id: null,
+    state: 'validated',
+    created: false,
+    replayed: false,
+    effective_risk: draft.effective_risk,
+    approval_required: draft.approval_required,
+    approval_group: draft.approval_group,
+    scheduled_start: draft.start_time,
+  };
+}
+
+export function createdResult(record: ChangeRecord, replayed: boolean): ChangeCreateResult {
+  if (record.state === 'draft' || record.state === 'abandoned') {
+    throw new Error(`change ${record.change_id} is ${record.state}, not complete`);
+  }
+  return {
+    change_id: record.change_id,
+    state: record.state,
+    created: true,
+    replayed,
+    effective_risk: record.effective_risk,
+    approval_required: record.approval_required,
+    approval_group: record.approval_group,
+    scheduled_start: record.start_time,
+  };
+}
+
+/** The agent-facing outcome of an attempt to finish the platform steps. */
+export function creationOutcome(
+  creation: CreationOutcome,
+  prepared: PreparedChange,
+): ToolOutcome<ChangeCreateResult> {
+  switch (creation.kind) {
+    case 'complete': {
+      const { record } = creation;
+      const next =
+        record.state === 'pending_approval'
+          ? `is pending approval by ${record.approval_group}`
+          : `is ${record.state} for ${record.start_time}`;
+      return outcome.completed(createdResult(record, creation.stepsApplied === 0), {
+        message: `Change ${record.change_id} was created and ${next}.`,
+        warnings: prepared.warnings,
+      });
+    }
+    case 'unavailable':
+      return creation.started
+        ? outcome.unknown(
+            'OUTCOME_UNKNOWN',
+            'The change platform stopped answering part-way; the change is not complete yet and is not visible.',
+            {
+              resolution: SAME_KEY,
+            },
+          )
+        : outcome.failed(
+            'DEPENDENCY_UNAVAILABLE',
+            'The change platform is unavailable; nothing was created.',
+            {
+              resolution: 'Retry later with the same arguments and the same idempotency_key.',
+            },
+          );
+    case 'unknown':
+      return outcome.unknown(
+        'OUTCOME_UNKNOWN',
+        'The change platform did not answer; the change may be part-way created and is not visible yet.',
+        {
+          resolution: SAME_KEY,
+        },
+      );
+    case 'rejected':
+      return outcome.rejected(
+        'CHANGE_PLATFORM_REJECTED',
+        `The change platform refused the change: ${creation.message}`,
+        {
+          resolution: 'Report this to the user; nothing was created. Do not retry unchanged.',
+        },
+      );
+  }
+}

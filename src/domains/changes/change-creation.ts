@@ -1,0 +1,112 @@
+import { z } from 'zod';
+import { warningSchema } from '../../contract/envelope.ts';
+import type { ChangePlatform } from '../../external/change-platform/change-platform.ts';
+import { type ChangeRecord, changeDraftSchema } from '../../external/change-platform/change-record.ts';
+import {
+  ExternalOutcomeUnknownError,
+  ExternalRejectedError,
+  ExternalUnavailableError,
+} from '../../external/external-errors.ts';
+
+/** Name of the recovery point saved before the first platform call. */
+export const PREPARED = 'prepared';
+
+/**
+ * Everything needed to finish the change without the original arguments: the reviewed draft, the
+ * plans (already scanned for credentials) and the warnings the review produced. Saved as the
+ * operation's first recovery point, so a later delivery or the reconciler can complete the steps.
+ */
+export const preparedChangeSchema = z.strictObject({
+  draft: changeDraftSchema,
+  implementation_plan: z.string(),
+  rollback_plan: z.string(),
+  warnings: z.array(warningSchema),
+});
+export type PreparedChange = z.infer<typeof preparedChangeSchema>;
+
+/** The recovery points an operation carries, and how to add one. */
+export interface RecoveryPoints {
+  /** What earlier deliveries saved, as it was when this delivery began. */
+  readonly done: Readonly<Record<string, unknown>>;
+  save(name: string, data: unknown): Promise<void>;
+  /** Tells the operation record which platform id the change has (support and reconciliation). */
+  noteChangeId(changeId: string): Promise<void>;
+}
+
+export type CreationOutcome =
+  | { readonly kind: 'complete'; readonly record: ChangeRecord; readonly stepsApplied: number }
+  /** The platform did not take a call; `started` when an earlier step may already exist. */
+  | { readonly kind: 'unavailable'; readonly started: boolean }
+  | { readonly kind: 'unknown' }
+  | { readonly kind: 'rejected'; readonly message: string };
+
+/** The prepared change stored in an operation's recovery points, if the operation got that far. */
+export function preparedFrom(checkpoints: Readonly<Record<string, unknown>>): PreparedChange | null {
+  const parsed = preparedChangeSchema.safeParse(checkpoints[PREPARED]);
+  return parsed.success ? parsed.data : null;
+}
+
+/**
+ * Runs the platform steps still missing, in order, saving a recovery point after each. A step
+ * recorded as done is skipped; a step applied but not yet recorded (the process died in between)
+ * is sent again and the platform answers what it did the first time, so there is never a second
+ * record. The change becomes visible only with the last step.
+ */
+export async function completeChange(
+  platform: ChangePlatform,
+  operationId: string,
+  prepared: PreparedChange,
+  points: RecoveryPoints,
+  signal: AbortSignal,
+): Promise<CreationOutcome> {
+  const created = z.object({ change_id: z.string() }).safeParse(points.done.create_record);
+  let changeId = created.success ? created.data.change_id : null;
+  let stepsApplied = 0;
+  const step = async (name: string, run: () => Promise<void>) => {
+    if (name in points.done) return;
+    if (signal.aborted) throw new ExternalOutcomeUnknownError('change_platform', 'aborted');
+    await run();
+    stepsApplied += 1;
+  };
+  try {
+    await step('create_record', async () => {
+      changeId = await platform.createRecord(operationId, prepared.draft, signal);
+      await points.save('create_record', { change_id: changeId });
+      await points.noteChangeId(changeId);
+    });
+    const id = changeId!;
+    await step('attach_implementation_plan', async () => {
+      await platform.attachImplementationPlan(operationId, id, prepared.implementation_plan, signal);
+      await points.save('attach_implementation_plan', {});
+    });
+    await step('attach_rollback_plan', async () => {
+      await platform.attachRollbackPlan(operationId, id, prepared.rollback_plan, signal);
+      await points.save('attach_rollback_plan', {});
+    });
+    await step('submit', async () => {
+      await platform.submit(operationId, id, signal);
+      await points.save('submit', {});
+    });
+    const record = await platform.records.byId(id);
+    if (!record) throw new Error(`change ${id} vanished from the platform after its last step`);
+    return { kind: 'complete', record, stepsApplied };
+  } catch (error) {
+    if (error instanceof ExternalUnavailableError) {
+      return { kind: 'unavailable', started: changeId !== null || earlierDeliveryPrepared(points) };
+    }
+    if (error instanceof ExternalOutcomeUnknownError) return { kind: 'unknown' };
+    if (error instanceof ExternalRejectedError) {
+      await platform.abandon(operationId);
+      return { kind: 'rejected', message: error.message };
+    }
+    throw error;
+  }
+}
+
+/**
+ * Whether an earlier delivery reached the platform: it saved the prepared change before its first
+ * call, and may have died after the platform applied that call but before recording it.
+ */
+function earlierDeliveryPrepared(points: RecoveryPoints): boolean {
+  return preparedFrom(points.done) !== null;
+}

@@ -1,0 +1,48 @@
+import type { DomainModule } from '../../app/domain-module.ts';
+import { ChangePlatform } from '../../external/change-platform/change-platform.ts';
+import { changePlatformMigration } from '../../external/change-platform/change-platform-migration.ts';
+import { ChangePlatformWorld } from '../../external/change-platform/change-platform-world.ts';
+import { CHANGE_PLATFORM } from '../../external/change-platform/change-record.ts';
+import { ChangeService } from './change-service.ts';
+import { changesCatalogMigration } from './changes-migration.ts';
+import { changesPrincipals } from './demo-catalog.ts';
+import { changesFixtures, seedChangesWorld, simulateChangePlatform } from './demo-world.ts';
+import { ServiceCatalog } from './service-catalog.ts';
+import { changeCreateTool } from './tools/change-create-tool.ts';
+import { changeGetTool } from './tools/change-get-tool.ts';
+import { changeSearchTool } from './tools/change-search-tool.ts';
+import { cmdbServiceResolveTool } from './tools/cmdb-service-resolve-tool.ts';
+
+/** Change management (seed 003): a governed, dry-run-first create over a multi-step change platform. */
+export const changesDomain: DomainModule = {
+  name: 'changes',
+  migrations: [changesCatalogMigration, changePlatformMigration],
+  create(context) {
+    const platform = new ChangePlatform(context);
+    const world = new ChangePlatformWorld(context);
+    const catalog = new ServiceCatalog(context.db);
+    const service = new ChangeService(catalog, platform, context.clock);
+    const deps = { catalog, platform, world, clock: context.clock };
+    return {
+      tools: [
+        changeCreateTool(service),
+        changeGetTool(service),
+        changeSearchTool(service),
+        cmdbServiceResolveTool(service),
+      ],
+      principals: changesPrincipals,
+      async seed() {
+        const [present] = await context.db.query('SELECT service_id FROM changes_services LIMIT 1');
+        if (!present) await seedChangesWorld(deps);
+      },
+      async reset() {
+        await world.reset();
+        await catalog.clear();
+      },
+      fixtures: () => changesFixtures(deps),
+      async simulate(target, action, params) {
+        return target === CHANGE_PLATFORM ? simulateChangePlatform(deps, action, params) : null;
+      },
+    };
+  },
+};

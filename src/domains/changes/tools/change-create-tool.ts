@@ -1,0 +1,156 @@
+import { z } from 'zod';
+import { defineTool } from '../../../contract/define-tool.ts';
+import { outcome } from '../../../contract/outcome.ts';
+import { idempotencyKeySchema } from '../../../contract/schema-helpers.ts';
+import {
+  CHANGE_PLATFORM,
+  environmentSchema,
+  riskSchema,
+} from '../../../external/change-platform/change-record.ts';
+import { creationOutcome, validatedResult } from '../change-create-outcomes.ts';
+import { completeChange, PREPARED, type PreparedChange, preparedFrom } from '../change-creation.ts';
+import { changeErrors } from '../change-errors.ts';
+import { reconcileChangeCreation } from '../change-reconciliation.ts';
+import { changeCreateResultSchema, serviceIdSchema } from '../change-schemas.ts';
+import type { ChangeService } from '../change-service.ts';
+import { changeCreateExamples } from './change-create-examples.ts';
+
+export const changeCreateInput = z.strictObject({
+  service_id: serviceIdSchema,
+  environment: environmentSchema.describe(
+    'Target environment affected by the change. production needs the scope changes:create:production and a start inside an approved maintenance window.',
+  ),
+  summary: z
+    .string()
+    .min(12)
+    .max(160)
+    .describe('Concise description of the intended change and its target, 12-160 characters.'),
+  implementation_plan: z
+    .string()
+    .min(30)
+    .max(4000)
+    .describe(
+      'Ordered implementation steps, 30-4000 characters. Never include credentials: name the vault entry that holds a secret instead.',
+    ),
+  rollback_plan: z
+    .string()
+    .min(30)
+    .max(4000)
+    .describe(
+      'The specific recovery actions and the condition that triggers a rollback, 30-4000 characters.',
+    ),
+  start_time: z.iso
+    .datetime({ offset: true })
+    .describe(
+      'Requested implementation start, RFC 3339 with an explicit UTC offset (2026-08-15T02:00:00-05:00 or 2026-08-15T07:00:00Z). Must be in the future. A production change must start and end inside an approved maintenance window of the service.',
+    ),
+  duration_minutes: z
+    .number()
+    .int()
+    .min(15)
+    .max(480)
+    .describe('Expected implementation duration in whole minutes, 15-480.'),
+  risk: riskSchema.describe(
+    'Requested risk classification. Server policy may raise it (never lower it); the result reports effective_risk.',
+  ),
+  idempotency_key: idempotencyKeySchema,
+  dry_run: z
+    .boolean()
+    .default(true)
+    .describe(
+      'true (the default): validate and calculate the policy result without creating anything or reserving the key. false: create the change; only after the user confirmed the validated request, with the same idempotency_key.',
+    ),
+});
+
+/** change_create: the governed create of seed 003, dry run by default. */
+export function changeCreateTool(service: ChangeService) {
+  const { platform } = service;
+  return defineTool({
+    name: 'change_create',
+    title: 'Create a governed change request',
+    description: [
+      'Creates one governed change request for a known service in the change-management platform and returns its id and workflow state.',
+      'Use it when the user has supplied or approved the service, environment, start time, duration, summary, implementation plan and rollback plan of a planned change.',
+      'Do not use it for emergency changes, incident remediation or to run anything on infrastructure: it only records and schedules a change for review. To look up existing changes use change_search or change_get.',
+      'Prerequisites: a service_id returned by cmdb_service_resolve (never guessed); for production, the scope changes:create:production and a start inside an approved maintenance window; no change freeze over the requested time.',
+      'Call it first with dry_run true (the default): it validates, computes the effective risk and the approval needed, creates nothing and does not reserve the key. After the user confirms, call again with the same arguments, the same idempotency_key and dry_run false.',
+      'The result holds change_id (null for a dry run), state (validated, pending_approval or scheduled), created, replayed, effective_risk, approval_required, approval_group and scheduled_start; warnings say when approval is needed or the risk was raised.',
+      'If the outcome is unknown, retry with the same idempotency_key, never a new one: the creation resumes where it stopped and never makes a second change.',
+    ].join(' '),
+    kind: 'write',
+    mutation: 'create',
+    externalSystems: [CHANGE_PLATFORM],
+    version: '1.0.0',
+    input: changeCreateInput,
+    output: changeCreateResultSchema,
+    errors: [
+      changeErrors.UNKNOWN_SERVICE,
+      changeErrors.SERVICE_RETIRED,
+      changeErrors.START_TIME_IN_PAST,
+      changeErrors.CREDENTIALS_IN_PLAN,
+      changeErrors.CHANGE_FREEZE_ACTIVE,
+      changeErrors.MAINTENANCE_WINDOW_REQUIRED,
+      changeErrors.CHANGE_PLATFORM_REJECTED,
+      changeErrors.CHANGE_NOT_CREATED,
+    ],
+    scopes: ['changes:create'],
+    timeoutMs: 20_000,
+    examples: changeCreateExamples,
+    sensitiveFields: ['implementation_plan', 'rollback_plan'],
+    supportsDryRun: true,
+    notes: [
+      'Production changes additionally need the scope changes:create:production; without it the answer is FORBIDDEN.',
+      'Warnings: APPROVAL_REQUIRED (approval by approval_group is needed before the start), RISK_RAISED (policy raised the requested risk).',
+      'Creating a change takes four change-platform steps (record, implementation plan, rollback plan, approval request or scheduling). A change is visible to change_get and change_search only when all four are done; an interrupted creation is finished by a retry with the same key or by the reconciler, never duplicated.',
+    ],
+    async handler(input, ctx) {
+      const earlier = ctx.operation ? preparedFrom(ctx.operation.checkpoints) : null;
+      let prepared: PreparedChange;
+      if (earlier) {
+        // An earlier delivery of this operation was reviewed and reached the platform: finish it as
+        // reviewed then, even if the calendar has moved on since.
+        prepared = earlier;
+      } else {
+        const verdict = await service.review(input, ctx.principal);
+        if (!verdict.accepted) {
+          const { code, message, resolution, field_errors } = verdict.refusal;
+          return outcome.rejected(code, message, { resolution, field_errors });
+        }
+        if (input.dry_run) {
+          return outcome.validated(validatedResult(verdict.draft), {
+            message: 'The change request is valid; nothing was created (dry run).',
+            warnings: verdict.warnings,
+          });
+        }
+        prepared = {
+          draft: verdict.draft,
+          implementation_plan: input.implementation_plan,
+          rollback_plan: input.rollback_plan,
+          warnings: verdict.warnings,
+        };
+      }
+      const operation = ctx.operation;
+      if (!operation) throw new Error('change_create executed without an operation');
+      const done = { ...operation.checkpoints };
+      if (!earlier) await operation.saveCheckpoint(PREPARED, prepared);
+      const creation = await completeChange(
+        platform,
+        operation.id,
+        prepared,
+        {
+          done,
+          save: (name, data) => operation.saveCheckpoint(name, data),
+          noteChangeId: (changeId) => operation.addExternalRef(CHANGE_PLATFORM, changeId),
+        },
+        ctx.signal,
+      );
+      if (creation.kind === 'unavailable' && !creation.started) {
+        // The platform never took this operation: forget the review, so that the next delivery of
+        // the key (a failed operation may run again) is reviewed afresh against the calendar then.
+        await operation.saveCheckpoint(PREPARED, null);
+      }
+      return creationOutcome(creation, prepared);
+    },
+    reconcile: (snapshot, { signal }) => reconcileChangeCreation(platform, snapshot, signal),
+  });
+}
