@@ -71,7 +71,7 @@ for (const target of storeTargets) {
         if (cursor) args.cursor = cursor;
         const env = await h.call(MEMBER, 'workitems_search', args);
         expect(env.status).toBe('completed');
-        const result = env.result as Page;
+        const result = env.result as unknown as Page;
         seen.push(...result.items.map((i) => i.item_id));
         cursor = result.next_cursor;
         if (!cursor) break;
@@ -79,7 +79,7 @@ for (const target of storeTargets) {
       expect(seen).toEqual(['WEB-8', 'WEB-7', 'WEB-6', 'WEB-5', 'WEB-4']);
       const first = (
         await h.call(MEMBER, 'workitems_search', { project_id: 'WEB', text: 'flaky', page_size: 2 })
-      ).result as Page;
+      ).result as unknown as Page;
       const misused = await h.call(MEMBER, 'workitems_search', {
         project_id: 'WEB',
         text: 'checkout',
