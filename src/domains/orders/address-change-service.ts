@@ -1,0 +1,223 @@
+import type { Logger } from 'pino';
+import type { Clock } from '../../app/clock.ts';
+import type { Principal } from '../../auth/principal.ts';
+import type { ReconcileVerdict } from '../../contract/define-tool.ts';
+import type { Warning } from '../../contract/envelope.ts';
+import { outcome, type ToolOutcome } from '../../contract/outcome.ts';
+import type { AddressValidationService } from '../../external/address-validation/address-validation-service.ts';
+import { ExternalRejectedError, ExternalUnavailableError } from '../../external/external-errors.ts';
+import type {
+  AddressUpdateRequest,
+  SimulatedWarehouse,
+} from '../../external/warehouse/simulated-warehouse.ts';
+import type { SqlDatabase } from '../../store/sql-database.ts';
+import {
+  applyConfirmedChange,
+  fenceUnstartedChange,
+  findAddressChange,
+  releasePendingChange,
+} from './address-change-records.ts';
+import { reservePendingChange } from './address-change-reservation.ts';
+import { validateNewAddress } from './address-validation-step.ts';
+import type { AddressChangeResult } from './order-contract-schemas.ts';
+import { findVisibleOrder, loadOrder } from './order-records.ts';
+import {
+  addressChangeRefusal,
+  ORDER_NOT_FOUND,
+  type Refusal,
+  WAREHOUSE_HANDOFF_STARTED,
+} from './order-refusals.ts';
+import type { PostalAddress } from './postal-address.ts';
+
+export interface AddressChangeDeps {
+  readonly db: SqlDatabase;
+  readonly warehouse: SimulatedWarehouse;
+  readonly validator: AddressValidationService;
+  readonly clock: Clock;
+  /** How long to wait for the warehouse before answering outcome_unknown. */
+  readonly warehouseWaitMs: number;
+}
+
+export interface AddressChangeRequest {
+  readonly orderId: string;
+  readonly expectedVersion: number;
+  readonly newAddress: PostalAddress;
+}
+
+type Outcome = ToolOutcome<AddressChangeResult>;
+
+/**
+ * Replaces the delivery address of an order the retailer still controls. The order service decides
+ * (ownership, state, version, destination rules) and records the change as pending in one transaction;
+ * then the warehouse is told with the operation id, and only its confirmation puts the new address on
+ * the order. If that confirmation is lost, the order keeps its previous address with the change
+ * pending, and `reconcile` finishes the job by asking the warehouse.
+ */
+export class AddressChangeService {
+  constructor(private readonly deps: AddressChangeDeps) {}
+
+  async change(
+    principal: Principal,
+    request: AddressChangeRequest,
+    operationId: string,
+    signal: AbortSignal,
+    log: Logger,
+  ): Promise<Outcome> {
+    const { db, validator, clock } = this.deps;
+    const order = await findVisibleOrder(db, principal, request.orderId);
+    if (!order) return refuse(ORDER_NOT_FOUND);
+    const early = addressChangeRefusal(order, request.expectedVersion, operationId);
+    if (early) return refuse(early);
+    const validation = await validateNewAddress(
+      validator,
+      request.newAddress,
+      signal,
+      (suggested, fields) => ({
+        order_id: order.id,
+        order_version: order.version,
+        fulfilment_state: order.state,
+        confirmed_address: null,
+        suggested_address: suggested,
+        corrected_fields: fields,
+      }),
+    );
+    if (validation.kind === 'stop') return validation.outcome;
+    if (signal.aborted) return notStarted();
+    const reservation = await reservePendingChange(db, {
+      principal,
+      orderId: order.id,
+      expectedVersion: request.expectedVersion,
+      address: validation.address,
+      operationId,
+      at: clock.now(),
+    });
+    if (reservation.kind === 'refused') return refuse(reservation.refusal);
+    if (reservation.kind === 'exists') return this.#settledOutcome(operationId);
+    log.info({ order: order.id, op: operationId }, 'address change reserved; telling the warehouse');
+    const target = { operationId, orderId: order.id, tenant: principal.tenant, address: validation.address };
+    return this.#tellWarehouse(target, 'first', signal, validation.warnings);
+  }
+
+  /** Settles an operation whose outcome is unknown by asking the warehouse by operation id. */
+  async reconcile(operationId: string, signal: AbortSignal): Promise<ReconcileVerdict<AddressChangeResult>> {
+    const { db, warehouse, clock } = this.deps;
+    const change = await findAddressChange(db, operationId);
+    if (!change) {
+      if (await fenceUnstartedChange(db, operationId, clock.now()))
+        return { settled: true, outcome: notStarted() };
+      return this.reconcile(operationId, signal);
+    }
+    if (change.status !== 'pending')
+      return { settled: true, outcome: await this.#settledOutcome(operationId) };
+    try {
+      const applied = await warehouse.findAddressUpdate(operationId, signal);
+      if (applied) return { settled: true, outcome: await this.#completed(operationId, []) };
+    } catch (error) {
+      return { settled: false, note: `warehouse status query failed: ${(error as Error).name}` };
+    }
+    // The update never arrived: send it again under the same operation id, which the warehouse deduplicates.
+    const target = {
+      operationId,
+      orderId: change.orderId!,
+      tenant: change.tenant!,
+      address: change.newAddress!,
+    };
+    const sent = await this.#tellWarehouse(target, 'repeat', signal, []);
+    if (sent.status === 'outcome_unknown' || sent.status === 'failed') {
+      return { settled: false, note: 'warehouse did not answer the repeated update' };
+    }
+    return { settled: true, outcome: sent };
+  }
+
+  /**
+   * Sends the update. Only on the first attempt does "unavailable" prove the warehouse never got it;
+   * a repeat may race a late delivery of the first, so then the change stays pending.
+   */
+  async #tellWarehouse(
+    update: AddressUpdateRequest,
+    attempt: 'first' | 'repeat',
+    signal: AbortSignal,
+    warnings: Warning[],
+  ): Promise<Outcome> {
+    const { warehouse, clock, warehouseWaitMs } = this.deps;
+    const { operationId } = update;
+    try {
+      await warehouse.applyAddressUpdate(
+        update,
+        AbortSignal.any([signal, AbortSignal.timeout(warehouseWaitMs)]),
+      );
+    } catch (error) {
+      if (error instanceof ExternalRejectedError) {
+        await releasePendingChange(this.deps.db, operationId, { refused: error.code }, clock.now());
+        return refuse(WAREHOUSE_HANDOFF_STARTED);
+      }
+      if (error instanceof ExternalUnavailableError && attempt === 'first') {
+        await releasePendingChange(this.deps.db, operationId, 'never_received', clock.now());
+        return outcome.failed(
+          'DEPENDENCY_UNAVAILABLE',
+          'The warehouse was unavailable; nothing was changed.',
+          {
+            resolution: 'Try again in a moment with the same idempotency_key.',
+          },
+        );
+      }
+      return outcome.unknown(
+        'OUTCOME_UNKNOWN',
+        'The warehouse did not confirm the address change in time; it may or may not have been applied.',
+        {
+          resolution:
+            'Do not start a new change and do not tell the customer it is done. Poll operations_get with operation_id, or retry with the same idempotency_key.',
+        },
+      );
+    }
+    return this.#completed(operationId, warnings);
+  }
+
+  async #completed(operationId: string, warnings: Warning[]): Promise<Outcome> {
+    const applied = await applyConfirmedChange(this.deps.db, operationId, this.deps.clock.now());
+    const order = await loadOrder(this.deps.db, applied.orderId);
+    return outcome.completed(
+      {
+        order_id: applied.orderId,
+        order_version: applied.version,
+        fulfilment_state: order!.state,
+        confirmed_address: applied.address,
+        suggested_address: null,
+        corrected_fields: [],
+      },
+      { message: 'The delivery address was replaced and the warehouse confirmed it.', warnings },
+    );
+  }
+
+  /** The outcome of an operation whose record is already final. */
+  async #settledOutcome(operationId: string): Promise<Outcome> {
+    const change = await findAddressChange(this.deps.db, operationId);
+    switch (change?.status) {
+      case 'applied':
+        return this.#completed(operationId, []);
+      case 'refused':
+        return refuse(WAREHOUSE_HANDOFF_STARTED);
+      case 'abandoned':
+        return notStarted();
+      default:
+        return outcome.unknown('OUTCOME_UNKNOWN', 'The address change is still waiting for the warehouse.', {
+          resolution: 'Poll operations_get with operation_id; do not start a new change.',
+        });
+    }
+  }
+}
+
+function refuse(refusal: Refusal): Outcome {
+  return outcome.rejected(refusal.code, refusal.message, { resolution: refusal.resolution });
+}
+
+function notStarted(): Outcome {
+  return outcome.rejected(
+    'OPERATION_NOT_STARTED',
+    'The address change never reached the warehouse; nothing was changed.',
+    {
+      resolution:
+        'Read the order again with orders_get and, if it still applies, start again with a new idempotency_key.',
+    },
+  );
+}

@@ -1,0 +1,73 @@
+import type { Warning } from '../../contract/envelope.ts';
+import { outcome, type ToolOutcome } from '../../contract/outcome.ts';
+import type { AddressValidationService } from '../../external/address-validation/address-validation-service.ts';
+import type { AddressField, PostalAddress } from './postal-address.ts';
+
+/** The validated address to use, or the outcome that ends the call (nothing changed in either case). */
+export type ValidationStep<R> =
+  | { kind: 'use'; address: PostalAddress; warnings: Warning[] }
+  | { kind: 'stop'; outcome: ToolOutcome<R> };
+
+/**
+ * Runs address validation for a change or a redirect. Cosmetic fixes are kept and listed as warnings;
+ * a material correction stops with requires_confirmation and the suggestion; an undeliverable
+ * address stops with a rejection; a validator that does not answer stops with DEPENDENCY_UNAVAILABLE,
+ * which is safe because validation changes nothing.
+ */
+export async function validateNewAddress<R>(
+  validator: AddressValidationService,
+  address: PostalAddress,
+  signal: AbortSignal,
+  suggestion: (suggested: PostalAddress, fields: AddressField[]) => R,
+): Promise<ValidationStep<R>> {
+  let verdict: Awaited<ReturnType<AddressValidationService['validate']>>;
+  try {
+    verdict = await validator.validate(address, signal);
+  } catch {
+    return {
+      kind: 'stop',
+      outcome: outcome.failed(
+        'DEPENDENCY_UNAVAILABLE',
+        'Address validation did not answer; nothing was changed.',
+        {
+          resolution: 'Try again in a moment with the same idempotency_key.',
+        },
+      ),
+    };
+  }
+  switch (verdict.kind) {
+    case 'undeliverable':
+      return {
+        kind: 'stop',
+        outcome: outcome.rejected(
+          'ADDRESS_UNDELIVERABLE',
+          `The address cannot be delivered to: ${verdict.reason}.`,
+          {
+            resolution: 'Ask the customer to check the address or give another one.',
+          },
+        ),
+      };
+    case 'correction':
+      return {
+        kind: 'stop',
+        outcome: outcome.requiresConfirmation(
+          'ADDRESS_CORRECTION_SUGGESTED',
+          `Address validation suggests a different ${verdict.correctedFields.join(' and ').replaceAll('_', ' ')}; nothing was changed.`,
+          {
+            resolution:
+              'Show suggested_address to the customer. If they accept it, call again with suggested_address as new_address and a new idempotency_key; otherwise ask for the correct address.',
+            result: suggestion(verdict.suggested, verdict.correctedFields),
+          },
+        ),
+      };
+    case 'valid':
+      return {
+        kind: 'use',
+        address: verdict.address,
+        warnings: verdict.normalizations.map((n) => ({
+          code: 'ADDRESS_NORMALIZED',
+          message: `${n.field}: ${n.detail}.`,
+        })),
+      };
+  }
+}

@@ -1,0 +1,98 @@
+import { z } from 'zod';
+import { defineTool } from '../../contract/define-tool.ts';
+import { idempotencyKeySchema } from '../../contract/schema-helpers.ts';
+import type { AddressChangeService } from './address-change-service.ts';
+import {
+  addressChangeResultSchema,
+  expectedOrderVersionSchema,
+  orderIdSchema,
+} from './order-contract-schemas.ts';
+import { orderErrors } from './order-errors.ts';
+import { postalAddressSchema } from './postal-address.ts';
+
+const EXAMPLE_ADDRESS = {
+  recipient_name: 'Alice Example',
+  address_line_1: '12 Harbour Street',
+  address_line_2: 'Apartment 4',
+  locality: 'Bristol',
+  postal_code: 'BS1 4DJ',
+  country_code: 'GB',
+};
+
+/** orders_change_unshipped_address: replace the delivery address while the retailer still controls it. */
+export function changeUnshippedAddressTool(service: AddressChangeService) {
+  return defineTool({
+    name: 'orders_change_unshipped_address',
+    title: 'Change the delivery address of an order that has not shipped',
+    description:
+      "Replaces an order's delivery address in full, before the warehouse handoff (fulfilment state pending or " +
+      'address_change_allowed). Use it once the customer has given the complete new address and you have read the ' +
+      'order with orders_get; send that version as expected_order_version. Do not use it once the carrier has the ' +
+      'parcel: that answers ORDER_WITH_CARRIER, and a support agent must ask the carrier with shipments_request_redirect ' +
+      'instead. Results: completed (the warehouse confirmed; confirmed_address is now on the order, cosmetic fixes ' +
+      'such as spelling out "St" are listed in warnings); requires_confirmation (validation suggests a different ' +
+      'street or postal code; nothing changed; ask the customer about suggested_address and call again with it and a ' +
+      'new key); rejected (nothing changed; follow code and resolution: stale version, handoff started, not served, ' +
+      'restricted item, payment region, undeliverable, not found); outcome_unknown (the warehouse did not answer: do ' +
+      'not claim success, poll operations_get or retry with the same idempotency_key).',
+    kind: 'write',
+    mutation: 'update',
+    externalSystems: ['warehouse', 'address_validation'],
+    version: '1.0.0',
+    input: z.strictObject({
+      order_id: orderIdSchema,
+      expected_order_version: expectedOrderVersionSchema,
+      new_address: postalAddressSchema,
+      idempotency_key: idempotencyKeySchema,
+    }),
+    output: addressChangeResultSchema,
+    errors: [
+      orderErrors.ORDER_NOT_FOUND,
+      orderErrors.ORDER_STATE_CHANGED,
+      orderErrors.WAREHOUSE_HANDOFF_STARTED,
+      orderErrors.ORDER_WITH_CARRIER,
+      orderErrors.ORDER_DELIVERED,
+      orderErrors.ORDER_CANCELLED,
+      orderErrors.ADDRESS_CHANGE_IN_PROGRESS,
+      orderErrors.DESTINATION_NOT_SERVED,
+      orderErrors.RESTRICTED_ITEM_DESTINATION,
+      orderErrors.PAYMENT_NOT_VALID_FOR_DESTINATION,
+      orderErrors.ADDRESS_UNDELIVERABLE,
+      orderErrors.ADDRESS_CORRECTION_SUGGESTED,
+      orderErrors.OPERATION_NOT_STARTED,
+    ],
+    scopes: ['orders:write'],
+    timeoutMs: 10_000,
+    sensitiveFields: ['new_address'],
+    notes: [
+      'While the warehouse has not confirmed a change, the order keeps its previous address and orders_get shows the change under pending_address_change.',
+    ],
+    examples: [
+      {
+        title: 'Replace the address of an unshipped order',
+        input: {
+          order_id: 'ord_5f0c6a1e9b2d4c7a8e3f1b0d2c4a6e8f',
+          expected_order_version: 3,
+          new_address: EXAMPLE_ADDRESS,
+          idempotency_key: 'addr-change-7f3a9c2e41b8',
+        },
+      },
+    ],
+    handler: async (input, ctx) => {
+      if (!ctx.operation)
+        throw new Error('orders_change_unshipped_address runs only under a reserved operation');
+      return service.change(
+        ctx.principal,
+        {
+          orderId: input.order_id,
+          expectedVersion: input.expected_order_version,
+          newAddress: input.new_address,
+        },
+        ctx.operation.id,
+        ctx.signal,
+        ctx.log,
+      );
+    },
+    reconcile: (operation, ctx) => service.reconcile(operation.id, ctx.signal),
+  });
+}

@@ -1,0 +1,67 @@
+import { z } from 'zod';
+import { REDIRECT_STATUSES } from '../../external/carrier/carrier-records.ts';
+import { fulfilmentStateSchema } from './fulfilment.ts';
+import { ADDRESS_FIELDS, postalAddressSchema } from './postal-address.ts';
+
+/** The agent-visible shapes the orders and shipments tools share. */
+export const orderIdSchema = z
+  .string()
+  .length(36)
+  .regex(/^ord_[0-9a-f]{32}$/)
+  .describe(
+    'Order id: "ord_" followed by 32 lowercase hexadecimal characters, exactly as orders_get shows it.',
+  );
+
+export const expectedOrderVersionSchema = z
+  .number()
+  .int()
+  .min(1)
+  .max(1_000_000)
+  .describe(
+    'The order version from your most recent orders_get. If the order changed since, nothing is changed and the answer is ORDER_STATE_CHANGED.',
+  );
+
+export const orderVersionSchema = z.number().int().min(1).describe('The order version after this call.');
+
+export const addressChangeResultSchema = z.strictObject({
+  order_id: z.string(),
+  order_version: orderVersionSchema,
+  fulfilment_state: fulfilmentStateSchema,
+  confirmed_address: postalAddressSchema
+    .nullable()
+    .describe('completed: the address now on the order, as the warehouse confirmed it; otherwise null.'),
+  suggested_address: postalAddressSchema
+    .nullable()
+    .describe('requires_confirmation: the corrected address validation proposes; otherwise null.'),
+  corrected_fields: z
+    .array(z.enum(ADDRESS_FIELDS))
+    .max(ADDRESS_FIELDS.length)
+    .describe('Fields the suggestion changes materially (street or postal code); empty otherwise.'),
+});
+export type AddressChangeResult = z.output<typeof addressChangeResultSchema>;
+
+export const redirectStatusSchema = z
+  .enum(REDIRECT_STATUSES)
+  .describe(
+    'As the carrier confirms it: submitted (received, not decided), accepted (it will redirect), declined, completed (delivered to the new address).',
+  );
+
+export const redirectRequestResultSchema = z.strictObject({
+  order_id: z.string(),
+  shipment_id: z.string().nullable(),
+  tracking_id: z.string().nullable(),
+  carrier: z.string().nullable(),
+  request_id: z
+    .string()
+    .nullable()
+    .describe('The carrier request id (this operation id); pass it to shipments_get_redirect.'),
+  redirect_status: redirectStatusSchema.nullable(),
+  requested_address: postalAddressSchema
+    .nullable()
+    .describe('submitted: the address the carrier was asked to use.'),
+  suggested_address: postalAddressSchema
+    .nullable()
+    .describe('requires_confirmation: the corrected address validation proposes; otherwise null.'),
+  corrected_fields: z.array(z.enum(ADDRESS_FIELDS)).max(ADDRESS_FIELDS.length),
+});
+export type RedirectRequestResult = z.output<typeof redirectRequestResultSchema>;

@@ -1,0 +1,107 @@
+import { z } from 'zod';
+import { defineTool } from '../../contract/define-tool.ts';
+import { outcome } from '../../contract/outcome.ts';
+import type { SqlDatabase } from '../../store/sql-database.ts';
+import { ADDRESS_CHANGE_TOOLS, addressChangeRoute, fulfilmentStateSchema } from './fulfilment.ts';
+import { orderIdSchema } from './order-contract-schemas.ts';
+import { orderErrors } from './order-errors.ts';
+import { findVisibleOrder } from './order-records.ts';
+import { ORDER_NOT_FOUND } from './order-refusals.ts';
+import { postalAddressSchema } from './postal-address.ts';
+
+const orderViewSchema = z.strictObject({
+  order_id: z.string(),
+  version: z
+    .number()
+    .int()
+    .min(1)
+    .describe(
+      'Bumped on every change; pass it as expected_order_version to orders_change_unshipped_address.',
+    ),
+  fulfilment_state: fulfilmentStateSchema,
+  delivery_address: postalAddressSchema.describe(
+    'Where the order will be delivered, as the retailer has it.',
+  ),
+  items: z
+    .array(
+      z.strictObject({
+        sku: z.string(),
+        name: z.string(),
+        quantity: z.number().int().min(1),
+        ships_only_to: z
+          .array(z.string())
+          .nullable()
+          .describe('Countries this item may be shipped to; null when it may go anywhere the shop delivers.'),
+      }),
+    )
+    .max(100),
+  shipment: z
+    .strictObject({ shipment_id: z.string(), carrier: z.string(), tracking_id: z.string() })
+    .nullable()
+    .describe('The parcel once a label exists; null before that.'),
+  address_change: z
+    .strictObject({
+      tool: z
+        .enum(ADDRESS_CHANGE_TOOLS)
+        .nullable()
+        .describe('The tool that can change where this order goes right now; null when none can.'),
+      reason: z.string().describe('Why that tool (or none) applies; relay it when no tool applies.'),
+    })
+    .describe('Routing for an address change request, decided from the current state.'),
+  pending_address_change: z
+    .strictObject({ operation_id: z.string() })
+    .nullable()
+    .describe('An address change committed by the retailer but not yet confirmed by the warehouse.'),
+});
+
+/** orders_get: the order as the caller may see it, and which tool applies to an address change now. */
+export function ordersGetTool(db: SqlDatabase) {
+  return defineTool({
+    name: 'orders_get',
+    title: 'Read an order',
+    description:
+      'Returns one order as the caller may see it: version, fulfilment state, delivery address, items, the parcel ' +
+      'if one exists, and address_change.tool: which tool can change where the order goes right now ' +
+      '(orders_change_unshipped_address before the warehouse handoff, shipments_request_redirect once the carrier ' +
+      'has the parcel, or null with the reason). Call it before any address change and again whenever a change ' +
+      'answers ORDER_STATE_CHANGED; pass its version as expected_order_version. It changes nothing. Customers see ' +
+      'only their own orders; an order that is not theirs answers ORDER_NOT_FOUND, exactly like one that does not exist.',
+    kind: 'read',
+    version: '1.0.0',
+    input: z.strictObject({ order_id: orderIdSchema }),
+    output: orderViewSchema,
+    errors: [orderErrors.ORDER_NOT_FOUND],
+    scopes: ['orders:read'],
+    timeoutMs: 5_000,
+    examples: [{ title: 'Read an order', input: { order_id: 'ord_5f0c6a1e9b2d4c7a8e3f1b0d2c4a6e8f' } }],
+    handler: async (input, ctx) => {
+      const order = await findVisibleOrder(db, ctx.principal, input.order_id);
+      if (!order) {
+        return outcome.rejected(ORDER_NOT_FOUND.code, ORDER_NOT_FOUND.message, {
+          resolution: ORDER_NOT_FOUND.resolution,
+        });
+      }
+      return outcome.completed({
+        order_id: order.id,
+        version: order.version,
+        fulfilment_state: order.state,
+        delivery_address: order.deliveryAddress,
+        items: order.items.map((item) => ({
+          sku: item.sku,
+          name: item.name,
+          quantity: item.quantity,
+          ships_only_to: item.shipsOnlyTo === null ? null : [...item.shipsOnlyTo],
+        })),
+        shipment: order.shipment
+          ? {
+              shipment_id: order.shipment.id,
+              carrier: order.shipment.carrier,
+              tracking_id: order.shipment.trackingId,
+            }
+          : null,
+        address_change: addressChangeRoute(order.state, order.pendingChangeId),
+        pending_address_change: order.pendingChangeId ? { operation_id: order.pendingChangeId } : null,
+      });
+    },
+  });
+}

@@ -1,0 +1,230 @@
+import type { Logger } from 'pino';
+import type { Clock } from '../../app/clock.ts';
+import type { Principal } from '../../auth/principal.ts';
+import type { ReconcileVerdict } from '../../contract/define-tool.ts';
+import type { Warning } from '../../contract/envelope.ts';
+import { outcome, type ToolOutcome } from '../../contract/outcome.ts';
+import type { AddressValidationService } from '../../external/address-validation/address-validation-service.ts';
+import type { CarrierRedirect } from '../../external/carrier/carrier-records.ts';
+import type { SimulatedCarrier } from '../../external/carrier/simulated-carrier.ts';
+import { ExternalRejectedError, ExternalUnavailableError } from '../../external/external-errors.ts';
+import type { SqlDatabase } from '../../store/sql-database.ts';
+import { validateNewAddress } from './address-validation-step.ts';
+import type { RedirectRequestResult } from './order-contract-schemas.ts';
+import { findVisibleOrder, loadOrder } from './order-records.ts';
+import { ORDER_NOT_FOUND, type Refusal } from './order-refusals.ts';
+import type { PostalAddress } from './postal-address.ts';
+import {
+  fenceUnsentRequest,
+  findRedirectRequest,
+  forgetUnsentRequest,
+  insertSendingRequest,
+  settleRedirectRequest,
+} from './redirect-records.ts';
+import { carrierRefusal, redirectRefusal } from './redirect-refusals.ts';
+
+export interface RedirectDeps {
+  readonly db: SqlDatabase;
+  readonly carrier: SimulatedCarrier;
+  readonly validator: AddressValidationService;
+  readonly clock: Clock;
+  /** How long to wait for the carrier before answering outcome_unknown. */
+  readonly carrierWaitMs: number;
+}
+
+type Outcome = ToolOutcome<RedirectRequestResult>;
+
+/**
+ * Asks the carrier to redirect a parcel it already has. The retailer owns nothing here: the carrier
+ * receives the request (idempotently, by the operation id as request id) and decides later, so the
+ * best outcome is `submitted`, never `completed`.
+ */
+export class RedirectService {
+  constructor(private readonly deps: RedirectDeps) {}
+
+  async request(
+    principal: Principal,
+    orderId: string,
+    newAddress: PostalAddress,
+    requestId: string,
+    signal: AbortSignal,
+    log: Logger,
+  ): Promise<Outcome> {
+    const { db, validator, clock } = this.deps;
+    const order = await findVisibleOrder(db, principal, orderId);
+    if (!order) return refuse(ORDER_NOT_FOUND);
+    const refusal = redirectRefusal(order);
+    if (refusal) return refuse(refusal);
+    const shipment = order.shipment!;
+    const validation = await validateNewAddress(validator, newAddress, signal, (suggested, fields) => ({
+      ...emptyResult(order.id),
+      shipment_id: shipment.id,
+      tracking_id: shipment.trackingId,
+      carrier: shipment.carrier,
+      suggested_address: suggested,
+      corrected_fields: fields,
+    }));
+    if (validation.kind === 'stop') return validation.outcome;
+    if (signal.aborted) return notSent();
+    const recorded = await insertSendingRequest(db, {
+      requestId,
+      orderId: order.id,
+      shipmentId: shipment.id,
+      tenant: order.tenant,
+      address: validation.address,
+      at: clock.now(),
+    });
+    if (!recorded) return this.#settledOutcome(requestId, signal);
+    log.info(
+      { order: order.id, shipment: shipment.id, op: requestId },
+      'sending a redirect request to the carrier',
+    );
+    return this.#send(requestId, 'first', signal, validation.warnings);
+  }
+
+  /** Settles a request whose outcome is unknown by asking the carrier by request id. */
+  async reconcile(requestId: string, signal: AbortSignal): Promise<ReconcileVerdict<RedirectRequestResult>> {
+    const { db, carrier, clock } = this.deps;
+    const record = await findRedirectRequest(db, requestId);
+    if (!record) {
+      if (await fenceUnsentRequest(db, requestId, clock.now())) return { settled: true, outcome: notSent() };
+      return this.reconcile(requestId, signal);
+    }
+    if (record.status !== 'sending')
+      return { settled: true, outcome: await this.#settledOutcome(requestId, signal) };
+    try {
+      const received = await carrier.findRedirect(requestId, signal);
+      if (received) return { settled: true, outcome: await this.#submitted(requestId, received, []) };
+    } catch (error) {
+      return { settled: false, note: `carrier status query failed: ${(error as Error).name}` };
+    }
+    // Never received: send it again under the same request id, which the carrier deduplicates.
+    const sent = await this.#send(requestId, 'repeat', signal, []);
+    if (sent.status === 'outcome_unknown' || sent.status === 'failed') {
+      return { settled: false, note: 'carrier did not answer the repeated request' };
+    }
+    return { settled: true, outcome: sent };
+  }
+
+  /**
+   * Sends the request. Only on the first attempt does "unavailable" prove the carrier never got it;
+   * a repeat may race a late delivery of the first, so then the request stays unsettled.
+   */
+  async #send(
+    requestId: string,
+    attempt: 'first' | 'repeat',
+    signal: AbortSignal,
+    warnings: Warning[],
+  ): Promise<Outcome> {
+    const { db, carrier, clock, carrierWaitMs } = this.deps;
+    const record = (await findRedirectRequest(db, requestId))!;
+    const order = (await loadOrder(db, record.orderId!))!;
+    try {
+      const received = await carrier.submitRedirect(
+        {
+          requestId,
+          trackingId: order.shipment!.trackingId,
+          tenant: record.tenant!,
+          address: record.newAddress!,
+        },
+        AbortSignal.any([signal, AbortSignal.timeout(carrierWaitMs)]),
+      );
+      return this.#submitted(requestId, received, warnings);
+    } catch (error) {
+      if (error instanceof ExternalRejectedError) {
+        await settleRedirectRequest(db, requestId, 'refused', error.code, clock.now());
+        return refuse(carrierRefusal(error.code, error.message));
+      }
+      if (error instanceof ExternalUnavailableError && attempt === 'first') {
+        await forgetUnsentRequest(db, requestId);
+        return outcome.failed(
+          'DEPENDENCY_UNAVAILABLE',
+          'The carrier was unavailable; nothing was requested.',
+          {
+            resolution: 'Try again in a moment with the same idempotency_key.',
+          },
+        );
+      }
+      return outcome.unknown(
+        'OUTCOME_UNKNOWN',
+        'The carrier did not confirm that it received the redirect request.',
+        {
+          resolution:
+            'Do not send a new request and do not tell the customer anything was redirected. Poll operations_get with operation_id, or retry with the same idempotency_key.',
+        },
+      );
+    }
+  }
+
+  async #submitted(requestId: string, received: CarrierRedirect, warnings: Warning[]): Promise<Outcome> {
+    const { db, clock } = this.deps;
+    await settleRedirectRequest(db, requestId, 'sent', null, clock.now());
+    const record = (await findRedirectRequest(db, requestId))!;
+    const order = (await loadOrder(db, record.orderId!))!;
+    return outcome.submitted(
+      {
+        ...emptyResult(order.id),
+        shipment_id: received.shipment_id,
+        tracking_id: received.tracking_id,
+        carrier: order.shipment?.carrier ?? null,
+        request_id: requestId,
+        redirect_status: received.status,
+        requested_address: record.newAddress,
+      },
+      {
+        message:
+          'The carrier received the redirect request and will decide later; it is not redirected yet. Check shipments_get_redirect for its decision.',
+        warnings,
+      },
+    );
+  }
+
+  async #settledOutcome(requestId: string, signal: AbortSignal): Promise<Outcome> {
+    const record = await findRedirectRequest(this.deps.db, requestId);
+    switch (record?.status) {
+      case 'sent': {
+        const received = await this.deps.carrier.findRedirect(requestId, signal).catch(() => null);
+        if (received) return this.#submitted(requestId, received, []);
+        break;
+      }
+      case 'refused':
+        return refuse(carrierRefusal(record.code ?? 'REDIRECT_NOT_ELIGIBLE', 'the carrier refused it'));
+      case 'abandoned':
+        return notSent();
+      default:
+        break;
+    }
+    return outcome.unknown('OUTCOME_UNKNOWN', 'The redirect request is still waiting for the carrier.', {
+      resolution: 'Poll operations_get with operation_id; do not send a new request.',
+    });
+  }
+}
+
+function emptyResult(orderId: string): RedirectRequestResult {
+  return {
+    order_id: orderId,
+    shipment_id: null,
+    tracking_id: null,
+    carrier: null,
+    request_id: null,
+    redirect_status: null,
+    requested_address: null,
+    suggested_address: null,
+    corrected_fields: [],
+  };
+}
+
+function refuse(refusal: Refusal): Outcome {
+  return outcome.rejected(refusal.code, refusal.message, { resolution: refusal.resolution });
+}
+
+function notSent(): Outcome {
+  return outcome.rejected(
+    'OPERATION_NOT_STARTED',
+    'The redirect request never reached the carrier; nothing was requested.',
+    {
+      resolution:
+        'Read the order again with orders_get and, if a redirect still applies, request it with a new idempotency_key.',
+    },
+  );
+}
