@@ -64,7 +64,8 @@ export function ordersGetTool(db: SqlDatabase) {
       'if one exists, and address_change.tool: which tool can change where the order goes right now ' +
       '(orders_change_unshipped_address before the warehouse handoff, shipments_request_redirect once the carrier ' +
       'has the parcel, or null with the reason). Call it before any address change and again whenever a change ' +
-      'answers ORDER_STATE_CHANGED; pass its version as expected_order_version. It changes nothing. Customers see ' +
+      'answers ORDER_STATE_CHANGED; pass its version as expected_order_version. It changes nothing. Do not use it to ' +
+      'learn what the carrier decided about a redirect; use shipments_get_redirect for that. Customers see ' +
       'only their own orders; an order that is not theirs answers ORDER_NOT_FOUND, exactly like one that does not exist.',
     kind: 'read',
     version: '1.0.0',
