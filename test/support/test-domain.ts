@@ -69,6 +69,8 @@ export function testDomain(options: TestDomainOptions = {}): DomainModule {
         id: '0900_testing',
         sql: `CREATE TABLE test_executions (execution_id TEXT PRIMARY KEY, operation_id TEXT, tool TEXT NOT NULL,
             mode TEXT NOT NULL, pid INTEGER NOT NULL, at BIGINT NOT NULL);
+          CREATE TABLE test_reconciles (call_id TEXT PRIMARY KEY, operation_id TEXT NOT NULL, pid INTEGER NOT NULL,
+            at BIGINT NOT NULL);
           CREATE TABLE test_bank_credits (request_id TEXT PRIMARY KEY, tenant TEXT NOT NULL, account TEXT NOT NULL,
             amount INTEGER NOT NULL, at BIGINT NOT NULL)`,
       },
@@ -140,6 +142,12 @@ function createTestDomain(context: DomainContext, options: TestDomainOptions): D
         });
       },
       async reconcile(operation) {
+        await db.execute('INSERT INTO test_reconciles (call_id, operation_id, pid, at) VALUES (?, ?, ?, ?)', [
+          randomUUID(),
+          operation.id,
+          process.pid,
+          clock.now(),
+        ]);
         const mode = options.statusQuery?.() ?? 'answer';
         if (mode === 'no_query')
           return { settled: false, note: 'the bank has no status query', escalate: true };
@@ -168,6 +176,7 @@ function createTestDomain(context: DomainContext, options: TestDomainOptions): D
     async reset() {
       await db.execute('DELETE FROM test_executions');
       await db.execute('DELETE FROM test_bank_credits');
+      await db.execute('DELETE FROM test_reconciles');
     },
     async fixtures() {
       return {};
@@ -198,6 +207,11 @@ export async function executions(
     `SELECT operation_id, tool, mode, pid FROM test_executions${where} ORDER BY at`,
     mode ? [mode] : [],
   );
+}
+
+/** Reconcile hook calls recorded so far: which process asked about which operation. */
+export function reconcileCalls(db: SqlExecutor): Promise<{ operation_id: string; pid: number }[]> {
+  return db.query('SELECT operation_id, pid FROM test_reconciles ORDER BY at');
 }
 
 export function testPrincipal(
