@@ -137,6 +137,38 @@ for (const target of storeTargets) {
       expect(await h.trackerCreates()).toHaveLength(4);
     });
 
+    it('lets exactly one of concurrent commits of the same content through', async () => {
+      const drafts = [];
+      for (let i = 0; i < 6; i += 1) drafts.push(await draft());
+      const answers = await Promise.all(
+        drafts.map((id) => h.call(MEMBER, 'workitems_commit', { draft_id: id, idempotency_key: newKey() })),
+      );
+      const statuses = answers.map((a) => a.code ?? a.status).sort();
+      expect(statuses).toEqual([
+        'POSSIBLE_DUPLICATE',
+        'POSSIBLE_DUPLICATE',
+        'POSSIBLE_DUPLICATE',
+        'POSSIBLE_DUPLICATE',
+        'POSSIBLE_DUPLICATE',
+        'completed',
+      ]);
+      expect(await h.trackerCreates()).toHaveLength(1);
+    });
+
+    it('lets exactly one of concurrent commits of the same draft under different keys through', async () => {
+      const id = await draft();
+      const answers = await Promise.all(
+        Array.from({ length: 6 }, () =>
+          h.call(MEMBER, 'workitems_commit', { draft_id: id, idempotency_key: newKey() }),
+        ),
+      );
+      expect(answers.filter((a) => a.status === 'completed')).toHaveLength(1);
+      for (const refused of answers.filter((a) => a.status !== 'completed')) {
+        expect(['COMMIT_OUTCOME_PENDING', 'DRAFT_ALREADY_COMMITTED']).toContain(refused.code);
+      }
+      expect(await h.trackerCreates()).toHaveLength(1);
+    });
+
     it('changes nothing when the tracker is unavailable, and the same key may then succeed', async () => {
       const draftId = await draft();
       const key = newKey();
