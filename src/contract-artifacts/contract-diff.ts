@@ -183,12 +183,13 @@ export function diffContracts(
       const twin = renamedTo.get(name);
       own = [
         twin
-          ? toolChange(name, 'tool_renamed', '', `tool renamed to ${twin.name}`)
-          : toolChange(name, 'tool_removed', '', 'tool removed'),
+          ? toolChange(name, 'tool_renamed', '', `renamed to ${twin.name}`)
+          : toolChange(name, 'tool_removed', '', `version ${was.version} is gone`),
       ];
     } else {
       const origin = [...renamedTo.entries()].find(([, t]) => t.name === name)?.[0];
-      own = [toolChange(name, 'tool_added', '', origin ? `new tool (renamed from ${origin})` : 'new tool')];
+      const version = `version ${now?.version ?? '?'}`;
+      own = [toolChange(name, 'tool_added', '', origin ? `${version}, renamed from ${origin}` : version)];
     }
     changes.push(...own);
     verdicts.push(verdictFor(name, was, now, own, options));

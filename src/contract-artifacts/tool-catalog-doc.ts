@@ -1,4 +1,5 @@
 import type { ContractDocument, ContractError, ContractTool } from './contract-document.ts';
+import { sortKeysDeep } from './contract-export.ts';
 import {
   branchesOf,
   descriptionOf,
@@ -48,14 +49,44 @@ function constraintsOf(node: SchemaNode): string {
   return parts.join('; ');
 }
 
-function fieldRows(schema: SchemaNode, withConstraints: boolean): string[] {
+/** For result fields, the closed set of values when there is one: what the agent must be ready to read. */
+function valuesLabel(node: SchemaNode): string {
+  const values = enumValuesOf(node);
+  if (!values) return typeLabel(node);
+  const nullable =
+    branchesOf(node).some((b) => b.type === 'null') ||
+    (Array.isArray(node.type) && node.type.includes('null'));
+  return [...values.map((v) => code(JSON.stringify(v))), ...(nullable ? ['null'] : [])].join(' | ');
+}
+
+/**
+ * The schema with each object's properties listed required first, then by name. The committed
+ * contract has sorted keys, so the catalog must not depend on declaration order to render the same
+ * from a contract file as from the running code.
+ */
+function orderedForReading(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(orderedForReading);
+  if (!isNode(value)) return value;
+  const out = Object.fromEntries(Object.entries(value).map(([k, v]) => [k, orderedForReading(v)]));
+  if (isNode(out.properties)) {
+    const required = new Set(Array.isArray(out.required) ? out.required : []);
+    const rank = (name: string) => `${required.has(name) ? 0 : 1}${name}`;
+    out.properties = Object.fromEntries(
+      Object.entries(out.properties).sort(([a], [b]) => (rank(a) < rank(b) ? -1 : rank(a) > rank(b) ? 1 : 0)),
+    );
+  }
+  return out;
+}
+
+function fieldRows(rawSchema: SchemaNode, withConstraints: boolean): string[] {
   const rows: string[] = [];
+  const schema = orderedForReading(rawSchema) as SchemaNode;
   walkSchema(schema, '', ({ node, field, property, branch }) => {
     if (property === null || branch) return;
     const parentPath = field.slice(0, field.length - property.length).replace(/\.$/, '');
     const required = requiredIn(schema, parentPath, property);
     const description = cell(descriptionOf(node) ?? '');
-    const type = cell(typeLabel(node));
+    const type = cell(withConstraints ? typeLabel(node) : valuesLabel(node));
     rows.push(
       withConstraints
         ? `| ${code(field)} | ${type} | ${required ? 'yes' : 'no'} | ${cell(constraintsOf(node))} | ${description} |`
@@ -151,7 +182,9 @@ function toolSection(tool: ContractTool, common: ReadonlySet<string>): string {
 }
 
 /** The Markdown tool catalog; derived from the contract only, so it changes exactly when the contract does. */
-export function renderToolCatalog(document: ContractDocument): string {
+export function renderToolCatalog(source: ContractDocument): string {
+  // Render from the committed (key-sorted) form, so a contract file and the running code agree.
+  const document = sortKeysDeep(source) as ContractDocument;
   const firstSentence = (text: string) => /^[^.]*\./.exec(text)?.[0] ?? text;
   const out = [
     '# Tool catalog',

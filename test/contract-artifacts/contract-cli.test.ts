@@ -1,0 +1,93 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, test } from 'vitest';
+import { serializeContract } from '../../src/contract-artifacts/contract-export.ts';
+import { buildReferenceContract } from '../../src/contract-artifacts/reference-contract.ts';
+import { renderToolCatalog } from '../../src/contract-artifacts/tool-catalog-doc.ts';
+import { at, editTool, ticketContract } from './fixtures/ticket-tools.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'toolgate-contract-cli-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+function toolgate(...args: string[]) {
+  const run = spawnSync(process.execPath, ['bin/toolgate.mjs', ...args], {
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
+  return { status: run.status, stdout: run.stdout, stderr: run.stderr };
+}
+
+function file(name: string, text: string): string {
+  const path = join(dir, name);
+  writeFileSync(path, text);
+  return path;
+}
+
+const base = ticketContract();
+const good = file('good.contract.json', serializeContract(base));
+const tightened = editTool(base, 'tickets_open', (t) => {
+  at(t, 'input_schema', 'properties', 'summary').maxLength = 100;
+});
+
+describe('toolgate contract and lint commands', () => {
+  test('contract export writes the contract of this build, byte for byte', async () => {
+    const out = join(dir, 'export.json');
+    const run = toolgate('contract', 'export', '--out', out);
+    expect(run.status, run.stderr).toBe(0);
+    expect(readFileSync(out, 'utf8')).toBe(serializeContract(await buildReferenceContract()));
+  });
+
+  test('lint FILE exits 0 on a clean contract and 1 with JSON findings on a broken one', () => {
+    expect(toolgate('lint', good).status).toBe(0);
+    const broken = file(
+      'broken.contract.json',
+      serializeContract(
+        editTool(base, 'tickets_open', (t) => {
+          delete at(t, 'input_schema', 'properties', 'tags').maxItems;
+        }),
+      ),
+    );
+    const run = toolgate('lint', broken, '--json');
+    expect(run.status).toBe(1);
+    expect(JSON.parse(run.stdout).findings).toEqual([
+      expect.objectContaining({
+        rule: 'bounded-array',
+        tool: 'tickets_open',
+        pointer: '/input_schema/properties/tags',
+      }),
+    ]);
+  });
+
+  test('contract diff exits 1 for an unbumped breaking change and 0 once the major version is bumped', () => {
+    const unbumped = file('unbumped.contract.json', serializeContract(tightened));
+    const refused = toolgate('contract', 'diff', good, unbumped);
+    expect(refused.status).toBe(1);
+    expect(refused.stdout).toContain('[BREAKING: needs major version 3.0.0]');
+    const bumped = file(
+      'bumped.contract.json',
+      serializeContract(
+        editTool(tightened, 'tickets_open', (t) => {
+          t.version = '3.0.0';
+        }),
+      ),
+    );
+    const accepted = toolgate('contract', 'diff', good, bumped, '--json');
+    expect(accepted.status).toBe(0);
+    expect(JSON.parse(accepted.stdout)).toMatchObject({ ok: true, summary: { breaking: 1 } });
+  });
+
+  test('contract docs renders a contract file', () => {
+    const out = join(dir, 'tools.md');
+    expect(toolgate('contract', 'docs', '--from', good, '--out', out).status).toBe(0);
+    expect(readFileSync(out, 'utf8')).toBe(renderToolCatalog(base));
+  });
+
+  test('a file that is not a contract is a usage failure (exit 2), not a verdict', () => {
+    const junk = file('junk.json', '{"tools": 3}');
+    const run = toolgate('lint', junk);
+    expect(run.status).toBe(2);
+    expect(run.stderr).toContain('is not a toolgate-contract/1 document');
+  });
+});
