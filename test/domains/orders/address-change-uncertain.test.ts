@@ -1,0 +1,173 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { ADDRESS_SAMPLES } from '../../../src/domains/orders/demo-orders.ts';
+import { storeTargets } from '../../store/store-targets.ts';
+import { newKey, type OrdersHarness, orderId, startOrders } from './orders-app.ts';
+
+const ALICE = 'acme-customer-alice';
+const CHANGE = 'orders_change_unshipped_address';
+const NEW_ADDRESS = ADDRESS_SAMPLES.clean_us!;
+
+for (const target of storeTargets) {
+  describe.skipIf(!target.available)(
+    `orders address change with an uncertain warehouse on ${target.dialect}`,
+    () => {
+      let h: OrdersHarness;
+      beforeAll(async () => {
+        h = await startOrders(target);
+      });
+      afterAll(async () => {
+        await h?.close();
+      });
+      beforeEach(async () => {
+        await h.app.resetWorld();
+      });
+
+      const change = (id: string, version: number, key: string, address: object = NEW_ADDRESS) =>
+        h.call(ALICE, CHANGE, {
+          order_id: id,
+          expected_order_version: version,
+          new_address: address,
+          idempotency_key: key,
+        });
+      const operation = async (operationId: string | null) =>
+        (await h.call(ALICE, 'operations_get', { operation_id: operationId })).result as {
+          status: string;
+          outcome: { status: string; code: string | null; result: unknown } | null;
+        };
+      const updates = () => h.effects('warehouse', 'address_update_applied');
+
+      it('a lost warehouse answer is outcome_unknown, reconciled to completed, replayed, with one warehouse update', async () => {
+        const id = orderId('alice-editable');
+        const before = await h.order(id);
+        const key = newKey();
+        h.app.faults.arm({
+          target: 'warehouse',
+          fault: 'drop_response_after_apply',
+          match: { action: 'apply_address_update' },
+        });
+        const lost = await change(id, 3, key);
+        expect(lost).toMatchObject({
+          ok: false,
+          status: 'outcome_unknown',
+          code: 'OUTCOME_UNKNOWN',
+          retryable: true,
+        });
+        expect(lost.resolution).toContain('operations_get');
+        expect(await updates()).toHaveLength(1);
+        // Meanwhile the order keeps its previous address, with the change pending.
+        expect(await h.order(id)).toEqual({ ...before, pending_change_id: lost.operation_id });
+        const read = await h.call(ALICE, 'orders_get', { order_id: id });
+        expect(read.result).toMatchObject({
+          pending_address_change: { operation_id: lost.operation_id },
+          address_change: { tool: null },
+        });
+        const impatient = await change(id, 3, newKey());
+        expect(impatient).toMatchObject({ status: 'rejected', code: 'ADDRESS_CHANGE_IN_PROGRESS' });
+        const conflicting = await change(id, 3, key, ADDRESS_SAMPLES.suggested_us!);
+        expect(conflicting).toMatchObject({ status: 'failed', code: 'IDEMPOTENCY_CONFLICT' });
+        const replayedUnknown = await change(id, 3, key);
+        expect(replayedUnknown).toMatchObject({
+          status: 'outcome_unknown',
+          replayed: true,
+          operation_id: lost.operation_id,
+        });
+
+        await h.reconcile();
+        const settled = await operation(lost.operation_id);
+        expect(settled.status).toBe('completed');
+        expect(settled.outcome).toMatchObject({
+          status: 'completed',
+          result: { confirmed_address: NEW_ADDRESS, order_version: 4 },
+        });
+        expect(await h.order(id)).toEqual({
+          ...before,
+          version: 4,
+          address: NEW_ADDRESS,
+          pending_change_id: null,
+        });
+        const retry = await change(id, 3, key);
+        expect(retry).toMatchObject({ status: 'completed', replayed: true, operation_id: lost.operation_id });
+        expect(await updates()).toHaveLength(1);
+      });
+
+      it('a late warehouse answer lands after the call gave up; reconciliation finds it and applies nothing twice', async () => {
+        const id = orderId('alice-editable');
+        const key = newKey();
+        h.app.faults.arm({
+          target: 'warehouse',
+          fault: 'delay_ms',
+          params: { ms: 700 },
+          match: { action: 'apply_address_update' },
+        });
+        const late = await change(id, 3, key);
+        expect(late.status).toBe('outcome_unknown');
+        expect(await updates()).toHaveLength(0);
+        await sleep(700);
+        expect(await updates()).toHaveLength(1);
+        await h.reconcile();
+        expect((await operation(late.operation_id)).status).toBe('completed');
+        expect(await h.order(id)).toMatchObject({
+          version: 4,
+          address: NEW_ADDRESS,
+          pending_change_id: null,
+        });
+        expect(await updates()).toHaveLength(1);
+      });
+
+      it('an update that never reached the warehouse is sent again by reconciliation under the same operation id', async () => {
+        const id = orderId('alice-editable');
+        h.app.faults.arm({
+          target: 'warehouse',
+          fault: 'timeout',
+          match: { action: 'apply_address_update' },
+        });
+        const lost = await change(id, 3, newKey());
+        expect(lost.status).toBe('outcome_unknown');
+        expect(await updates()).toHaveLength(0);
+        h.app.faults.arm({
+          target: 'warehouse',
+          fault: 'unavailable',
+          match: { action: 'get_address_update' },
+        });
+        await h.reconcile();
+        expect((await operation(lost.operation_id)).status).toBe('outcome_unknown');
+        expect((await h.order(id)).pending_change_id).toBe(lost.operation_id);
+        await h.reconcile();
+        expect((await operation(lost.operation_id)).status).toBe('completed');
+        const applied = await updates();
+        expect(applied).toHaveLength(1);
+        expect(applied[0]!.requestId).toBe(lost.operation_id);
+        expect(await h.order(id)).toMatchObject({
+          version: 4,
+          address: NEW_ADDRESS,
+          pending_change_id: null,
+        });
+      });
+
+      it('if the warehouse locks the order before the lost update arrives, reconciliation settles it rejected', async () => {
+        const id = orderId('alice-editable');
+        const before = await h.order(id);
+        h.app.faults.arm({
+          target: 'warehouse',
+          fault: 'timeout',
+          match: { action: 'apply_address_update' },
+        });
+        const lost = await change(id, 3, newKey());
+        expect(lost.status).toBe('outcome_unknown');
+        await h.app.domains[0]!.simulate!('warehouse', 'lock_order', { order_id: id });
+        await h.reconcile();
+        const settled = await operation(lost.operation_id);
+        expect(settled.status).toBe('rejected');
+        expect(settled.outcome).toMatchObject({ status: 'rejected', code: 'WAREHOUSE_HANDOFF_STARTED' });
+        expect(await h.order(id)).toEqual({
+          ...before,
+          state: 'locked_for_warehouse',
+          version: 4,
+          pending_change_id: null,
+        });
+        expect(await updates()).toHaveLength(0);
+      });
+    },
+  );
+}
