@@ -58,20 +58,31 @@ function evaluate(expr: string, scope: TemplateScope): unknown {
   return value;
 }
 
-/** Reads `a.b[0].c` from a value; undefined when any step is missing. */
+/**
+ * Reads `a.b[0].c` from a value; `[field=value]` picks the first array element whose field equals
+ * the value (`orders.all[label=alice-editable].order_id`). Undefined when any step is missing.
+ */
 export function lookupPath(root: unknown, path: string): unknown {
   let node: unknown = root;
-  for (const part of path.split('.')) {
-    const m = /^([^[\]]*)((?:\[\d+\])*)$/.exec(part);
-    if (!m) return undefined;
-    if (m[1]) {
-      if (node === null || typeof node !== 'object') return undefined;
-      node = (node as Record<string, unknown>)[m[1]];
-    }
-    for (const index of m[2]!.matchAll(/\[(\d+)\]/g)) {
+  for (const part of path.match(/[^.[\]]+|\[[^\]]*\]/g) ?? []) {
+    if (part.startsWith('[')) {
       if (!Array.isArray(node)) return undefined;
-      node = node[Number(index[1])];
+      const inner = part.slice(1, -1);
+      const eq = inner.indexOf('=');
+      if (eq < 0) node = node[Number(inner)];
+      else {
+        const [field, value] = [inner.slice(0, eq), inner.slice(eq + 1)];
+        node = node.find(
+          (item) =>
+            item !== null &&
+            typeof item === 'object' &&
+            String((item as Record<string, unknown>)[field]) === value,
+        );
+      }
+      continue;
     }
+    if (node === null || typeof node !== 'object') return undefined;
+    node = (node as Record<string, unknown>)[part];
   }
   return node;
 }

@@ -3,6 +3,7 @@ import type { EvalWorld } from './eval-world.ts';
 import { judgeTrial, type TrialMetrics } from './judge.ts';
 import type { Claim, LoadedScenario } from './scenario-schema.ts';
 import { ScriptedUser } from './scripted-user.ts';
+import { renderTemplates } from './template.ts';
 import { ToolSession } from './tool-session.ts';
 import { Transcript, type TranscriptEvent } from './transcript.ts';
 import { resolvePrincipal, trialScope } from './trial-scope.ts';
@@ -71,8 +72,22 @@ export async function runTrial(options: TrialOptions): Promise<TrialResult> {
     }
     const client = await world.connect(principal);
     const session = new ToolSession(client, world, scenario, scope, transcript);
-    const user = new ScriptedUser(scenario.request, scenario.user_replies, transcript);
-    const run = await agent.run({ scenario, session, scope, user, signal: controller.signal });
+    // The request and replies may name fixture ids; the agent sees them rendered.
+    const rendered = renderTemplates(
+      { request: scenario.request, replies: scenario.user_replies },
+      scope,
+    ) as {
+      request: string;
+      replies: string[];
+    };
+    const user = new ScriptedUser(rendered.request, rendered.replies, transcript);
+    const run = await agent.run({
+      scenario: { ...scenario, request: rendered.request, user_replies: rendered.replies },
+      session,
+      scope,
+      user,
+      signal: controller.signal,
+    });
     transcript.add({ kind: 'agent', text: run.answer });
     const latencyMs = performance.now() - started;
     const tools = await session.listTools();
