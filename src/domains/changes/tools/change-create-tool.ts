@@ -80,7 +80,7 @@ export function changeCreateTool(service: ChangeService) {
     kind: 'write',
     mutation: 'create',
     externalSystems: [CHANGE_PLATFORM],
-    version: '1.0.0',
+    version: '1.0.1',
     input: changeCreateInput,
     output: changeCreateResultSchema,
     errors: [
