@@ -30,7 +30,7 @@ export const CHANGE_CLASSES = {
   examples_changed: { severity: C, summary: 'examples changed' },
   annotations_changed: { severity: C, summary: 'annotations changed' },
   timeout_changed: { severity: C, summary: 'timeout changed' },
-  policy_changed: { severity: C, summary: 'idempotency, retention or duplicate policy changed' },
+  policy_changed: { severity: C, summary: 'operation policy changed' },
   notes_changed: { severity: C, summary: 'documented limits changed' },
   version_changed: { severity: C, summary: 'contract version changed' },
   input_field_added_required: { severity: B, summary: 'new required input field' },

@@ -28,6 +28,9 @@ export interface DiffOptions {
   readonly allowRemoved?: readonly string[];
 }
 
+/** Server-side operation policy published in the contract; changes are reported, never breaking. */
+const POLICY_FIELDS = ['idempotency', 'duplicate_suspicion', 'supports_dry_run', 'external_systems'] as const;
+
 const same = (a: unknown, b: unknown): boolean => canonicalJson(a) === canonicalJson(b);
 
 function major(version: string | null): number {
@@ -106,9 +109,14 @@ export function diffTool(before: ContractTool, after: ContractTool): ContractCha
   if (before.timeout_ms !== after.timeout_ms) {
     note('timeout_changed', '/timeout_ms', `timeout ${before.timeout_ms} ms -> ${after.timeout_ms} ms`);
   }
-  const policy = (t: ContractTool) => [t.idempotency, t.duplicate_suspicion, t.supports_dry_run];
-  if (!same(policy(before), policy(after)))
-    note('policy_changed', '/idempotency', 'operation policy changed');
+  for (const field of POLICY_FIELDS) {
+    if (same(before[field], after[field])) continue;
+    note(
+      'policy_changed',
+      `/${field}`,
+      `${field} ${JSON.stringify(before[field])} -> ${JSON.stringify(after[field])}`,
+    );
+  }
   if (!same(before.notes, after.notes)) note('notes_changed', '/notes', 'documented limits changed');
   if (before.version !== after.version)
     note('version_changed', '/version', `version ${before.version} -> ${after.version}`);

@@ -1,6 +1,7 @@
 import type { ContractDocument } from './contract-document.ts';
 import { descriptionRules } from './lint-description-rules.ts';
 import { namingRules } from './lint-naming-rules.ts';
+import { publicationRules } from './lint-publication-rules.ts';
 import type { LintFinding, LintRule } from './lint-rule.ts';
 import { safetyRules } from './lint-safety-rules.ts';
 import { schemaRules } from './lint-schema-rules.ts';
@@ -11,6 +12,7 @@ export const LINT_RULES: readonly LintRule[] = [
   ...descriptionRules,
   ...schemaRules,
   ...safetyRules,
+  ...publicationRules,
 ];
 
 export interface LintReport {

@@ -164,6 +164,16 @@ const cases: DiffCase[] = [
     severity: 'compatible',
   },
   {
+    name: 'external system added',
+    tool: 'tickets_open',
+    edit: (t) => {
+      t.external_systems.push('mailer');
+    },
+    change: 'policy_changed',
+    severity: 'compatible',
+    pointer: '/external_systems',
+  },
+  {
     name: 'retention changed',
     tool: 'tickets_open',
     edit: (t) => {
@@ -171,6 +181,7 @@ const cases: DiffCase[] = [
     },
     change: 'policy_changed',
     severity: 'compatible',
+    pointer: '/idempotency',
   },
   {
     name: 'notes changed',
