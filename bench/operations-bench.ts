@@ -1,0 +1,204 @@
+import { fork } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { pino } from 'pino';
+import { createApp } from '../src/app/create-app.ts';
+import { loadOrCreateDevKeys } from '../src/auth/dev-keys.ts';
+import { mintToken } from '../src/auth/mint-token.ts';
+import { requestFingerprint } from '../src/contract/fingerprint.ts';
+import { newOperationId } from '../src/operations/operation-id.ts';
+import type { SqlDialect } from '../src/store/sql-database.ts';
+import { createScratchDatabase, postgresAvailable } from '../test/support/pg.ts';
+import { BENCH_SCOPE, BENCH_WRITE_TOOL, benchDomain } from './bench-domain.ts';
+import { type HttpLoad, httpLoad } from './http-load.ts';
+
+export interface BenchMeasure {
+  readonly name: string;
+  readonly value: number;
+  readonly unit: string;
+}
+
+export interface OperationsBenchOptions {
+  /** How long each measurement runs. */
+  readonly durationMs?: number;
+  /** Requests in flight at once against HTTP servers. */
+  readonly concurrency?: number;
+}
+
+const SERVER_SCRIPT = fileURLToPath(new URL('./bench-server.ts', import.meta.url));
+
+/** Runs `work` repeatedly with `concurrency` loops for `durationMs`; answers completions per second. */
+async function rate(
+  durationMs: number,
+  concurrency: number,
+  work: (i: number) => Promise<unknown>,
+): Promise<number> {
+  let done = 0;
+  let next = 0;
+  const stopAt = performance.now() + durationMs;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (performance.now() < stopAt) {
+        await work(next++);
+        done += 1;
+      }
+    }),
+  );
+  return done / ((performance.now() - started) / 1000);
+}
+
+/** Reservations/s and replays/s at the idempotency layer, in process, on one store. */
+async function storeRates(dialect: SqlDialect, durationMs: number): Promise<BenchMeasure[]> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'toolgate-bench-'));
+  const scratch = dialect === 'postgres' ? await createScratchDatabase() : null;
+  const app = await createApp({
+    dataDir,
+    databaseUrl: scratch?.url,
+    logger: pino({ level: 'silent' }),
+    seed: false,
+    backgroundJobs: false,
+    domains: [benchDomain],
+  });
+  try {
+    const tool = app.registry.get(BENCH_WRITE_TOOL)!;
+    const principal = {
+      subject: 'bench',
+      tenant: 'bench',
+      actor: 'service' as const,
+      scopes: new Set([BENCH_SCOPE]),
+    };
+    const concurrency = dialect === 'postgres' ? 8 : 1;
+    const reservations = await rate(durationMs, concurrency, (i) => {
+      const now = Date.now();
+      return app.operations.store.reserve({
+        id: newOperationId(now),
+        tenant: 'bench',
+        subject: 'bench',
+        key: `bench-reserve-${i}-${now}`,
+        tool: BENCH_WRITE_TOOL,
+        contractVersion: '1.0.0',
+        fingerprint: 'f'.repeat(64),
+        contentHash: null,
+        mode: 'execute',
+        correlationId: 'bench',
+        now,
+        leaseExpiresAt: now + 60_000,
+        expiresAt: now + 86_400_000,
+      });
+    });
+    const args = { text: 'replayed', idempotency_key: 'bench-replay-key-0001' };
+    await app.gateway.callToolEnvelope({ name: BENCH_WRITE_TOOL, arguments: args }, principal);
+    const call = {
+      tool,
+      principal,
+      key: args.idempotency_key,
+      fingerprint: requestFingerprint({ tool: BENCH_WRITE_TOOL, contractMajor: 1, mode: 'execute', args }),
+      args,
+      correlationId: 'bench',
+    };
+    const signal = new AbortController().signal;
+    const replays = await rate(durationMs, concurrency, async () => {
+      const admission = await app.operations.idempotency.admit(call, signal);
+      if (admission.kind !== 'answer' || !admission.envelope.replayed) throw new Error('expected a replay');
+    });
+    return [
+      { name: `${dialect}: reservations`, value: reservations, unit: 'ops/s' },
+      { name: `${dialect}: replays`, value: replays, unit: 'ops/s' },
+    ];
+  } finally {
+    await app.close();
+    await scratch?.drop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+/** Starts a bench server process, runs the load against it, stops it. */
+async function serverRate(
+  mode: 'sdk-noop' | 'gateway',
+  databaseUrl: string | undefined,
+  options: Required<OperationsBenchOptions>,
+): Promise<HttpLoad> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'toolgate-bench-'));
+  await loadOrCreateDevKeys(dataDir);
+  const child = fork(SERVER_SCRIPT, [mode, dataDir, databaseUrl ?? ''], {
+    execArgv: ['--import', 'tsx'],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  try {
+    const ready = await new Promise<{ port: number; resource: string }>((resolve, reject) => {
+      child.once('message', (m) => resolve(m as { port: number; resource: string }));
+      child.once('exit', (code) => reject(new Error(`bench server exited (${code})`)));
+    });
+    const url = `http://127.0.0.1:${ready.port}/mcp`;
+    if (mode === 'sdk-noop') {
+      return await httpLoad({ url, ...options, toolCall: () => ({ name: 'noop', arguments: {} }) });
+    }
+    const token = await mintToken(
+      await loadOrCreateDevKeys(dataDir),
+      { sub: 'bench', tenant: 'bench', actor: 'service', scopes: [BENCH_SCOPE] },
+      { audience: ready.resource },
+    );
+    const run = Date.now();
+    return await httpLoad({
+      url,
+      ...options,
+      token,
+      toolCall: (i) => ({
+        name: BENCH_WRITE_TOOL,
+        arguments: { text: 'note', idempotency_key: `bench-${run}-${i}` },
+      }),
+    });
+  } finally {
+    child.disconnect();
+    await new Promise((resolve) => (child.exitCode !== null ? resolve(null) : child.once('exit', resolve)));
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * The operations section of `npm run bench`: reservations/s and replays/s on SQLite and PostgreSQL,
+ * and durable write calls/s through the whole gateway over HTTP against the bare SDK's no-op tool
+ * measured in the same run (target: at least 1.5x on SQLite).
+ */
+export async function operationsBench(input: OperationsBenchOptions = {}): Promise<BenchMeasure[]> {
+  const options = { durationMs: input.durationMs ?? 3_000, concurrency: input.concurrency ?? 16 };
+  const pg = await postgresAvailable();
+  const measures: BenchMeasure[] = [...(await storeRates('sqlite', options.durationMs))];
+  if (pg) measures.push(...(await storeRates('postgres', options.durationMs)));
+  const baseline = await serverRate('sdk-noop', undefined, options);
+  const sqlite = await serverRate('gateway', undefined, options);
+  measures.push(
+    { name: 'bare SDK no-op over HTTP (baseline)', value: baseline.callsPerSecond, unit: 'calls/s' },
+    { name: 'gateway durable write over HTTP, sqlite', value: sqlite.callsPerSecond, unit: 'calls/s' },
+    {
+      name: 'gateway sqlite / bare SDK no-op (target >= 1.5)',
+      value: sqlite.callsPerSecond / baseline.callsPerSecond,
+      unit: 'x',
+    },
+  );
+  if (pg) {
+    const scratch = await createScratchDatabase();
+    try {
+      const postgres = await serverRate('gateway', scratch.url, options);
+      measures.push({
+        name: 'gateway durable write over HTTP, postgres',
+        value: postgres.callsPerSecond,
+        unit: 'calls/s',
+      });
+    } finally {
+      await scratch.drop();
+    }
+  }
+  for (const load of [baseline, sqlite])
+    if (load.failures > 0) throw new Error(`${load.failures} calls failed`);
+  return measures;
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  for (const m of await operationsBench()) {
+    console.log(`${m.name.padEnd(52)} ${m.value.toFixed(m.unit === 'x' ? 2 : 0).padStart(10)} ${m.unit}`);
+  }
+}
