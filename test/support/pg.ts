@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 
-/** The server tests use; override with TOOLGATE_TEST_PG_URL (a URL to any existing database). */
-export const PG_ADMIN_URL = process.env.TOOLGATE_TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+/** The server tests use; override with TOOLGATE_TEST_DATABASE_URL (a URL to any existing database). */
+export const PG_ADMIN_URL =
+  process.env.TOOLGATE_TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
 /**
  * Whether PostgreSQL answers. Suites that need it skip when it does not, with a loud warning,
