@@ -1,0 +1,132 @@
+import { accessSync, constants, mkdirSync, statSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { z } from 'zod';
+import type { KeySource } from '../auth/token-verifier.ts';
+import { DEFAULT_HOST, DEFAULT_PORT, MCP_PATH } from '../transport/http-server.ts';
+
+/** Raw values as commander hands them over (strings, booleans or absent). */
+export interface RawServeOptions {
+  host?: string;
+  port?: string;
+  dataDir?: string;
+  databaseUrl?: string;
+  stdio?: boolean;
+  enableTestApi?: boolean;
+  seed?: boolean;
+  localPrincipalToken?: string;
+  jwksUrl?: string;
+  issuer?: string;
+  audience?: string;
+  retentionSeconds?: string;
+  allowedHosts?: string;
+}
+
+export interface ServeConfig {
+  readonly host: string;
+  readonly port: number;
+  readonly dataDir: string;
+  readonly databaseUrl: string | undefined;
+  readonly stdio: boolean;
+  readonly enableTestApi: boolean;
+  readonly seed: boolean;
+  readonly localPrincipalToken: string | undefined;
+  readonly keys: KeySource;
+  /** Explicit resource URL / audience; the bound address when absent. */
+  readonly audience: string | undefined;
+  readonly retentionSeconds: number | undefined;
+  readonly allowedHosts: readonly string[];
+}
+
+export class ConfigError extends Error {}
+
+const env = (name: string): string | undefined => {
+  const value = process.env[name];
+  return value === undefined || value === '' ? undefined : value;
+};
+const envFlag = (name: string): boolean | undefined => {
+  const value = env(name);
+  return value === undefined ? undefined : !['0', 'false', 'no', 'off'].includes(value.toLowerCase());
+};
+
+const portSchema = z.coerce.number().int().min(0).max(65535);
+const secondsSchema = z.coerce
+  .number()
+  .int()
+  .min(60)
+  .max(365 * 24 * 3600);
+const urlSchema = z.url({ protocol: /^https?$/ });
+
+/** The data dir as the CLI uses it: --data-dir, TOOLGATE_DATA_DIR, or ./.toolgate. */
+export function resolveDataDir(flag: string | undefined): string {
+  return resolve(flag ?? env('TOOLGATE_DATA_DIR') ?? '.toolgate');
+}
+
+/** The audience dev tokens are minted for when the caller names none: the default MCP URL. */
+export function defaultAudience(): string {
+  const explicit = env('TOOLGATE_AUDIENCE');
+  if (explicit) return explicit;
+  return `http://${env('TOOLGATE_HOST') ?? DEFAULT_HOST}:${env('TOOLGATE_PORT') ?? DEFAULT_PORT}${MCP_PATH}`;
+}
+
+/** Flags first, then TOOLGATE_* variables, then defaults; every problem named with its option. */
+export function resolveServeConfig(raw: RawServeOptions): ServeConfig {
+  const problems: string[] = [];
+  const port = portSchema.safeParse(raw.port ?? env('TOOLGATE_PORT') ?? DEFAULT_PORT);
+  if (!port.success) problems.push(`--port ${raw.port ?? env('TOOLGATE_PORT')}: must be an integer 0-65535`);
+  const dataDir = resolveDataDir(raw.dataDir);
+  const dirProblem = dataDirProblem(dataDir);
+  if (dirProblem) problems.push(`--data-dir ${dataDir}: ${dirProblem}`);
+  const retentionRaw = raw.retentionSeconds ?? env('TOOLGATE_RETENTION_SECONDS');
+  const retention = retentionRaw === undefined ? undefined : secondsSchema.safeParse(retentionRaw);
+  if (retention && !retention.success) {
+    problems.push(`--retention-seconds ${retentionRaw}: must be an integer from 60 to 31536000`);
+  }
+  const jwksUrl = raw.jwksUrl ?? env('TOOLGATE_JWKS_URL');
+  const issuer = raw.issuer ?? env('TOOLGATE_ISSUER');
+  const audience = raw.audience ?? env('TOOLGATE_AUDIENCE');
+  if ((jwksUrl === undefined) !== (issuer === undefined)) {
+    problems.push('--jwks-url and --issuer: give both for production tokens, or neither for the dev key');
+  }
+  if (jwksUrl !== undefined && !urlSchema.safeParse(jwksUrl).success)
+    problems.push(`--jwks-url ${jwksUrl}: not an http(s) URL`);
+  if (audience !== undefined && !urlSchema.safeParse(audience).success)
+    problems.push(`--audience ${audience}: not an http(s) URL`);
+  const databaseUrl = raw.databaseUrl ?? env('TOOLGATE_DATABASE_URL');
+  if (databaseUrl !== undefined && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
+    problems.push('--database-url: must start with postgres:// or postgresql://');
+  }
+  if (problems.length > 0) throw new ConfigError(problems.join('\n'));
+  return {
+    host: raw.host ?? env('TOOLGATE_HOST') ?? DEFAULT_HOST,
+    port: port.data!,
+    dataDir,
+    databaseUrl,
+    stdio: raw.stdio ?? envFlag('TOOLGATE_STDIO') ?? false,
+    enableTestApi: raw.enableTestApi ?? envFlag('TOOLGATE_ENABLE_TEST_API') ?? false,
+    seed: raw.seed === false ? false : (envFlag('TOOLGATE_SEED') ?? true),
+    localPrincipalToken: raw.localPrincipalToken ?? env('TOOLGATE_LOCAL_PRINCIPAL_TOKEN'),
+    keys: jwksUrl && issuer ? { kind: 'jwks', jwksUrl, issuer } : { kind: 'dev', dataDir },
+    audience,
+    retentionSeconds: retention?.data,
+    allowedHosts: (raw.allowedHosts ?? env('TOOLGATE_ALLOWED_HOSTS') ?? '')
+      .split(',')
+      .map((h) => h.trim())
+      .filter(Boolean),
+  };
+}
+
+/** Why the data dir cannot be used, or null: it must be (or become) a writable directory. */
+export function dataDirProblem(dir: string): string | null {
+  try {
+    mkdirSync(dir, { recursive: true });
+    if (!statSync(dir).isDirectory()) return 'exists but is not a directory';
+    accessSync(dir, constants.R_OK | constants.W_OK | constants.X_OK);
+    return null;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EACCES' || code === 'EPERM') return `not readable and writable by this user (${code})`;
+    if (code === 'ENOTDIR' || code === 'EEXIST') return 'a parent path is not a directory';
+    if (code === 'EROFS') return 'on a read-only file system';
+    return `cannot be used (${code ?? (error as Error).message})`;
+  }
+}

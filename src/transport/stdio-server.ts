@@ -1,0 +1,42 @@
+import type { Readable, Writable } from 'node:stream';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import type { App } from '../app/create-app.ts';
+import type { Principal } from '../auth/principal.ts';
+import { createMcpServer } from './mcp-server.ts';
+
+export interface StdioTransport {
+  /** Resolves when the client closes stdin or close() is called. */
+  readonly closed: Promise<void>;
+  close(): Promise<void>;
+}
+
+/**
+ * MCP over stdio for one local client. There are no headers on a pipe, so the whole session acts
+ * as one principal, verified from TOOLGATE_TOKEN before the server starts. stdout carries only the
+ * protocol; logs go to stderr.
+ */
+export async function startStdioTransport(
+  app: App,
+  principal: Principal,
+  streams: { input?: Readable; output?: Writable } = {},
+): Promise<StdioTransport> {
+  const input = streams.input ?? process.stdin;
+  const server = createMcpServer(app.gateway, () => principal);
+  const transport = new StdioServerTransport(input, streams.output ?? process.stdout);
+  let markClosed: () => void = () => {};
+  const closed = new Promise<void>((resolve) => {
+    markClosed = resolve;
+  });
+  server.onclose = () => markClosed();
+  const onEnd = () => void server.close();
+  input.once('end', onEnd);
+  await server.connect(transport);
+  app.logger.info({ sub: principal.subject, tenant: principal.tenant }, 'serving MCP over stdio');
+  return {
+    closed,
+    async close() {
+      input.off('end', onEnd);
+      await server.close();
+    },
+  };
+}
