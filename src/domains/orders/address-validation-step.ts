@@ -3,6 +3,9 @@ import { outcome, type ToolOutcome } from '../../contract/outcome.ts';
 import type { AddressValidationService } from '../../external/address-validation/address-validation-service.ts';
 import type { AddressField, PostalAddress } from './postal-address.ts';
 
+/** Validation is a lookup; a validator slower than this is treated as unavailable. */
+const VALIDATION_WAIT_MS = 2_000;
+
 /** The validated address to use, or the outcome that ends the call (nothing changed in either case). */
 export type ValidationStep<R> =
   | { kind: 'use'; address: PostalAddress; warnings: Warning[] }
@@ -22,7 +25,10 @@ export async function validateNewAddress<R>(
 ): Promise<ValidationStep<R>> {
   let verdict: Awaited<ReturnType<AddressValidationService['validate']>>;
   try {
-    verdict = await validator.validate(address, signal);
+    verdict = await validator.validate(
+      address,
+      AbortSignal.any([signal, AbortSignal.timeout(VALIDATION_WAIT_MS)]),
+    );
   } catch {
     return {
       kind: 'stop',

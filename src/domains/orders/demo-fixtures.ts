@@ -47,16 +47,20 @@ export async function demoFixtures(db: SqlDatabase): Promise<Record<string, unkn
   }
   const ownerOf = new Map(orders.map((o) => [o.order_id, o.owner]));
   return {
-    orders: { all: orders, by_state: byState, by_owner: byOwner },
-    shipments: shipments.map((s) => ({
-      shipment_id: s.id,
-      order_id: s.order_id,
-      tenant: s.tenant,
-      owner: ownerOf.get(s.order_id) ?? null,
-      carrier: s.carrier,
-      tracking_id: s.tracking_id,
-      redirect_eligible: !tagsById.get(s.order_id)?.tags.includes('redirect_not_eligible'),
-    })),
-    address_samples: ADDRESS_SAMPLES,
+    orders: {
+      all: orders,
+      by_state: byState,
+      by_owner: byOwner,
+      shipments: shipments.map((s) => ({
+        shipment_id: s.id,
+        order_id: s.order_id,
+        tenant: s.tenant,
+        owner: ownerOf.get(s.order_id) ?? null,
+        carrier: s.carrier,
+        tracking_id: s.tracking_id,
+        redirect_eligible: !tagsById.get(s.order_id)?.tags.includes('redirect_not_eligible'),
+      })),
+      address_samples: ADDRESS_SAMPLES,
+    },
   };
 }

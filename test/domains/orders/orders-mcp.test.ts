@@ -19,8 +19,12 @@ interface FixtureOrder {
   version: number;
 }
 interface Fixtures {
-  orders: { all: FixtureOrder[]; by_state: Record<string, string[]>; by_owner: Record<string, string[]> };
-  shipments: { shipment_id: string; order_id: string; owner: string }[];
+  orders: {
+    all: FixtureOrder[];
+    by_state: Record<string, string[]>;
+    by_owner: Record<string, string[]>;
+    shipments: { shipment_id: string; order_id: string; owner: string }[];
+  };
   principals: { name: string; sub: string; tenant: string; actor: string; scopes: string[] }[];
 }
 
@@ -87,7 +91,9 @@ describe('orders through the MCP client and the test API', () => {
     }
     expect(fixtures.orders.all.every((o) => /^ord_[0-9a-f]{32}$/.test(o.order_id))).toBe(true);
     expect(fixtures.orders.by_owner[ALICE]).toContain(order('alice-editable').order_id);
-    expect(fixtures.shipments.some((s) => s.order_id === order('alice-in-transit').order_id)).toBe(true);
+    expect(fixtures.orders.shipments.some((s) => s.order_id === order('alice-in-transit').order_id)).toBe(
+      true,
+    );
   });
 
   it('an unshipped change completes once and the warehouse ledger shows one update', async () => {
