@@ -1,10 +1,9 @@
 import { writeFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { diffContracts } from '../contract-artifacts/contract-diff.ts';
-import { type ContractDocument, readContractFile } from '../contract-artifacts/contract-document.ts';
 import { serializeContract } from '../contract-artifacts/contract-export.ts';
 import { diffReportJson, diffReportText } from '../contract-artifacts/diff-report.ts';
-import { buildReferenceContract } from '../contract-artifacts/reference-contract.ts';
+import { buildReferenceContract, loadContract } from '../contract-artifacts/reference-contract.ts';
 import { renderToolCatalog } from '../contract-artifacts/tool-catalog-doc.ts';
 
 /** Exit status when the command could not do its job at all (unreadable file), as opposed to a failed gate. */
@@ -13,10 +12,6 @@ const USAGE_FAILURE = 2;
 function emit(text: string, out: string | undefined): void {
   if (out) writeFileSync(out, text);
   else process.stdout.write(text);
-}
-
-async function contractFrom(file: string | undefined): Promise<ContractDocument> {
-  return file ? readContractFile(file) : buildReferenceContract();
 }
 
 async function guarded(command: string, work: () => Promise<void>): Promise<void> {
@@ -52,7 +47,7 @@ export function registerContractCommand(program: Command): void {
       'Classify every change from OLD to NEW as breaking or compatible; exit 1 when a breaking change ' +
         'is not matched by a major version bump of that tool. NEW defaults to the contract of this build.',
     )
-    .argument('<old>', 'the earlier contract file')
+    .argument('<old>', 'the earlier contract file (- for standard input)')
     .argument('[new]', 'the later contract file (default: this build)')
     .option('--json', 'machine-readable report')
     .option('--allow-removed <tools...>', 'tools whose removal or rename is intended')
@@ -63,8 +58,8 @@ export function registerContractCommand(program: Command): void {
         options: { json?: boolean; allowRemoved?: string[] },
       ) =>
         guarded('contract diff', async () => {
-          const before = readContractFile(oldFile);
-          const after = await contractFrom(newFile);
+          const before = await loadContract(oldFile);
+          const after = await loadContract(newFile);
           const diff = diffContracts(before, after, { allowRemoved: options.allowRemoved ?? [] });
           process.stdout.write(options.json ? diffReportJson(diff) : diffReportText(diff));
           process.exitCode = diff.ok ? 0 : 1;
@@ -78,7 +73,7 @@ export function registerContractCommand(program: Command): void {
     .option('--out <file>', 'write to this file instead of stdout')
     .action(async (options: { from?: string; out?: string }) =>
       guarded('contract docs', async () =>
-        emit(renderToolCatalog(await contractFrom(options.from)), options.out),
+        emit(renderToolCatalog(await loadContract(options.from)), options.out),
       ),
     );
 }

@@ -1,7 +1,6 @@
 import type { Command } from 'commander';
-import { readContractFile } from '../contract-artifacts/contract-document.ts';
 import { lintContract, lintReportJson, lintReportText } from '../contract-artifacts/contract-lint.ts';
-import { buildReferenceContract } from '../contract-artifacts/reference-contract.ts';
+import { loadContract } from '../contract-artifacts/reference-contract.ts';
 
 /** `toolgate lint [FILE]`: the machine-checkable readiness checklist of seed 003; exit 1 on any error. */
 export function registerLintCommand(program: Command): void {
@@ -10,11 +9,11 @@ export function registerLintCommand(program: Command): void {
     .description(
       'Check the built-in tools, or an exported contract file, against the tool readiness checklist.',
     )
-    .argument('[file]', 'exported contract file (default: the tools of this build)')
+    .argument('[file]', 'exported contract file, - for standard input (default: the tools of this build)')
     .option('--json', 'machine-readable findings')
     .action(async (file: string | undefined, options: { json?: boolean }) => {
       try {
-        const document = file ? readContractFile(file) : await buildReferenceContract();
+        const document = await loadContract(file);
         const report = lintContract(document);
         process.stdout.write(
           options.json ? lintReportJson(report) : lintReportText(report, document.tools.length),

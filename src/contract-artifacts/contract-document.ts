@@ -75,11 +75,22 @@ export type ContractDocument = z.infer<typeof contractDocumentSchema>;
 
 /** Reads and checks a contract file; throws with the file name and the first problems when it is not one. */
 export function readContractFile(path: string): ContractDocument {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new Error(`${path} is not readable: ${(error as Error).message}`);
+  }
+  return parseContract(text, path);
+}
+
+/** Parses and checks contract JSON; `source` names it in the error. */
+export function parseContract(text: string, source: string): ContractDocument {
   let parsed: unknown;
   try {
-    parsed = JSON.parse(readFileSync(path, 'utf8'));
+    parsed = JSON.parse(text);
   } catch (error) {
-    throw new Error(`${path} is not readable JSON: ${(error as Error).message}`);
+    throw new Error(`${source} is not JSON: ${(error as Error).message}`);
   }
   const result = contractDocumentSchema.safeParse(parsed);
   if (!result.success) {
@@ -87,7 +98,7 @@ export function readContractFile(path: string): ContractDocument {
       .slice(0, 5)
       .map((issue) => `/${issue.path.join('/')}: ${issue.message}`)
       .join('; ');
-    throw new Error(`${path} is not a ${CONTRACT_FORMAT} document: ${problems}`);
+    throw new Error(`${source} is not a ${CONTRACT_FORMAT} document: ${problems}`);
   }
   return result.data;
 }

@@ -1,11 +1,12 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { text } from 'node:stream/consumers';
 import { pino } from 'pino';
 import { createApp } from '../app/create-app.ts';
 import type { ToolRegistry } from '../contract/tool-registry.ts';
 import { referenceDomains } from '../domains/reference-domains.ts';
-import type { ContractDocument } from './contract-document.ts';
+import { type ContractDocument, parseContract, readContractFile } from './contract-document.ts';
 import { buildContractDocument } from './contract-export.ts';
 
 /**
@@ -33,4 +34,13 @@ export async function loadReferenceRegistry(): Promise<ToolRegistry> {
 /** The contract of the tools this build serves. */
 export async function buildReferenceContract(): Promise<ContractDocument> {
   return buildContractDocument(await loadReferenceRegistry());
+}
+
+/**
+ * A contract file, standard input for `-` (so `git show REV:FILE | toolgate contract diff -` works),
+ * or, without a source, the contract of this build.
+ */
+export async function loadContract(source: string | undefined): Promise<ContractDocument> {
+  if (source === '-') return parseContract(await text(process.stdin), 'standard input');
+  return source ? readContractFile(source) : buildReferenceContract();
 }

@@ -12,9 +12,14 @@ const dir = mkdtempSync(join(tmpdir(), 'toolgate-contract-cli-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 function toolgate(...args: string[]) {
+  return toolgateWithInput('', ...args);
+}
+
+function toolgateWithInput(input: string, ...args: string[]) {
   const run = spawnSync(process.execPath, ['bin/toolgate.mjs', ...args], {
     encoding: 'utf8',
     timeout: 60_000,
+    input,
   });
   return { status: run.status, stdout: run.stdout, stderr: run.stderr };
 }
@@ -76,6 +81,17 @@ describe('toolgate contract and lint commands', () => {
     const accepted = toolgate('contract', 'diff', good, bumped, '--json');
     expect(accepted.status).toBe(0);
     expect(JSON.parse(accepted.stdout)).toMatchObject({ ok: true, summary: { breaking: 1 } });
+  });
+
+  test('contract diff reads the old contract from standard input with -', () => {
+    const unbumped = file('stdin-unbumped.contract.json', serializeContract(tightened));
+    const run = toolgateWithInput(serializeContract(base), 'contract', 'diff', '-', unbumped, '--json');
+    expect(run.status, run.stderr).toBe(1);
+    expect(JSON.parse(run.stdout).summary).toEqual({
+      breaking: 1,
+      compatible: 0,
+      unaccepted_tools: ['tickets_open'],
+    });
   });
 
   test('contract docs renders a contract file', () => {

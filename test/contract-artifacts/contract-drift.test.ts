@@ -32,7 +32,7 @@ function driftMessage(): string {
   lines.push(
     `Review the change, then run \`${EXPORT_COMMAND}\` (or \`npm run contract:update\`, which also`,
     `regenerates ${CATALOG_FILE}) and commit both. Breaking changes need a major version bump of the tool;`,
-    'check with `npx toolgate contract diff <old contract> <new contract>`.',
+    `compare with \`npx toolgate contract diff ${CONTRACT_FILE}\` before re-exporting.`,
   );
   return lines.join('\n');
 }
