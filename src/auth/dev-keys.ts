@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { chmodSync, linkSync, mkdirSync, readFileSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { calculateJwkThumbprint, exportJWK, generateKeyPair, importJWK, type JWK } from 'jose';
@@ -28,7 +29,7 @@ export async function loadOrCreateDevKeys(dataDir: string): Promise<DevKeys> {
     const created = await exportJWK(pair.privateKey);
     created.kid = await calculateJwkThumbprint(created);
     created.alg = DEV_ALGORITHM;
-    const temp = `${path}.${process.pid}.tmp`;
+    const temp = `${path}.${process.pid}.${randomUUID()}.tmp`;
     writeFileSync(temp, `${JSON.stringify(created)}\n`, { mode: 0o600 });
     try {
       linkSync(temp, path);

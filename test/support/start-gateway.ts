@@ -29,6 +29,8 @@ export interface StartGatewayOptions {
   /** Seed the demo world (default true). */
   readonly seed?: boolean;
   readonly app?: Partial<Pick<AppConfig, 'retentionSeconds' | 'backgroundJobs' | 'clock'>>;
+  /** Where logs go; silent unless TOOLGATE_TEST_LOG_LEVEL is set. */
+  readonly logger?: Logger;
   readonly http?: Partial<
     Pick<HttpTransportOptions, 'localPrincipalToken' | 'bodyLimitBytes' | 'allowedHosts'>
   >;
@@ -76,7 +78,7 @@ export async function startGateway(options: StartGatewayOptions = {}): Promise<S
   const app = await createApp({
     dataDir,
     databaseUrl: options.databaseUrl,
-    logger: testLogger(),
+    logger: options.logger ?? testLogger(),
     seed: options.seed ?? true,
     domains,
     ...options.app,
