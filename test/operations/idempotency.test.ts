@@ -122,6 +122,19 @@ for (const target of storeTargets) {
       expect(viaMeta).toEqual({ ...viaArg, replayed: true });
     });
 
+    it('refuses different keys in the argument and _meta before reserving anything', async () => {
+      const key = newKey('argkey');
+      const answer = await credit(
+        app,
+        alice,
+        { account: 'acc-m', amount: 3, idempotency_key: key },
+        { 'io.toolgate/idempotency-key': newKey('metakey') },
+      );
+      expect(answer).toMatchObject({ status: 'failed', code: 'INVALID_ARGUMENT', operation_id: null });
+      expect(await app.operations.store.findByKey('tenant-a', 'alice', key)).toBeNull();
+      expect(await executions(app.db)).toHaveLength(0);
+    });
+
     it('lets a failed execution (nothing changed) run again under the same operation', async () => {
       app.faults.arm({ target: 'test_bank', fault: 'unavailable' });
       const args = { account: 'acc-f', amount: 9, idempotency_key: newKey('failed') };
