@@ -19,14 +19,15 @@ import {
 } from './address-change-records.ts';
 import { reservePendingChange } from './address-change-reservation.ts';
 import { validateNewAddress } from './address-validation-step.ts';
+import {
+  notStartedOutcome,
+  refusalOutcome,
+  silentOutcome,
+  unavailableOutcome,
+} from './operation-outcomes.ts';
 import type { AddressChangeResult } from './order-contract-schemas.ts';
 import { findVisibleOrder, loadOrder } from './order-records.ts';
-import {
-  addressChangeRefusal,
-  ORDER_NOT_FOUND,
-  type Refusal,
-  WAREHOUSE_HANDOFF_STARTED,
-} from './order-refusals.ts';
+import { addressChangeRefusal, ORDER_NOT_FOUND, WAREHOUSE_HANDOFF_STARTED } from './order-refusals.ts';
 import type { PostalAddress } from './postal-address.ts';
 
 export interface AddressChangeDeps {
@@ -65,9 +66,9 @@ export class AddressChangeService {
   ): Promise<Outcome> {
     const { db, validator, clock } = this.deps;
     const order = await findVisibleOrder(db, principal, request.orderId);
-    if (!order) return refuse(ORDER_NOT_FOUND);
+    if (!order) return refusalOutcome(ORDER_NOT_FOUND);
     const early = addressChangeRefusal(order, request.expectedVersion, operationId);
-    if (early) return refuse(early);
+    if (early) return refusalOutcome(early);
     const validation = await validateNewAddress(
       validator,
       request.newAddress,
@@ -82,7 +83,7 @@ export class AddressChangeService {
       }),
     );
     if (validation.kind === 'stop') return validation.outcome;
-    if (signal.aborted) return notStarted();
+    if (signal.aborted) return notStartedOutcome('warehouse');
     const reservation = await reservePendingChange(db, {
       principal,
       orderId: order.id,
@@ -91,7 +92,7 @@ export class AddressChangeService {
       operationId,
       at: clock.now(),
     });
-    if (reservation.kind === 'refused') return refuse(reservation.refusal);
+    if (reservation.kind === 'refused') return refusalOutcome(reservation.refusal);
     if (reservation.kind === 'exists') return this.#settledOutcome(operationId);
     log.info({ order: order.id, op: operationId }, 'address change reserved; telling the warehouse');
     const target = { operationId, orderId: order.id, tenant: principal.tenant, address: validation.address };
@@ -104,7 +105,7 @@ export class AddressChangeService {
     const change = await findAddressChange(db, operationId);
     if (!change) {
       if (await fenceUnstartedChange(db, operationId, clock.now()))
-        return { settled: true, outcome: notStarted() };
+        return { settled: true, outcome: notStartedOutcome('warehouse') };
       return this.reconcile(operationId, signal);
     }
     if (change.status !== 'pending')
@@ -149,26 +150,13 @@ export class AddressChangeService {
     } catch (error) {
       if (error instanceof ExternalRejectedError) {
         await releasePendingChange(this.deps.db, operationId, { refused: error.code }, clock.now());
-        return refuse(WAREHOUSE_HANDOFF_STARTED);
+        return refusalOutcome(WAREHOUSE_HANDOFF_STARTED);
       }
       if (error instanceof ExternalUnavailableError && attempt === 'first') {
         await releasePendingChange(this.deps.db, operationId, 'never_received', clock.now());
-        return outcome.failed(
-          'DEPENDENCY_UNAVAILABLE',
-          'The warehouse was unavailable; nothing was changed.',
-          {
-            resolution: 'Try again in a moment with the same idempotency_key.',
-          },
-        );
+        return unavailableOutcome('warehouse');
       }
-      return outcome.unknown(
-        'OUTCOME_UNKNOWN',
-        'The warehouse did not confirm the address change in time; it may or may not have been applied.',
-        {
-          resolution:
-            'Do not start a new change and do not tell the customer it is done. Poll operations_get with operation_id, or retry with the same idempotency_key.',
-        },
-      );
+      return silentOutcome('warehouse');
     }
     return this.#completed(operationId, warnings);
   }
@@ -196,28 +184,11 @@ export class AddressChangeService {
       case 'applied':
         return this.#completed(operationId, []);
       case 'refused':
-        return refuse(WAREHOUSE_HANDOFF_STARTED);
+        return refusalOutcome(WAREHOUSE_HANDOFF_STARTED);
       case 'abandoned':
-        return notStarted();
+        return notStartedOutcome('warehouse');
       default:
-        return outcome.unknown('OUTCOME_UNKNOWN', 'The address change is still waiting for the warehouse.', {
-          resolution: 'Poll operations_get with operation_id; do not start a new change.',
-        });
+        return silentOutcome('warehouse');
     }
   }
-}
-
-function refuse(refusal: Refusal): Outcome {
-  return outcome.rejected(refusal.code, refusal.message, { resolution: refusal.resolution });
-}
-
-function notStarted(): Outcome {
-  return outcome.rejected(
-    'OPERATION_NOT_STARTED',
-    'The address change never reached the warehouse; nothing was changed.',
-    {
-      resolution:
-        'Read the order again with orders_get and, if it still applies, start again with a new idempotency_key.',
-    },
-  );
 }

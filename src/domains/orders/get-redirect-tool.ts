@@ -39,10 +39,11 @@ export function getRedirectTool(db: SqlDatabase, carrier: SimulatedCarrier) {
       'it: submitted (received, not decided yet), accepted (the carrier will redirect), declined, or completed ' +
       '(delivered to the new address). Use it after shipments_request_redirect, and tell the customer only what ' +
       'it shows: "requested" while submitted, never "redirected" before accepted or completed. Give request_id to ' +
-      'see one request; omit it to list them all. It changes nothing. An order without a parcel answers with ' +
+      'see one request; omit it to list them all. It changes nothing: do not use it to ask for a redirect (use ' +
+      'shipments_request_redirect). An order without a parcel answers with ' +
       'shipment_id null and no redirects (its address may still be changeable: see orders_get).',
     kind: 'read',
-    version: '1.0.0',
+    version: '1.0.1',
     externalSystems: ['carrier'],
     input: z.strictObject({
       order_id: orderIdSchema,

@@ -65,3 +65,18 @@ export const redirectRequestResultSchema = z.strictObject({
   corrected_fields: z.array(z.enum(ADDRESS_FIELDS)).max(ADDRESS_FIELDS.length),
 });
 export type RedirectRequestResult = z.output<typeof redirectRequestResultSchema>;
+
+/** A redirect result with nothing filled in yet beyond the order. */
+export function emptyRedirectResult(orderId: string): RedirectRequestResult {
+  return {
+    order_id: orderId,
+    shipment_id: null,
+    tracking_id: null,
+    carrier: null,
+    request_id: null,
+    redirect_status: null,
+    requested_address: null,
+    suggested_address: null,
+    corrected_fields: [],
+  };
+}

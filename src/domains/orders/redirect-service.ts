@@ -10,9 +10,15 @@ import type { SimulatedCarrier } from '../../external/carrier/simulated-carrier.
 import { ExternalRejectedError, ExternalUnavailableError } from '../../external/external-errors.ts';
 import type { SqlDatabase } from '../../store/sql-database.ts';
 import { validateNewAddress } from './address-validation-step.ts';
-import type { RedirectRequestResult } from './order-contract-schemas.ts';
+import {
+  notStartedOutcome,
+  refusalOutcome,
+  silentOutcome,
+  unavailableOutcome,
+} from './operation-outcomes.ts';
+import { emptyRedirectResult, type RedirectRequestResult } from './order-contract-schemas.ts';
 import { findVisibleOrder, loadOrder } from './order-records.ts';
-import { ORDER_NOT_FOUND, type Refusal } from './order-refusals.ts';
+import { ORDER_NOT_FOUND } from './order-refusals.ts';
 import type { PostalAddress } from './postal-address.ts';
 import {
   fenceUnsentRequest,
@@ -52,12 +58,12 @@ export class RedirectService {
   ): Promise<Outcome> {
     const { db, validator, clock } = this.deps;
     const order = await findVisibleOrder(db, principal, orderId);
-    if (!order) return refuse(ORDER_NOT_FOUND);
+    if (!order) return refusalOutcome(ORDER_NOT_FOUND);
     const refusal = redirectRefusal(order);
-    if (refusal) return refuse(refusal);
+    if (refusal) return refusalOutcome(refusal);
     const shipment = order.shipment!;
     const validation = await validateNewAddress(validator, newAddress, signal, (suggested, fields) => ({
-      ...emptyResult(order.id),
+      ...emptyRedirectResult(order.id),
       shipment_id: shipment.id,
       tracking_id: shipment.trackingId,
       carrier: shipment.carrier,
@@ -65,7 +71,7 @@ export class RedirectService {
       corrected_fields: fields,
     }));
     if (validation.kind === 'stop') return validation.outcome;
-    if (signal.aborted) return notSent();
+    if (signal.aborted) return notStartedOutcome('carrier');
     const recorded = await insertSendingRequest(db, {
       requestId,
       orderId: order.id,
@@ -87,7 +93,8 @@ export class RedirectService {
     const { db, carrier, clock } = this.deps;
     const record = await findRedirectRequest(db, requestId);
     if (!record) {
-      if (await fenceUnsentRequest(db, requestId, clock.now())) return { settled: true, outcome: notSent() };
+      if (await fenceUnsentRequest(db, requestId, clock.now()))
+        return { settled: true, outcome: notStartedOutcome('carrier') };
       return this.reconcile(requestId, signal);
     }
     if (record.status !== 'sending')
@@ -133,26 +140,13 @@ export class RedirectService {
     } catch (error) {
       if (error instanceof ExternalRejectedError) {
         await settleRedirectRequest(db, requestId, 'refused', error.code, clock.now());
-        return refuse(carrierRefusal(error.code, error.message));
+        return refusalOutcome(carrierRefusal(error.code, error.message));
       }
       if (error instanceof ExternalUnavailableError && attempt === 'first') {
         await forgetUnsentRequest(db, requestId);
-        return outcome.failed(
-          'DEPENDENCY_UNAVAILABLE',
-          'The carrier was unavailable; nothing was requested.',
-          {
-            resolution: 'Try again in a moment with the same idempotency_key.',
-          },
-        );
+        return unavailableOutcome('carrier');
       }
-      return outcome.unknown(
-        'OUTCOME_UNKNOWN',
-        'The carrier did not confirm that it received the redirect request.',
-        {
-          resolution:
-            'Do not send a new request and do not tell the customer anything was redirected. Poll operations_get with operation_id, or retry with the same idempotency_key.',
-        },
-      );
+      return silentOutcome('carrier');
     }
   }
 
@@ -163,7 +157,7 @@ export class RedirectService {
     const order = (await loadOrder(db, record.orderId!))!;
     return outcome.submitted(
       {
-        ...emptyResult(order.id),
+        ...emptyRedirectResult(order.id),
         shipment_id: received.shipment_id,
         tracking_id: received.tracking_id,
         carrier: order.shipment?.carrier ?? null,
@@ -188,43 +182,14 @@ export class RedirectService {
         break;
       }
       case 'refused':
-        return refuse(carrierRefusal(record.code ?? 'REDIRECT_NOT_ELIGIBLE', 'the carrier refused it'));
+        return refusalOutcome(
+          carrierRefusal(record.code ?? 'REDIRECT_NOT_ELIGIBLE', 'the carrier refused it'),
+        );
       case 'abandoned':
-        return notSent();
+        return notStartedOutcome('carrier');
       default:
         break;
     }
-    return outcome.unknown('OUTCOME_UNKNOWN', 'The redirect request is still waiting for the carrier.', {
-      resolution: 'Poll operations_get with operation_id; do not send a new request.',
-    });
+    return silentOutcome('carrier');
   }
-}
-
-function emptyResult(orderId: string): RedirectRequestResult {
-  return {
-    order_id: orderId,
-    shipment_id: null,
-    tracking_id: null,
-    carrier: null,
-    request_id: null,
-    redirect_status: null,
-    requested_address: null,
-    suggested_address: null,
-    corrected_fields: [],
-  };
-}
-
-function refuse(refusal: Refusal): Outcome {
-  return outcome.rejected(refusal.code, refusal.message, { resolution: refusal.resolution });
-}
-
-function notSent(): Outcome {
-  return outcome.rejected(
-    'OPERATION_NOT_STARTED',
-    'The redirect request never reached the carrier; nothing was requested.',
-    {
-      resolution:
-        'Read the order again with orders_get and, if a redirect still applies, request it with a new idempotency_key.',
-    },
-  );
 }
