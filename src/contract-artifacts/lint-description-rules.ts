@@ -8,7 +8,7 @@ export const MIN_PROPERTY_DESCRIPTION_CHARS = 8;
 
 /** Phrases that tell the agent when the tool is the wrong choice. */
 const WHEN_NOT_TO_USE =
-  /\b(do not|don't|never|not for|not to be used|instead of|use \w+ instead|rather than|only (?:after|when|if|for))\b/i;
+  /\b(do not|don't|never (?:use|call)|not for|not to be used|instead of|use \w+ instead|rather than|only (?:after|when|if|for))\b/i;
 
 export const descriptionPresentRule: LintRule = {
   id: 'description-present',

@@ -144,6 +144,16 @@ const cases: LintCase[] = [
     pointer: '/description',
   },
   {
+    name: 'a "never" that is no exclusion',
+    rule: 'description-when-not',
+    tool: 'tickets_get',
+    edit: (t) => {
+      t.description =
+        'Returns one help-desk ticket with its status, assignee and tags. Ticket ids are never reused, so an old id stays valid.';
+    },
+    pointer: '/description',
+  },
+  {
     name: 'undescribed input',
     rule: 'property-description',
     tool: 'tickets_open',
