@@ -44,7 +44,7 @@ const TAKE_OVER = `UPDATE operations SET status = 'in_progress', envelope = NULL
  * delivery executes.
  */
 export class OperationStore {
-  constructor(readonly db: SqlDatabase) {}
+  constructor(private readonly db: SqlDatabase) {}
 
   /** True when this delivery created the record and so must execute it. */
   async reserve(r: ReservationRequest): Promise<boolean> {
