@@ -41,9 +41,10 @@ export class DurableIdempotency implements IdempotencyLayer {
     const contentHash = requestContentHash(definition, call.args);
     const duplicate = await suspectDuplicate(store, call, contentHash, now);
     if (duplicate) return { kind: 'answer', envelope: duplicate };
-    // A record can vanish between our INSERT and SELECT only when it was purged; then reserve again.
+    // The key frees up again only when its record expired or was purged; then this delivery reserves it.
     for (let round = 0; round < 3; round += 1) {
-      const id = newOperationId(now);
+      const at = round === 0 ? now : clock.now();
+      const id = newOperationId(at);
       const reserved = await store.reserve({
         id,
         tenant: call.principal.tenant,
@@ -55,9 +56,9 @@ export class DurableIdempotency implements IdempotencyLayer {
         contentHash,
         mode: 'execute',
         correlationId: call.correlationId,
-        now,
-        leaseExpiresAt: this.#leaseFrom(call, now),
-        expiresAt: now + this.deps.retentionSeconds * 1000,
+        now: at,
+        leaseExpiresAt: this.#leaseFrom(call, at),
+        expiresAt: at + this.deps.retentionSeconds * 1000,
       });
       if (reserved) return this.#execute(id, call.key, {}, {});
       const joined = await this.#join(call, signal);
