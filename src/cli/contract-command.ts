@@ -35,10 +35,19 @@ export function registerContractCommand(program: Command): void {
       'Print every tool contract as stable, sorted JSON with a SHA-256 per agent-visible definition.',
     )
     .option('--out <file>', 'write to this file instead of stdout')
-    .action(async (options: { out?: string }) =>
-      guarded('contract export', async () =>
-        emit(serializeContract(await buildReferenceContract()), options.out),
-      ),
+    .option('--retention-seconds <n>', 'retention of a deployment that sets serve --retention-seconds')
+    .action(async (options: { out?: string; retentionSeconds?: string }) =>
+      guarded('contract export', async () => {
+        const retention =
+          options.retentionSeconds === undefined ? undefined : Number(options.retentionSeconds);
+        if (retention !== undefined && !(Number.isInteger(retention) && retention > 0)) {
+          throw new Error(`--retention-seconds ${options.retentionSeconds}: must be a positive integer`);
+        }
+        const document = await buildReferenceContract(
+          retention === undefined ? {} : { retentionSeconds: retention },
+        );
+        emit(serializeContract(document), options.out);
+      }),
     );
 
   contract

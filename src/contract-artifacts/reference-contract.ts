@@ -9,12 +9,20 @@ import { referenceDomains } from '../domains/reference-domains.ts';
 import { type ContractDocument, parseContract, readContractFile } from './contract-document.ts';
 import { buildContractDocument } from './contract-export.ts';
 
+export interface ReferenceContractOptions {
+  /**
+   * Retention published in write/request contracts, as `serve --retention-seconds` sets it. Only
+   * explicit: the committed contract uses the default whatever the environment says.
+   */
+  readonly retentionSeconds?: number;
+}
+
 /**
  * The registry `toolgate serve` builds, obtained the same way (createApp over the reference domains)
  * but on a throw-away SQLite directory, without demo data or background jobs. Tool definitions are
  * plain values, so they stay usable after the app is closed.
  */
-export async function loadReferenceRegistry(): Promise<ToolRegistry> {
+export async function loadReferenceRegistry(options: ReferenceContractOptions = {}): Promise<ToolRegistry> {
   const dataDir = mkdtempSync(join(tmpdir(), 'toolgate-contract-'));
   try {
     const app = await createApp({
@@ -23,6 +31,7 @@ export async function loadReferenceRegistry(): Promise<ToolRegistry> {
       seed: false,
       backgroundJobs: false,
       domains: referenceDomains,
+      ...(options.retentionSeconds === undefined ? {} : { retentionSeconds: options.retentionSeconds }),
     });
     await app.close();
     return app.registry;
@@ -32,8 +41,10 @@ export async function loadReferenceRegistry(): Promise<ToolRegistry> {
 }
 
 /** The contract of the tools this build serves. */
-export async function buildReferenceContract(): Promise<ContractDocument> {
-  return buildContractDocument(await loadReferenceRegistry());
+export async function buildReferenceContract(
+  options: ReferenceContractOptions = {},
+): Promise<ContractDocument> {
+  return buildContractDocument(await loadReferenceRegistry(options));
 }
 
 /**

@@ -44,6 +44,14 @@ describe('toolgate contract and lint commands', () => {
     expect(readFileSync(out, 'utf8')).toBe(serializeContract(await buildReferenceContract()));
   });
 
+  test("contract export publishes a deployment's retention only when asked to", () => {
+    const run = toolgate('contract', 'export', '--retention-seconds', '7200');
+    expect(run.status, run.stderr).toBe(0);
+    const keyed = JSON.parse(run.stdout).tools.filter((t: { kind: string }) => t.kind !== 'read');
+    expect(keyed.length).toBeGreaterThan(0);
+    for (const tool of keyed) expect(tool.idempotency.retention_seconds).toBe(7200);
+  });
+
   test('lint FILE exits 0 on a clean contract and 1 with JSON findings on a broken one', () => {
     expect(toolgate('lint', good).status).toBe(0);
     const broken = file(
