@@ -1,0 +1,115 @@
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { createTokenVerifier } from '../../src/auth/token-verifier.ts';
+
+const CLI = join(import.meta.dirname, '../../bin/toolgate.mjs');
+const run = (args: string[], env: Record<string, string> = {}) =>
+  promisify(execFile)(process.execPath, [CLI, ...args], { env: { ...process.env, ...env } }).catch(
+    (e: unknown) => e as { code: number; stdout: string; stderr: string },
+  );
+
+describe('the toolgate command', () => {
+  let dir: string;
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'toolgate-cli-'));
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  test('token prints only a JWT that a server with the same data dir accepts', async () => {
+    const dataDir = join(dir, 'tokens');
+    const result = await run([
+      'token',
+      '--sub',
+      'u7',
+      '--tenant',
+      't7',
+      '--actor',
+      'customer',
+      '--scopes',
+      'orders:read orders:write',
+      '--data-dir',
+      dataDir,
+    ]);
+    expect(result.stderr).toBe('');
+    expect(result.stdout).toMatch(/^[\w-]+\.[\w-]+\.[\w-]+\n$/);
+    const verifier = await createTokenVerifier({ kind: 'dev', dataDir }, 'http://127.0.0.1:8787/mcp');
+    const verdict = await verifier.verify(result.stdout.trim());
+    if (!verdict.ok) throw new Error(verdict.detail);
+    expect(verdict.principal).toMatchObject({ subject: 'u7', tenant: 't7', actor: 'customer' });
+    expect([...verdict.principal.scopes]).toEqual(['orders:read', 'orders:write']);
+  });
+
+  test('token refuses an unknown actor, naming the option', async () => {
+    const result = (await run([
+      'token',
+      '--sub',
+      'u',
+      '--tenant',
+      't',
+      '--actor',
+      'admin',
+      '--data-dir',
+      dir,
+    ])) as {
+      code: number;
+      stderr: string;
+    };
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('--actor');
+  });
+
+  test('serve names each bad setting and why, and exits 2', async () => {
+    const file = join(dir, 'a-file');
+    writeFileSync(file, 'x');
+    const result = (await run(['serve', '--port', '70000', '--data-dir', join(file, 'sub')])) as {
+      code: number;
+      stderr: string;
+    };
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/--port 70000: must be an integer 0-65535/);
+    expect(result.stderr).toMatch(/--data-dir .*a-file\/sub: a parent path is not a directory/);
+    const fromEnv = (await run(['serve'], { TOOLGATE_PORT: 'eighty', TOOLGATE_DATA_DIR: dir })) as {
+      stderr: string;
+    };
+    expect(fromEnv.stderr).toContain('--port eighty');
+  });
+
+  test('serve prints the MCP URL and dev tokens that work, and stops cleanly on SIGTERM', async () => {
+    const child: ChildProcess = spawn(
+      process.execPath,
+      [CLI, 'serve', '--port', '0', '--data-dir', join(dir, 'serve')],
+      {
+        env: { ...process.env, TOOLGATE_LOG_LEVEL: 'warn' },
+      },
+    );
+    let stdout = '';
+    child.stdout?.on('data', (chunk) => {
+      stdout += chunk;
+    });
+    const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+    try {
+      await expect.poll(() => stdout, { timeout: 15_000, interval: 100 }).toContain('Other tokens');
+      const url = /MCP Streamable HTTP at (\S+)/.exec(stdout)?.[1];
+      const token = /test_controller[^\n]*\n\s+(\S+)/.exec(stdout)?.[1];
+      expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
+      const response = await fetch(url!, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${token}`,
+          'content-type': 'application/json',
+          accept: 'application/json',
+        },
+        body: '{"jsonrpc":"2.0","id":1,"method":"tools/list"}',
+      });
+      expect(response.status).toBe(200);
+      child.kill('SIGTERM');
+      expect(await exited).toBe(0);
+    } finally {
+      child.kill('SIGKILL');
+    }
+  }, 30_000);
+});
