@@ -60,10 +60,14 @@ export function createOperationsRuntime(options: OperationsRuntimeOptions): Oper
     logger,
     audit,
   });
-  const reconcileLoop = new BackgroundLoop(
+  // A pass that filled its batch likely left due work behind: run the next one straight away.
+  const reconcileLoop: BackgroundLoop = new BackgroundLoop(
     'reconcile',
     tuning.reconcileIntervalMs,
-    () => reconciler.runOnce(),
+    async () => {
+      const pass = await reconciler.runOnce();
+      if (pass.settled + pass.deferred + pass.escalated >= tuning.reconcileBatch) reconcileLoop.wake();
+    },
     logger,
   );
   const purge = () => purgeExpiredOperations(db, clock.now());

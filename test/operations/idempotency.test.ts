@@ -169,7 +169,11 @@ for (const target of storeTargets) {
       try {
         const args = { account: 'acc-slow', amount: 2, idempotency_key: newKey('slow') };
         const first = credit(slow, alice, args);
-        await new Promise((r) => setTimeout(r, 100));
+        await expect
+          .poll(() => slow.operations.store.findByKey('tenant-a', 'alice', args.idempotency_key), {
+            interval: 5,
+          })
+          .not.toBeNull();
         const second = await credit(slow, alice, args);
         expect(second).toMatchObject({
           status: 'in_progress',
