@@ -1,0 +1,66 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadOrCreateDevKeys } from '../../src/auth/dev-keys.ts';
+import { mintToken } from '../../src/auth/mint-token.ts';
+
+/**
+ * `npm run conformance`: starts `toolgate serve` as a child on a free loopback port, runs the pinned
+ * MCP conformance suite's server scenarios against it, and exits non-zero on any failure not listed
+ * in .ci/conformance-expected-failures.yml (or on a listed one that now passes). The suite sends no
+ * Authorization header, so the server runs with --local-principal-token.
+ */
+const root = join(import.meta.dirname, '../..');
+const cli = join(root, 'bin/toolgate.mjs');
+const suite = join(root, 'node_modules/@modelcontextprotocol/conformance/dist/index.js');
+const expectedFailures = join(root, '.ci/conformance-expected-failures.yml');
+
+async function freePort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const address = probe.address();
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
+  if (address === null || typeof address === 'string') throw new Error('no free port');
+  return address.port;
+}
+
+async function waitForHealth(origin: string, deadline: number): Promise<void> {
+  while (Date.now() < deadline) {
+    try {
+      if ((await fetch(`${origin}/healthz`)).ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error(`gateway at ${origin} did not become healthy`);
+}
+
+const dataDir = mkdtempSync(join(tmpdir(), 'toolgate-conformance-'));
+const port = await freePort();
+const url = `http://127.0.0.1:${port}/mcp`;
+const token = await mintToken(
+  await loadOrCreateDevKeys(dataDir),
+  { sub: 'conformance-suite', tenant: 'conformance', actor: 'service', scopes: [] },
+  { audience: url, ttlSeconds: 3600 },
+);
+const gateway = spawn(
+  process.execPath,
+  [cli, 'serve', '--port', String(port), '--data-dir', dataDir, '--local-principal-token', token],
+  { stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, TOOLGATE_LOG_LEVEL: 'warn' } },
+);
+let exitCode = 1;
+try {
+  await waitForHealth(`http://127.0.0.1:${port}`, Date.now() + 30_000);
+  const extra = process.argv.slice(2);
+  const args = [suite, 'server', '--url', url, '--expected-failures', expectedFailures, ...extra];
+  const runner = spawn(process.execPath, args, { stdio: 'inherit', cwd: dataDir });
+  exitCode = await new Promise<number>((resolve) => runner.on('exit', (code) => resolve(code ?? 1)));
+} finally {
+  gateway.kill('SIGTERM');
+  await new Promise((resolve) => gateway.on('exit', resolve));
+  rmSync(dataDir, { recursive: true, force: true });
+}
+process.exit(exitCode);
