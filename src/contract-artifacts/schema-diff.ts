@@ -1,123 +1,18 @@
 import { canonicalJson } from '../contract/canonical-json.ts';
-import { type ChangeClass, type ContractChange, type SchemaSide, severityOf } from './change-classes.ts';
+import type { ContractChange, SchemaSide } from './change-classes.ts';
+import { diffBounds, diffEnums, diffTypes } from './schema-constraint-diff.ts';
+import { child, emit, type Place, show, type Walk } from './schema-diff-state.ts';
 import {
   admitsType,
   branchForType,
   descriptionOf,
-  enumValuesOf,
   isNode,
-  pointerSegment,
   resolveRef,
   type SchemaNode,
-  typeLabel,
   typesOf,
 } from './schema-shape.ts';
 
-interface Walk {
-  readonly tool: string;
-  readonly side: SchemaSide;
-  readonly oldRoot: SchemaNode;
-  readonly newRoot: SchemaNode;
-  readonly changes: ContractChange[];
-}
-
-interface Place {
-  readonly pointer: string;
-  /** Dotted field path for people: `address.line1`, `items[].sku`, `result.status`. */
-  readonly field: string;
-}
-
-const LOWER_BOUNDS = ['minLength', 'minimum', 'exclusiveMinimum', 'minItems', 'minProperties'] as const;
-const UPPER_BOUNDS = ['maxLength', 'maximum', 'exclusiveMaximum', 'maxItems', 'maxProperties'] as const;
 const SHAPED_TYPES = ['string', 'number', 'integer', 'array', 'object'] as const;
-
-function emit(walk: Walk, change: ChangeClass, place: Place, detail: string): void {
-  const label = place.field === '' ? walk.side : `${walk.side} ${place.field}`;
-  walk.changes.push({
-    tool: walk.tool,
-    change,
-    severity: severityOf(change, walk.side),
-    pointer: place.pointer,
-    message: `${label}: ${detail}`,
-  });
-}
-
-const show = (value: unknown): string => (value === undefined ? 'none' : JSON.stringify(value));
-const child = (place: Place, segment: string, field: string): Place => ({
-  pointer: `${place.pointer}/${pointerSegment(segment)}`,
-  field:
-    place.field === '' ? field : field.startsWith('[') ? `${place.field}${field}` : `${place.field}.${field}`,
-});
-
-function diffTypes(walk: Walk, before: SchemaNode, after: SchemaNode, place: Place): void {
-  const oldTypes = typesOf(before);
-  const newTypes = typesOf(after);
-  const lost = oldTypes === null ? newTypes !== null : [...oldTypes].some((t) => !admitsType(newTypes, t));
-  const gained = newTypes === null ? oldTypes !== null : [...newTypes].some((t) => !admitsType(oldTypes, t));
-  if (!lost && !gained) return;
-  const change = lost && gained ? 'type_changed' : lost ? 'type_narrowed' : 'type_widened';
-  emit(walk, change, place, `type ${typeLabel(before)} -> ${typeLabel(after)}`);
-}
-
-function diffEnums(walk: Walk, before: SchemaNode, after: SchemaNode, place: Place): void {
-  const oldValues = enumValuesOf(before);
-  const newValues = enumValuesOf(after);
-  if (oldValues === null && newValues === null) return;
-  if (oldValues === null || newValues === null) {
-    const change = oldValues === null ? 'bounds_tightened' : 'bounds_loosened';
-    const detail =
-      oldValues === null ? `now limited to ${show(newValues)}` : `no longer limited to ${show(oldValues)}`;
-    emit(walk, change, place, detail);
-    return;
-  }
-  const oldKeys = new Set(oldValues.map(canonicalJson));
-  const newKeys = new Set(newValues.map(canonicalJson));
-  const removed = oldValues.filter((v) => !newKeys.has(canonicalJson(v)));
-  const added = newValues.filter((v) => !oldKeys.has(canonicalJson(v)));
-  if (removed.length > 0) emit(walk, 'enum_value_removed', place, `values removed: ${show(removed)}`);
-  if (added.length > 0) emit(walk, 'enum_value_added', place, `values added: ${show(added)}`);
-}
-
-function diffBounds(walk: Walk, before: SchemaNode, after: SchemaNode, place: Place): void {
-  for (const [keywords, tighterWhenLarger] of [
-    [LOWER_BOUNDS, true],
-    [UPPER_BOUNDS, false],
-  ] as const) {
-    for (const keyword of keywords) {
-      const was = before[keyword];
-      const now = after[keyword];
-      if (was === now) continue;
-      const tightened =
-        typeof was !== 'number' || (typeof now === 'number' && (tighterWhenLarger ? now > was : now < was));
-      emit(
-        walk,
-        tightened ? 'bounds_tightened' : 'bounds_loosened',
-        place,
-        `${keyword} ${show(was)} -> ${show(now)}`,
-      );
-    }
-  }
-  if (before.multipleOf !== after.multipleOf) {
-    const was = before.multipleOf;
-    const now = after.multipleOf;
-    const loosened =
-      now === undefined || (typeof was === 'number' && typeof now === 'number' && was % now === 0);
-    emit(
-      walk,
-      loosened ? 'bounds_loosened' : 'bounds_tightened',
-      place,
-      `multipleOf ${show(was)} -> ${show(now)}`,
-    );
-  }
-  for (const keyword of ['pattern', 'format'] as const) {
-    const was = before[keyword];
-    const now = after[keyword];
-    if (was === now) continue;
-    const change =
-      was === undefined ? 'bounds_tightened' : now === undefined ? 'bounds_loosened' : 'pattern_changed';
-    emit(walk, change, place, `${keyword} ${show(was)} -> ${show(now)}`);
-  }
-}
 
 function diffObject(walk: Walk, before: SchemaNode, after: SchemaNode, place: Place): void {
   const oldProps = isNode(before.properties) ? before.properties : {};
@@ -167,8 +62,23 @@ function diffObject(walk: Walk, before: SchemaNode, after: SchemaNode, place: Pl
 
 /** Compares one schema position on both sides and records every classified change below it. */
 export function diffSchemaNode(walk: Walk, rawBefore: SchemaNode, rawAfter: SchemaNode, place: Place): void {
-  const before = resolveRef(rawBefore, walk.oldRoot);
-  const after = resolveRef(rawAfter, walk.newRoot);
+  // A recursive schema ($ref back to an ancestor) is compared once per pair of references on the path.
+  const refPair =
+    typeof rawBefore.$ref === 'string' || typeof rawAfter.$ref === 'string'
+      ? `${String(rawBefore.$ref)}\u0000${String(rawAfter.$ref)}`
+      : null;
+  if (refPair !== null) {
+    if (walk.refsOnPath.has(refPair)) return;
+    walk.refsOnPath.add(refPair);
+  }
+  try {
+    compareResolved(walk, resolveRef(rawBefore, walk.oldRoot), resolveRef(rawAfter, walk.newRoot), place);
+  } finally {
+    if (refPair !== null) walk.refsOnPath.delete(refPair);
+  }
+}
+
+function compareResolved(walk: Walk, before: SchemaNode, after: SchemaNode, place: Place): void {
   const oldText = descriptionOf(before);
   const newText = descriptionOf(after);
   if (oldText !== newText)
@@ -201,7 +111,7 @@ export function diffSchemas(
   before: SchemaNode,
   after: SchemaNode,
 ): ContractChange[] {
-  const walk: Walk = { tool, side, oldRoot: before, newRoot: after, changes: [] };
+  const walk: Walk = { tool, side, oldRoot: before, newRoot: after, changes: [], refsOnPath: new Set() };
   diffSchemaNode(walk, before, after, {
     pointer: side === 'input' ? '/input_schema' : '/output_schema',
     field: '',

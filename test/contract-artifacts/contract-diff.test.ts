@@ -679,3 +679,33 @@ describe('contract diff across tools and versions', () => {
     });
   });
 });
+
+describe('contract diff on schemas with references', () => {
+  test('follows local $refs and stops on recursive ones', () => {
+    const withTree = (maxLength: number) =>
+      editTool(base, 'tickets_get', (t) => {
+        t.input_schema.$defs = {
+          node: {
+            type: 'object',
+            additionalProperties: false,
+            properties: {
+              label: { type: 'string', maxLength, description: 'Label of this node.' },
+              children: {
+                type: 'array',
+                maxItems: 5,
+                items: { $ref: '#/$defs/node' },
+                description: 'Sub-nodes.',
+              },
+            },
+          },
+        };
+        input(t).tree = { $ref: '#/$defs/node', description: 'A tree of labels.' };
+      });
+    const diff = diffContracts(withTree(40), withTree(20));
+    // Once for the tree itself; the recursive children are the same comparison and are not repeated.
+    expect(diff.changes.filter((c) => c.change === 'bounds_tightened').map((c) => c.pointer)).toEqual([
+      `${IN}/tree/properties/label`,
+    ]);
+    expect(diff.ok).toBe(false);
+  });
+});
