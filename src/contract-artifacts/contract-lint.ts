@@ -1,4 +1,5 @@
 import type { ContractDocument } from './contract-document.ts';
+import { safeDefaultsRule } from './lint-default-rules.ts';
 import { descriptionRules } from './lint-description-rules.ts';
 import { namingRules } from './lint-naming-rules.ts';
 import { publicationRules } from './lint-publication-rules.ts';
@@ -11,6 +12,7 @@ export const LINT_RULES: readonly LintRule[] = [
   ...namingRules,
   ...descriptionRules,
   ...schemaRules,
+  safeDefaultsRule,
   ...safetyRules,
   ...publicationRules,
 ];

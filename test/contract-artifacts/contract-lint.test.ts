@@ -274,6 +274,42 @@ const cases: LintCase[] = [
     pointer: '/output_schema/properties/result',
   },
   {
+    name: 'dry run off by default',
+    rule: 'safe-defaults',
+    tool: 'tickets_open',
+    edit: (t) => {
+      input(t).dry_run!.default = false;
+    },
+    pointer: `${IN}/dry_run`,
+  },
+  {
+    name: 'consent assumed by default',
+    rule: 'safe-defaults',
+    tool: 'tickets_open',
+    edit: (t) => {
+      input(t).confirm_duplicate = {
+        type: 'boolean',
+        default: true,
+        description: 'Open it even if similar.',
+      };
+    },
+    pointer: `${IN}/confirm_duplicate`,
+  },
+  {
+    name: 'target decided by default',
+    rule: 'safe-defaults',
+    tool: 'tickets_open',
+    edit: (t) => {
+      input(t).region = {
+        type: 'string',
+        enum: ['eu', 'us'],
+        default: 'eu',
+        description: 'Region of the desk.',
+      };
+    },
+    pointer: `${IN}/region`,
+  },
+  {
     name: 'write without a key',
     rule: 'idempotency-key',
     tool: 'tickets_open',
