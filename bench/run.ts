@@ -1,0 +1,31 @@
+import type { BenchMeasure, BenchSection } from './bench-section.ts';
+import { gatewayVsSdkBench } from './gateway-vs-sdk.ts';
+import { operationsBench } from './operations-bench.ts';
+
+/**
+ * `npm run bench`: every section in one run, printed as a table. `npm run bench -- <words>` runs
+ * only the sections whose title contains them.
+ */
+const sections: BenchSection[] = [
+  { title: 'gateway vs bare SDK: no-op read tool over HTTP', run: () => gatewayVsSdkBench() },
+  { title: 'operations: reservations, replays, durable writes', run: () => operationsBench() },
+];
+
+function format(measure: BenchMeasure): string {
+  const digits = measure.unit === 'x' || measure.unit === 'ms' ? 2 : 0;
+  return `  ${measure.name.padEnd(60)} ${measure.value.toFixed(digits).padStart(12)} ${measure.unit}`;
+}
+
+const filter = process.argv.slice(2).join(' ').toLowerCase();
+let failed = false;
+for (const section of sections) {
+  if (filter && !section.title.toLowerCase().includes(filter)) continue;
+  console.log(`\n${section.title}`);
+  try {
+    for (const measure of await section.run()) console.log(format(measure));
+  } catch (error) {
+    failed = true;
+    console.log(`  failed: ${(error as Error).message}`);
+  }
+}
+process.exit(failed ? 1 : 0);
