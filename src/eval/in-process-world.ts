@@ -43,7 +43,6 @@ export class InProcessWorld implements EvalWorld {
     readonly app: App,
     private readonly http: HttpTransport,
     private readonly keys: DevKeys,
-    private readonly domainNames: readonly string[],
   ) {}
 
   static async start(options: InProcessWorldOptions): Promise<InProcessWorld> {
@@ -62,12 +61,7 @@ export class InProcessWorld implements EvalWorld {
         keys: { kind: 'dev', dataDir: options.dataDir },
       });
       const keys = await loadOrCreateDevKeys(options.dataDir);
-      return new InProcessWorld(
-        app,
-        http,
-        keys,
-        options.domains.map((d) => d.name),
-      );
+      return new InProcessWorld(app, http, keys);
     } catch (error) {
       await app.close();
       throw error;
@@ -94,11 +88,10 @@ export class InProcessWorld implements EvalWorld {
         scopes: new Set(p.scopes),
       };
     }
-    const byDomain: Record<string, unknown> = {};
-    for (const [i, domain] of this.app.domains.entries()) {
-      byDomain[this.domainNames[i]!] = await domain.fixtures();
-    }
-    return { ...byDomain, principals };
+    // Merged the way GET /test-api/fixtures merges them: each domain answers under its own key.
+    const merged: Record<string, unknown> = {};
+    for (const domain of this.app.domains) Object.assign(merged, await domain.fixtures());
+    return { ...merged, principals };
   }
 
   async connect(principal: Principal): Promise<Client> {

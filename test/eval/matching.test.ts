@@ -80,3 +80,20 @@ describe('claim line', () => {
     expect(parseClaim('CLAIM: needs confirmation')).toBe('needs_confirmation');
   });
 });
+
+describe('template selectors', () => {
+  it('picks an array element by a field value', () => {
+    const values = {
+      fixtures: {
+        all: [
+          { label: 'a', id: 1 },
+          { label: 'b-2', id: 2 },
+        ],
+      },
+    };
+    expect(renderTemplates('{{fixtures.all[label=b-2].id}}', { ...scope, values })).toBe(2);
+    expect(() => renderTemplates('{{fixtures.all[label=c].id}}', { ...scope, values })).toThrow(
+      TemplateError,
+    );
+  });
+});

@@ -57,7 +57,7 @@ export function llmAgent(options: LlmAgentOptions): EvalAgent {
         });
         inputTokens += result.totalUsage.inputTokens ?? 0;
         outputTokens += result.totalUsage.outputTokens ?? 0;
-        messages.push(...result.response.messages);
+        messages.push(...result.responseMessages);
         stepsLeft -= result.steps.length;
         text = result.text;
         if (parseClaim(text) || context.user.remaining === 0 || result.finishReason === 'tool-calls') break;

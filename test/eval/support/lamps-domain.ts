@@ -178,7 +178,13 @@ function createLamps({ db, faults, ledger }: DomainContext) {
       await db.execute('DELETE FROM eval_lamps');
     },
     async fixtures() {
-      return { off: [{ id: 'lamp_kitchen' }], on: [{ id: 'lamp_porch' }], foreign: [{ id: 'lamp_garage' }] };
+      return {
+        lamps: {
+          off: [{ id: 'lamp_kitchen' }],
+          on: [{ id: 'lamp_porch' }],
+          foreign: [{ id: 'lamp_garage' }],
+        },
+      };
     },
     async simulate(target: string, action: string, params: Record<string, unknown>) {
       if (target !== 'grid' || action !== 'lock') return null;

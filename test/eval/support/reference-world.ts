@@ -1,0 +1,27 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { changesDomain } from '../../../src/domains/changes/changes-module.ts';
+import { ordersDomain } from '../../../src/domains/orders/orders-domain.ts';
+import { workitemsDomain } from '../../../src/domains/workitems/workitems-module.ts';
+import { InProcessWorld } from '../../../src/eval/in-process-world.ts';
+import { loadScenarios } from '../../../src/eval/scenario-loader.ts';
+
+export const SCENARIO_ROOT = join(import.meta.dirname, '..', '..', '..', 'eval', 'scenarios');
+
+/** The three reference domains behind one gateway over MCP HTTP, SQLite in a temp dir. */
+export async function startReferenceWorld() {
+  const dataDir = mkdtempSync(join(tmpdir(), 'toolgate-eval-ref-'));
+  const world = await InProcessWorld.start({
+    domains: [ordersDomain, workitemsDomain, changesDomain],
+    dataDir,
+  });
+  return {
+    world,
+    scenarios: loadScenarios(SCENARIO_ROOT),
+    async close() {
+      await world.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
