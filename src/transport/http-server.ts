@@ -22,6 +22,7 @@ import { createTestApi, TEST_CONTROL_SCOPE } from './test-api.ts';
 export const DEFAULT_HOST = '127.0.0.1';
 export const DEFAULT_PORT = 8787;
 export const MCP_PATH = '/mcp';
+const SHUTDOWN_GRACE_MS = 5_000;
 
 export interface HttpTransportOptions {
   readonly host?: string;
@@ -141,11 +142,14 @@ export async function startHttpTransport(app: App, options: HttpTransportOptions
       port,
       resource,
       verifier,
+      /** Stops accepting connections, lets calls in flight finish (up to a grace period), then stops. */
       async close() {
-        route = null;
         const closed = stop();
-        server.closeAllConnections();
+        server.closeIdleConnections();
+        const deadline = setTimeout(() => server.closeAllConnections(), SHUTDOWN_GRACE_MS);
         await closed;
+        clearTimeout(deadline);
+        route = null;
         await mcp.close();
       },
     };
