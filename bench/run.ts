@@ -1,4 +1,5 @@
 import type { BenchMeasure, BenchSection } from './bench-section.ts';
+import { evalBench } from './eval-bench.ts';
 import { gatewayVsSdkBench } from './gateway-vs-sdk.ts';
 import { operationsBench } from './operations-bench.ts';
 
@@ -9,6 +10,7 @@ import { operationsBench } from './operations-bench.ts';
 const sections: BenchSection[] = [
   { title: 'gateway vs bare SDK: no-op read tool over HTTP', run: () => gatewayVsSdkBench() },
   { title: 'operations: reservations, replays, durable writes', run: () => operationsBench() },
+  { title: 'evaluation: reference run of every scenario', run: () => evalBench() },
 ];
 
 function format(measure: BenchMeasure): string {
