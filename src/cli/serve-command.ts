@@ -1,4 +1,4 @@
-import { type Command, Option } from 'commander';
+import type { Command } from 'commander';
 import type { App } from '../app/create-app.ts';
 import { createApp } from '../app/create-app.ts';
 import { loadOrCreateDevKeys } from '../auth/dev-keys.ts';
@@ -36,9 +36,7 @@ export function registerServeCommand(program: Command): void {
     .option('--issuer <iss>', 'production: required token issuer (TOOLGATE_ISSUER)')
     .option('--audience <url>', 'public resource URL tokens must name in aud (TOOLGATE_AUDIENCE)')
     .option('--retention-seconds <n>', 'keep operation records this long (TOOLGATE_RETENTION_SECONDS)')
-    .addOption(
-      new Option('--allowed-hosts <hosts>', 'extra Host names, comma-separated (TOOLGATE_ALLOWED_HOSTS)'),
-    )
+    .option('--allowed-hosts <hosts>', 'extra Host names, comma-separated (TOOLGATE_ALLOWED_HOSTS)')
     .action(async (raw: RawServeOptions) => {
       let config: ServeConfig;
       try {
@@ -50,7 +48,11 @@ export function registerServeCommand(program: Command): void {
         );
         process.exit(2);
       }
-      await serve(config);
+      await serve(config).catch((error: unknown) => {
+        // Start-up failures (database unreachable, port taken) are operator errors: say what, not where.
+        process.stderr.write(`toolgate serve: could not start: ${(error as Error).message}\n`);
+        process.exit(1);
+      });
     });
 }
 
