@@ -146,10 +146,13 @@ export async function startGateway(options: StartGatewayOptions = {}): Promise<S
       return { status: response.status, body: text ? (JSON.parse(text) as unknown) : null };
     },
     async close() {
-      await Promise.allSettled(clients.map((c) => c.close()));
-      await http.close();
-      await app.close();
-      rmSync(dataDir, { recursive: true, force: true });
+      try {
+        await Promise.allSettled(clients.map((c) => c.close()));
+        await http.close();
+        await app.close();
+      } finally {
+        rmSync(dataDir, { recursive: true, force: true });
+      }
     },
   };
 }
