@@ -80,10 +80,11 @@ export async function serveMcpPost(
   }
 
   const extra: MessageExtraInfo = { authInfo: authInfoFor(auth.principal) };
+  const caller = `${auth.principal.tenant}\n${auth.principal.subject}`;
   const requests: JSONRPCRequest[] = [];
   for (const m of messages) {
     if (m.kind === 'request') requests.push(m.message);
-    else if (m.kind === 'notification') options.transport.notify(m.message, extra);
+    else if (m.kind === 'notification') options.transport.notify(m.message, extra, caller);
   }
   if (requests.length === 0) {
     res.writeHead(202, { 'content-length': 0 });
@@ -96,7 +97,7 @@ export async function serveMcpPost(
   };
   res.once('close', onClose);
   const replies: JsonRpcReply[] = await Promise.all(
-    requests.map((request) => options.transport.request(request, extra, gone.signal)),
+    requests.map((request) => options.transport.request(request, extra, caller, gone.signal)),
   );
   res.off('close', onClose);
   if (gone.signal.aborted) return;

@@ -13,8 +13,9 @@ export type JsonRpcReply = Exclude<JSONRPCMessage, JSONRPCRequest | JSONRPCNotif
 /**
  * Lets one long-lived SDK `Server` answer many concurrent HTTP requests. Each incoming request is
  * renumbered with an id unique in this process (clients reuse ids freely), handed to the server,
- * and the server's reply is mapped back to the client's own id. When the HTTP client goes away
- * first, the server is told the request was cancelled, which aborts the handler's signal.
+ * and the server's reply is mapped back to the client's own id. A request is cancelled when its
+ * HTTP client goes away, or when the same caller sends `notifications/cancelled` naming its id in
+ * another POST; either way the server aborts the handler's signal.
  */
 export class MultiplexedTransport implements Transport {
   onclose?: () => void;
@@ -23,6 +24,8 @@ export class MultiplexedTransport implements Transport {
 
   #nextId = 1;
   readonly #waiting = new Map<number, (reply: JsonRpcReply) => void>();
+  /** In-flight internal ids by caller and client id, for cancellations arriving in another POST. */
+  readonly #inFlight = new Map<string, number[]>();
 
   async start(): Promise<void> {}
 
@@ -39,24 +42,29 @@ export class MultiplexedTransport implements Transport {
 
   async close(): Promise<void> {
     this.#waiting.clear();
+    this.#inFlight.clear();
     this.onclose?.();
   }
 
-  /** Runs one request through the server; resolves with the reply under the client's id. */
-  request(message: JSONRPCRequest, extra: MessageExtraInfo, gone: AbortSignal): Promise<JsonRpcReply> {
+  /**
+   * Runs one request through the server; resolves with the reply under the client's id.
+   * `caller` identifies the verified principal, so only it can cancel the request.
+   */
+  request(
+    message: JSONRPCRequest,
+    extra: MessageExtraInfo,
+    caller: string,
+    gone: AbortSignal,
+  ): Promise<JsonRpcReply> {
     const internalId = this.#nextId++;
     const clientId: RequestId = message.id;
+    const flightKey = `${caller}\n${typeof clientId}:${clientId}`;
+    this.#track(flightKey, internalId);
     return new Promise((resolve) => {
-      const onGone = () => {
-        if (!this.#waiting.delete(internalId)) return;
-        this.onmessage?.({
-          jsonrpc: '2.0',
-          method: 'notifications/cancelled',
-          params: { requestId: internalId, reason: 'the HTTP client disconnected' },
-        });
-      };
+      const onGone = () => this.#cancel(internalId, 'the HTTP client disconnected');
       this.#waiting.set(internalId, (reply) => {
         gone.removeEventListener('abort', onGone);
+        this.#untrack(flightKey, internalId);
         resolve({ ...reply, id: clientId } as JsonRpcReply);
       });
       gone.addEventListener('abort', onGone, { once: true });
@@ -64,9 +72,55 @@ export class MultiplexedTransport implements Transport {
     });
   }
 
-  /** Client notifications other than cancellations (whose ids name another HTTP request). */
-  notify(message: JSONRPCNotification, extra: MessageExtraInfo): void {
-    if (message.method === 'notifications/cancelled') return;
-    this.onmessage?.(message, extra);
+  /** Client notifications; a cancellation is translated to the one request of this caller it names. */
+  notify(message: JSONRPCNotification, extra: MessageExtraInfo, caller: string): void {
+    if (message.method !== 'notifications/cancelled') {
+      this.onmessage?.(message, extra);
+      return;
+    }
+    const requestId = message.params?.requestId;
+    if (typeof requestId !== 'string' && typeof requestId !== 'number') return;
+    const candidates = this.#inFlight.get(`${caller}\n${typeof requestId}:${requestId}`);
+    // Two in-flight requests of one caller under the same id are ambiguous; cancel neither.
+    if (candidates?.length !== 1) return;
+    const reason = message.params?.reason;
+    this.#cancel(
+      candidates[0]!,
+      typeof reason === 'string' ? reason.slice(0, 200) : 'cancelled by the client',
+    );
+  }
+
+  /**
+   * The server sends no reply for a cancelled request, so the waiting HTTP request is answered here
+   * (a client that cancelled ignores it; one that disconnected never sees it).
+   */
+  #cancel(internalId: number, reason: string): void {
+    const deliver = this.#waiting.get(internalId);
+    if (!deliver) return;
+    this.#waiting.delete(internalId);
+    this.onmessage?.({
+      jsonrpc: '2.0',
+      method: 'notifications/cancelled',
+      params: { requestId: internalId, reason },
+    });
+    deliver({
+      jsonrpc: '2.0',
+      id: internalId,
+      error: { code: -32000, message: `Request cancelled: ${reason}` },
+    });
+  }
+
+  #track(key: string, internalId: number): void {
+    const ids = this.#inFlight.get(key);
+    if (ids) ids.push(internalId);
+    else this.#inFlight.set(key, [internalId]);
+  }
+
+  #untrack(key: string, internalId: number): void {
+    const ids = this.#inFlight.get(key);
+    if (!ids) return;
+    const rest = ids.filter((id) => id !== internalId);
+    if (rest.length === 0) this.#inFlight.delete(key);
+    else this.#inFlight.set(key, rest);
   }
 }

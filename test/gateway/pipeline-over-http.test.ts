@@ -15,6 +15,7 @@ describe('the pipeline over MCP Streamable HTTP', () => {
   beforeEach(() => {
     for (const key of Object.keys(ledger.executions)) delete ledger.executions[key];
     ledger.slowSignalAborted = null;
+    ledger.waitAbortedAfterMs = null;
   });
 
   test('tools/list publishes closed input schemas, output schemas and derived annotations', async () => {
@@ -25,6 +26,7 @@ describe('the pipeline over MCP Streamable HTTP', () => {
       'probe_echo',
       'probe_slow',
       'probe_throw',
+      'probe_wait',
       'probe_wrong_shape',
     ]);
     for (const tool of tools) {
@@ -101,6 +103,20 @@ describe('the pipeline over MCP Streamable HTTP', () => {
       retryable: true,
     });
     expect(ledger.slowSignalAborted).toBe(true);
+  });
+
+  test('a call the client cancels has its signal aborted long before it would finish', async () => {
+    const client = await gw.client('probe_reader');
+    const controller = new AbortController();
+    const pending = client.callTool({ name: 'probe_wait', arguments: { text: 'a' } }, undefined, {
+      signal: controller.signal,
+    });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    controller.abort('the user changed their mind');
+    await expect(pending).rejects.toThrow();
+    await expect.poll(() => ledger.waitAbortedAfterMs, { timeout: 1000 }).not.toBeNull();
+    expect(ledger.waitAbortedAfterMs).toBeLessThan(1500);
+    expect(ledger.executions).toEqual({ probe_wait: 1 });
   });
 
   test('an unknown tool is a JSON-RPC error (-32602), not a tool result', async () => {

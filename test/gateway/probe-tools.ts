@@ -7,10 +7,12 @@ import { outcome } from '../../src/contract/outcome.ts';
 export interface ProbeLedger {
   readonly executions: Record<string, number>;
   slowSignalAborted: boolean | null;
+  /** When probe_wait saw its signal abort (ms after it started), or null. */
+  waitAbortedAfterMs: number | null;
 }
 
 export function newProbeLedger(): ProbeLedger {
-  return { executions: {}, slowSignalAborted: null };
+  return { executions: {}, slowSignalAborted: null, waitAbortedAfterMs: null };
 }
 
 const ran = (ledger: ProbeLedger, tool: string) => {
@@ -106,6 +108,28 @@ export function probeTools(ledger: ProbeLedger) {
           });
         });
         return outcome.completed({ text: 'late' });
+      },
+    }),
+    defineTool({
+      ...common,
+      name: 'probe_wait',
+      title: 'Wait',
+      description: 'Waits up to three seconds, well within its timeout, unless its signal is aborted first.',
+      input: echoInput,
+      scopes: ['probe:read'],
+      timeoutMs: 10_000,
+      handler: async (_input, ctx) => {
+        ran(ledger, 'probe_wait');
+        const started = Date.now();
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, 3000);
+          ctx.signal.addEventListener('abort', () => {
+            ledger.waitAbortedAfterMs = Date.now() - started;
+            clearTimeout(timer);
+            resolve();
+          });
+        });
+        return outcome.completed({ text: 'waited' });
       },
     }),
   ];

@@ -158,6 +158,40 @@ describe('the Streamable HTTP wire', () => {
     expect(await metrics.text()).toContain('tool_duration_seconds_bucket');
   });
 
+  test("a cancellation names the caller's own request: another principal cannot cancel it", async () => {
+    ledger.waitAbortedAfterMs = null;
+    const wait = {
+      jsonrpc: '2.0',
+      id: 'w1',
+      method: 'tools/call',
+      params: { name: 'probe_wait', arguments: { text: 'a' } },
+    };
+    const cancel = {
+      jsonrpc: '2.0',
+      method: 'notifications/cancelled',
+      params: { requestId: 'w1', reason: 'stop' },
+    };
+    const pending = post(wait);
+    await new Promise((resolve) => setTimeout(resolve, 60));
+    const otherToken = await gw.tokenFor({
+      sub: 'someone_else',
+      tenant: 'tenant_probe',
+      actor: 'customer',
+      scopes: [],
+    });
+    expect((await post(cancel, { authorization: `Bearer ${otherToken}` })).status).toBe(202);
+    await new Promise((resolve) => setTimeout(resolve, 60));
+    expect(ledger.waitAbortedAfterMs).toBeNull();
+    expect((await post(cancel)).status).toBe(202);
+    const answer = await pending;
+    expect(JSON.parse(answer.body)).toMatchObject({
+      id: 'w1',
+      error: { code: -32000, message: 'Request cancelled: stop' },
+    });
+    expect(ledger.waitAbortedAfterMs).not.toBeNull();
+    expect(ledger.waitAbortedAfterMs!).toBeLessThan(1500);
+  });
+
   test('a client that disconnects aborts its call', async () => {
     ledger.slowSignalAborted = null;
     const controller = new AbortController();
