@@ -12,13 +12,8 @@ import { newOperationId } from '../src/operations/operation-id.ts';
 import type { SqlDialect } from '../src/store/sql-database.ts';
 import { createScratchDatabase, postgresAvailable } from '../test/support/pg.ts';
 import { BENCH_SCOPE, BENCH_WRITE_TOOL, benchDomain } from './bench-domain.ts';
+import type { BenchMeasure } from './bench-section.ts';
 import { type HttpLoad, httpLoad } from './http-load.ts';
-
-export interface BenchMeasure {
-  readonly name: string;
-  readonly value: number;
-  readonly unit: string;
-}
 
 export interface OperationsBenchOptions {
   /** How long each measurement runs. */
@@ -27,7 +22,8 @@ export interface OperationsBenchOptions {
   readonly concurrency?: number;
 }
 
-const SERVER_SCRIPT = fileURLToPath(new URL('./bench-server.ts', import.meta.url));
+const WRITE_SERVER = fileURLToPath(new URL('./bench-server.ts', import.meta.url));
+const NOOP_SERVER = fileURLToPath(new URL('./noop-server.ts', import.meta.url));
 
 /** Runs `work` repeatedly with `concurrency` loops for `durationMs`; answers completions per second. */
 async function rate(
@@ -115,45 +111,71 @@ async function storeRates(dialect: SqlDialect, durationMs: number): Promise<Benc
   }
 }
 
-/** Starts a bench server process, runs the load against it, stops it. */
+/** A server process under load: where to send calls, and the bearer token it wants (if any). */
+interface LoadTarget {
+  readonly url: string;
+  readonly token: string | null;
+}
+
+/** Forks a bench server, waits for its announcement, runs the load against it, and stops it. */
 async function serverRate(
-  mode: 'sdk-noop' | 'gateway',
-  databaseUrl: string | undefined,
+  script: string,
+  args: readonly string[],
+  target: (message: Record<string, unknown>) => Promise<LoadTarget>,
+  toolCall: (i: number) => { name: string; arguments: Record<string, unknown> },
   options: Required<OperationsBenchOptions>,
 ): Promise<HttpLoad> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'toolgate-bench-'));
-  await loadOrCreateDevKeys(dataDir);
-  const child = fork(SERVER_SCRIPT, [mode, dataDir, databaseUrl ?? ''], {
+  const child = fork(script, [...args], {
     execArgv: ['--import', 'tsx'],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   try {
-    const ready = await new Promise<{ port: number; resource: string }>((resolve, reject) => {
-      child.once('message', (m) => resolve(m as { port: number; resource: string }));
+    const message = await new Promise<Record<string, unknown>>((resolve, reject) => {
+      child.once('message', (m) => resolve(m as Record<string, unknown>));
       child.once('exit', (code) => reject(new Error(`bench server exited (${code})`)));
     });
-    const url = `http://127.0.0.1:${ready.port}/mcp`;
-    if (mode === 'sdk-noop') {
-      return await httpLoad({ url, ...options, toolCall: () => ({ name: 'noop', arguments: {} }) });
-    }
-    const token = await mintToken(
-      await loadOrCreateDevKeys(dataDir),
-      { sub: 'bench', tenant: 'bench', actor: 'service', scopes: [BENCH_SCOPE] },
-      { audience: ready.resource },
-    );
-    const run = Date.now();
-    return await httpLoad({
-      url,
-      ...options,
-      token,
-      toolCall: (i) => ({
-        name: BENCH_WRITE_TOOL,
-        arguments: { text: 'note', idempotency_key: `bench-${run}-${i}` },
-      }),
-    });
+    const { url, token } = await target(message);
+    return await httpLoad({ url, ...options, ...(token ? { token } : {}), toolCall });
   } finally {
-    child.disconnect();
-    await new Promise((resolve) => (child.exitCode !== null ? resolve(null) : child.once('exit', resolve)));
+    child.kill('SIGKILL');
+  }
+}
+
+/** The bare SDK's no-op tool, served by the gateway-vs-SDK section's server (stateless, server per request). */
+function sdkNoopRate(options: Required<OperationsBenchOptions>): Promise<HttpLoad> {
+  return serverRate(
+    NOOP_SERVER,
+    ['sdk'],
+    async (m) => ({ url: String(m.url), token: null }),
+    () => ({ name: 'bench_noop', arguments: {} }),
+    options,
+  );
+}
+
+/** Durable writes through the whole gateway: a new key (so a new operation) on every call. */
+async function gatewayWriteRate(
+  databaseUrl: string | undefined,
+  options: Required<OperationsBenchOptions>,
+): Promise<HttpLoad> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'toolgate-bench-'));
+  try {
+    const keys = await loadOrCreateDevKeys(dataDir);
+    const run = Date.now();
+    return await serverRate(
+      WRITE_SERVER,
+      [dataDir, databaseUrl ?? ''],
+      async (m) => ({
+        url: `http://127.0.0.1:${String(m.port)}/mcp`,
+        token: await mintToken(
+          keys,
+          { sub: 'bench', tenant: 'bench', actor: 'service', scopes: [BENCH_SCOPE] },
+          { audience: String(m.resource) },
+        ),
+      }),
+      (i) => ({ name: BENCH_WRITE_TOOL, arguments: { text: 'note', idempotency_key: `bench-${run}-${i}` } }),
+      options,
+    );
+  } finally {
     rmSync(dataDir, { recursive: true, force: true });
   }
 }
@@ -168,13 +190,13 @@ export async function operationsBench(input: OperationsBenchOptions = {}): Promi
   const pg = await postgresAvailable();
   const measures: BenchMeasure[] = [...(await storeRates('sqlite', options.durationMs))];
   if (pg) measures.push(...(await storeRates('postgres', options.durationMs)));
-  const baseline = await serverRate('sdk-noop', undefined, options);
-  const sqlite = await serverRate('gateway', undefined, options);
+  const baseline = await sdkNoopRate(options);
+  const sqlite = await gatewayWriteRate(undefined, options);
   measures.push(
     { name: 'bare SDK no-op over HTTP (baseline)', value: baseline.callsPerSecond, unit: 'calls/s' },
     { name: 'gateway durable write over HTTP, sqlite', value: sqlite.callsPerSecond, unit: 'calls/s' },
     {
-      name: 'gateway sqlite / bare SDK no-op (target >= 1.5)',
+      name: 'gateway sqlite write / bare SDK no-op (target >= 1.5)',
       value: sqlite.callsPerSecond / baseline.callsPerSecond,
       unit: 'x',
     },
@@ -182,7 +204,7 @@ export async function operationsBench(input: OperationsBenchOptions = {}): Promi
   if (pg) {
     const scratch = await createScratchDatabase();
     try {
-      const postgres = await serverRate('gateway', scratch.url, options);
+      const postgres = await gatewayWriteRate(scratch.url, options);
       measures.push({
         name: 'gateway durable write over HTTP, postgres',
         value: postgres.callsPerSecond,
@@ -195,10 +217,4 @@ export async function operationsBench(input: OperationsBenchOptions = {}): Promi
   for (const load of [baseline, sqlite])
     if (load.failures > 0) throw new Error(`${load.failures} calls failed`);
   return measures;
-}
-
-if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
-  for (const m of await operationsBench()) {
-    console.log(`${m.name.padEnd(52)} ${m.value.toFixed(m.unit === 'x' ? 2 : 0).padStart(10)} ${m.unit}`);
-  }
 }
