@@ -135,7 +135,9 @@ async function serverRate(
       child.once('exit', (code) => reject(new Error(`bench server exited (${code})`)));
     });
     const { url, token } = await target(message);
-    return await httpLoad({ url, ...options, ...(token ? { token } : {}), toolCall });
+    const load = await httpLoad({ url, ...options, ...(token ? { token } : {}), toolCall });
+    if (load.failures > 0) throw new Error(`${load.failures} of ${load.calls} calls to ${url} failed`);
+    return load;
   } finally {
     child.kill('SIGKILL');
   }
@@ -214,7 +216,5 @@ export async function operationsBench(input: OperationsBenchOptions = {}): Promi
       await scratch.drop();
     }
   }
-  for (const load of [baseline, sqlite])
-    if (load.failures > 0) throw new Error(`${load.failures} calls failed`);
   return measures;
 }
