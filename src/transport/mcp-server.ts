@@ -1,10 +1,11 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import {
-  CallToolRequestSchema,
+  type CallToolRequest,
   ListToolsRequestSchema,
   type ListToolsResult,
   type MessageExtraInfo,
 } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
 import packageJson from '../../package.json' with { type: 'json' };
 import type { Principal } from '../auth/principal.ts';
 import type { Gateway } from '../gateway/gateway.ts';
@@ -22,6 +23,13 @@ const INSTRUCTIONS =
   'poll operations_get or retry with the same idempotency_key, never a new one.';
 
 /**
+ * Only the method is checked when the request is routed: the SDK server then validates tools/call
+ * params itself and answers malformed ones with -32602. Routing with the full CallToolRequestSchema
+ * would turn the same problem into a -32603 internal error, and parse every call twice.
+ */
+const toolsCallEnvelopeSchema = z.object({ method: z.literal('tools/call'), params: z.unknown() });
+
+/**
  * The MCP server over the gateway. One instance serves every request of a transport: tools/list
  * answers the registry's prebuilt listing and tools/call runs the gateway pipeline, so the
  * gateway (not the SDK) owns validation and the envelope.
@@ -34,12 +42,14 @@ export function createMcpServer(gateway: Gateway, principalOf: PrincipalSource):
   server.setRequestHandler(ListToolsRequestSchema, () => ({
     tools: gateway.listTools() as ListToolsResult['tools'],
   }));
-  server.setRequestHandler(CallToolRequestSchema, (request, extra) =>
-    gateway.callTool(
-      { name: request.params.name, arguments: request.params.arguments, _meta: request.params._meta },
+  server.setRequestHandler(toolsCallEnvelopeSchema, (request, extra) => {
+    // The SDK server validated params against CallToolRequestSchema before calling this handler.
+    const params = request.params as CallToolRequest['params'];
+    return gateway.callTool(
+      { name: params.name, arguments: params.arguments, _meta: params._meta },
       principalOf(extra),
       extra.signal,
-    ),
-  );
+    );
+  });
   return server;
 }

@@ -98,6 +98,15 @@ describe('the Streamable HTTP wire', () => {
     expect(response.body).toBe('');
   });
 
+  test('malformed tools/call params are -32602 (invalid params), not an internal error', async () => {
+    const before = ledger.executions.probe_echo ?? 0;
+    for (const params of [{}, { name: 'probe_echo', arguments: [1] }, { name: 7 }]) {
+      const response = await post({ jsonrpc: '2.0', id: 5, method: 'tools/call', params });
+      expect(JSON.parse(response.body)).toMatchObject({ id: 5, error: { code: -32602 } });
+    }
+    expect(ledger.executions.probe_echo ?? 0).toBe(before);
+  });
+
   test('unknown methods are JSON-RPC errors', async () => {
     const response = await post({ jsonrpc: '2.0', id: 9, method: 'resources/list' });
     expect(JSON.parse(response.body)).toMatchObject({ id: 9, error: { code: -32601 } });
