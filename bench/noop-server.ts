@@ -19,7 +19,7 @@ import { startHttpTransport } from '../src/transport/http-server.ts';
  * - `sdk`: the bare SDK the way its docs show stateless Streamable HTTP: a server and a transport
  *   per request, JSON answers, the same no-op tool.
  */
-export const NOOP_TOOL = 'bench_noop';
+const NOOP_TOOL = 'bench_noop';
 const [mode, dataDir] = process.argv.slice(2);
 
 const noop = defineTool({

@@ -16,7 +16,6 @@ export const principalClaimsSchema = z.object({
     })
     .default(''),
 });
-export type PrincipalClaims = z.input<typeof principalClaimsSchema>;
 
 /** Claims as a caller states them when asking for a token (scopes as a list). */
 export interface TokenSubject {
