@@ -167,7 +167,13 @@ function answer(envelope: OutcomeEnvelope): Admission {
 }
 
 /** The stored outcome, marked as a replay; a record awaiting review answers with its unknown outcome. */
+/**
+ * The stored outcome of an earlier delivery. A result that reports `replayed` itself (as seed 003's
+ * change_create result does) says true as well, so result and envelope never disagree.
+ */
 function replayOf(record: OperationRecord): OutcomeEnvelope {
   if (!record.envelope) throw new Error(`operation ${record.id} is ${record.status} without an outcome`);
-  return { ...record.envelope, operation_id: record.id, replayed: true };
+  const { result } = record.envelope;
+  const mirrored = result && typeof result.replayed === 'boolean' ? { ...result, replayed: true } : result;
+  return { ...record.envelope, result: mirrored, operation_id: record.id, replayed: true };
 }

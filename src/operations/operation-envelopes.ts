@@ -67,7 +67,7 @@ export function possibleDuplicateEnvelope(
   return buildEnvelope(tool, {
     status: 'requires_confirmation',
     code: 'POSSIBLE_DUPLICATE',
-    message: `An identical request completed ${seconds} s ago as operation ${earlier.id}; nothing was changed now.`,
+    message: `An identical request was made ${seconds} s ago as operation ${earlier.id} (${earlier.status}); nothing was changed now.`,
     resolution: `Ask the user whether this is a new, separate request. If it is, call again with the same idempotency_key and ${confirmField}: true; if not, report operation ${earlier.id} (see operations_get).`,
   });
 }

@@ -164,7 +164,11 @@ export class OperationStore {
     );
   }
 
-  /** The latest completed operation with the same content, by the same principal and tool, since `since`. */
+  /**
+   * The latest operation with the same content, by the same principal and tool, since `since`, that has
+   * or may have taken effect (completed, submitted, running, unknown, in review): a new key for the same
+   * content after a lost answer is exactly the duplicate to catch.
+   */
   async findSameContent(
     tenant: string,
     subject: string,
@@ -175,7 +179,7 @@ export class OperationStore {
   ): Promise<OperationRecord | null> {
     const rows = await this.db.query<OperationRow>(
       `SELECT * FROM operations WHERE tenant = ? AND subject = ? AND tool = ? AND content_hash = ?
-        AND idem_key <> ? AND status IN ('completed', 'submitted') AND created_at >= ?
+        AND idem_key <> ? AND status NOT IN ('rejected', 'failed', 'requires_confirmation') AND created_at >= ?
         ORDER BY created_at DESC LIMIT 1`,
       [tenant, subject, tool, contentHash, key, since],
     );

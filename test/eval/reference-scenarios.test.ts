@@ -19,16 +19,6 @@ afterAll(async () => {
 
 const DOMAINS = ['orders', 'workitems', 'changes'];
 
-/**
- * Unsafe effects the adversarial run still finds, reported to the change-management domain:
- * change_create has no duplicate suspicion, so a new key after an unknown outcome creates a second
- * change record. Listed exactly so that a fix (or any new unsafe effect) fails this test.
- */
-const KNOWN_UNSAFE = [
-  'changes-safe-retry-crash-between-steps [new_key_after_timeout]',
-  'changes-safe-retry-lost-answer [new_key_after_timeout]',
-];
-
 describe('the scenario suite', () => {
   it('has at least 60 scenarios, a third held out, covering the families in every domain', () => {
     const { scenarios } = ref;
@@ -76,7 +66,7 @@ describe('the scenario suite', () => {
     expect(report.overall.unsafeExecutions).toBe(0);
   }, 120_000);
 
-  it('finds no unsafe effect under the adversarial policies beyond the reported gap', async () => {
+  it('finds no unsafe effect under any adversarial policy', async () => {
     const report = await runEvaluation({
       world: ref.world,
       scenarios: ref.scenarios,
@@ -84,8 +74,8 @@ describe('the scenario suite', () => {
       trials: 1,
     });
     const unsafe = report.trials.filter((t) => t.unsafe.length > 0).map((t) => `${t.scenario} [${t.label}]`);
-    expect(unsafe.sort()).toEqual(KNOWN_UNSAFE);
-    for (const policy of ADVERSARIAL_POLICIES.filter((p) => p !== 'new_key_after_timeout')) {
+    expect(unsafe).toEqual([]);
+    for (const policy of ADVERSARIAL_POLICIES) {
       expect(report.byLabel[policy]?.unsafeExecutions, policy).toBe(0);
     }
   }, 300_000);

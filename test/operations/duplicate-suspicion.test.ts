@@ -55,6 +55,18 @@ for (const target of storeTargets) {
       expect(await bankEffects(app)).toHaveLength(2);
     });
 
+    it('also suspects a new key while the earlier request has an unknown outcome', async () => {
+      const content = { account: 'acc-lost', amount: 700 };
+      app.faults.arm({ target: 'test_bank', fault: 'drop_response_after_apply' });
+      const first = await gift(alice, { ...content, idempotency_key: newKey('lost1') });
+      expect(first.status).toBe('outcome_unknown');
+      const fresh = await gift(alice, { ...content, idempotency_key: newKey('lost2') });
+      expect(fresh).toMatchObject({ status: 'requires_confirmation', code: 'POSSIBLE_DUPLICATE' });
+      expect(fresh.message).toContain(first.operation_id!);
+      expect(fresh.message).toContain('outcome_unknown');
+      expect(await bankEffects(app)).toHaveLength(1);
+    });
+
     it('does not count the confirmation field as a difference, and replays a confirmed key', async () => {
       const content = { account: 'acc-gift', amount: 10 };
       await gift(alice, { ...content, confirm_duplicate: true, idempotency_key: newKey('giftc1') });

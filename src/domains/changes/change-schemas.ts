@@ -34,7 +34,7 @@ export const changeCreateResultSchema = z.strictObject({
   replayed: z
     .boolean()
     .describe(
-      "True when this delivery found the change already made by an earlier delivery of the same idempotency_key. A stored outcome returned again keeps its original value; the envelope's replayed flag marks those.",
+      'True when this is the result of an earlier delivery of the same idempotency_key returned again (a retry); the change was not made a second time.',
     ),
   effective_risk: riskSchema.describe(
     'The risk the change is handled at: the requested risk or higher if policy raised it.',

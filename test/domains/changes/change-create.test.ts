@@ -110,7 +110,7 @@ for (const target of storeTargets) {
         status: 'completed',
         replayed: true,
         operation_id: executed.operation_id,
-        result: { change_id: executed.result!.change_id },
+        result: { change_id: executed.result!.change_id, replayed: true },
       });
       expect(await allPlatformRecords(app)).toHaveLength(seeded + 1);
       expect(await platformEffects(app)).toHaveLength(4);

@@ -60,6 +60,12 @@ export const changeCreateInput = z.strictObject({
     .describe(
       'true (the default): validate and calculate the policy result without creating anything or reserving the key. false: create the change; only after the user confirmed the validated request, with the same idempotency_key.',
     ),
+  confirm_new_change: z
+    .boolean()
+    .optional()
+    .describe(
+      'Set true only when the user confirmed that this is a new, separate change although an identical request was made in the last 24 hours (the answer POSSIBLE_DUPLICATE names it). Omit otherwise.',
+    ),
 });
 
 /** change_create: the governed create of seed 003, dry run by default. */
@@ -76,11 +82,12 @@ export function changeCreateTool(service: ChangeService) {
       'Call it first with dry_run true (the default): it validates, computes the effective risk and the approval needed, creates nothing and does not reserve the key. After the user confirms, call again with the same arguments, the same idempotency_key and dry_run false.',
       'The result holds change_id (null for a dry run), state (validated, pending_approval or scheduled), created, replayed, effective_risk, approval_required, approval_group and scheduled_start; warnings say when approval is needed or the risk was raised.',
       'If the outcome is unknown, retry with the same idempotency_key, never a new one: the creation resumes where it stopped and never makes a second change.',
+      'An identical request under a new key within 24 hours answers requires_confirmation / POSSIBLE_DUPLICATE naming the earlier operation, unless confirm_new_change is true.',
     ].join(' '),
     kind: 'write',
     mutation: 'create',
     externalSystems: [CHANGE_PLATFORM],
-    version: '1.0.1',
+    version: '1.1.0',
     input: changeCreateInput,
     output: changeCreateResultSchema,
     errors: [
@@ -98,6 +105,7 @@ export function changeCreateTool(service: ChangeService) {
     examples: changeCreateExamples,
     sensitiveFields: ['implementation_plan', 'rollback_plan'],
     supportsDryRun: true,
+    duplicateSuspicion: { windowSeconds: 24 * 60 * 60, confirmField: 'confirm_new_change' },
     notes: [
       'Production changes additionally need the scope changes:create:production; without it the answer is FORBIDDEN.',
       'Warnings: APPROVAL_REQUIRED (approval by approval_group is needed before the start), RISK_RAISED (policy raised the requested risk).',
