@@ -107,6 +107,6 @@ export const duplicateErrors = defineErrorCodes({
     category: 'confirmation',
     retryable: false,
     description:
-      'A recent completed operation had the same content; nothing was changed. Ask the user whether this is a new, separate request; if so, call again with the same key and the confirmation field set to true.',
+      'A recent operation had the same content and has or may have taken effect; nothing was changed now. Ask the user whether this is a new, separate request; only if so, call again with the confirmation field set to true, as the resolution says.',
   },
 });
