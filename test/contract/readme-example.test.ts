@@ -1,0 +1,47 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { projectsGet } from '../../docs/examples/projects-get-tool.ts';
+import { ToolRegistry } from '../../src/contract/tool-registry.ts';
+import { Gateway } from '../../src/gateway/gateway.ts';
+import { readOnlyGateway } from '../../src/gateway/no-idempotency.ts';
+import { logAuditSink } from '../../src/telemetry/audit.ts';
+import { createLogger } from '../../src/telemetry/logger.ts';
+import { GatewayMetrics } from '../../src/telemetry/metrics.ts';
+
+const principal = (tenant: string) => ({
+  subject: 'u1',
+  tenant,
+  actor: 'customer' as const,
+  scopes: new Set(['projects:read']),
+});
+
+describe('the README example tool', () => {
+  const logger = createLogger({ level: 'silent' });
+  const registry = new ToolRegistry({ retentionSeconds: 60 }).register(projectsGet);
+  const gateway = new Gateway({
+    registry,
+    idempotency: readOnlyGateway,
+    logger,
+    metrics: new GatewayMetrics(),
+    audit: logAuditSink(logger),
+  });
+
+  it('is the code the README shows', () => {
+    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+    const source = readFileSync(new URL('../../docs/examples/projects-get-tool.ts', import.meta.url), 'utf8');
+    expect(readme).toContain(source.slice(source.indexOf('export const projectsGet')).trim());
+  });
+
+  it('registers and answers through the gateway, hiding other tenants', async () => {
+    const call = { name: 'projects_get', arguments: { project_id: 'prj_0a1b2c3d' } };
+    expect(await gateway.callToolEnvelope(call, principal('acme'))).toMatchObject({
+      status: 'completed',
+      result: { name: 'Billing' },
+    });
+    expect(await gateway.callToolEnvelope(call, principal('globex'))).toMatchObject({
+      status: 'rejected',
+      code: 'PROJECT_NOT_FOUND',
+      category: 'not_found',
+    });
+  });
+});
