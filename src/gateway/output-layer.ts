@@ -1,18 +1,12 @@
-import type { OutcomeStatus } from '../contract/envelope.ts';
+import { OUTCOME_STATUSES, type OutcomeStatus } from '../contract/envelope.ts';
 import type { OperationMode } from '../contract/fingerprint.ts';
 import type { ToolOutcome } from '../contract/outcome.ts';
 import type { RegisteredTool } from '../contract/tool-registry.ts';
 
 /** Statuses a handler may produce; in_progress belongs to the idempotency layer. */
-const HANDLER_STATUSES: ReadonlySet<OutcomeStatus> = new Set([
-  'completed',
-  'validated',
-  'submitted',
-  'requires_confirmation',
-  'rejected',
-  'outcome_unknown',
-  'failed',
-]);
+const HANDLER_STATUSES: ReadonlySet<OutcomeStatus> = new Set(
+  OUTCOME_STATUSES.filter((s) => s !== 'in_progress'),
+);
 
 /**
  * Layer 8. The handler's outcome must match the published contract: its result the output schema,
