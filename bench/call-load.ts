@@ -8,7 +8,8 @@ export interface CallLoadOptions {
   readonly warmupCalls: number;
   /** Keep-alive connections, each with one call in flight. */
   readonly concurrency: number;
-  readonly body: string;
+  /** The JSON-RPC request to post, or a function of the call number (e.g. a new key per call). */
+  readonly body: string | ((i: number) => string);
 }
 
 export interface CallLoadResult {
@@ -30,13 +31,22 @@ export async function runCallLoad(options: CallLoadOptions): Promise<CallLoadRes
     'content-type': 'application/json',
     accept: 'application/json, text/event-stream',
     'mcp-protocol-version': '2025-06-18',
-    'content-length': Buffer.byteLength(options.body),
   };
   if (options.token) headers.authorization = `Bearer ${options.token}`;
+  const bodyOf = typeof options.body === 'string' ? () => options.body as string : options.body;
+  let sequence = 0;
   const once = () =>
     new Promise<boolean>((resolve) => {
+      const body = bodyOf(sequence++);
       const req = request(
-        { host: url.hostname, port: url.port, path: url.pathname, method: 'POST', agent, headers },
+        {
+          host: url.hostname,
+          port: url.port,
+          path: url.pathname,
+          method: 'POST',
+          agent,
+          headers: { ...headers, 'content-length': Buffer.byteLength(body) },
+        },
         (res) => {
           let text = '';
           res.setEncoding('utf8');
@@ -47,7 +57,7 @@ export async function runCallLoad(options: CallLoadOptions): Promise<CallLoadRes
         },
       );
       req.on('error', () => resolve(false));
-      req.end(options.body);
+      req.end(body);
     });
   const drive = async (total: number, latencies: number[] | null) => {
     let issued = 0;

@@ -13,13 +13,15 @@ import type { SqlDialect } from '../src/store/sql-database.ts';
 import { createScratchDatabase, postgresAvailable } from '../test/support/pg.ts';
 import { BENCH_SCOPE, BENCH_WRITE_TOOL, benchDomain } from './bench-domain.ts';
 import type { BenchMeasure } from './bench-section.ts';
-import { type HttpLoad, httpLoad } from './http-load.ts';
+import { type CallLoadResult, runCallLoad } from './call-load.ts';
 
 export interface OperationsBenchOptions {
   /** How long each measurement runs. */
   readonly durationMs?: number;
   /** Requests in flight at once against HTTP servers. */
   readonly concurrency?: number;
+  /** Measured calls against each HTTP server. */
+  readonly calls?: number;
 }
 
 const WRITE_SERVER = fileURLToPath(new URL('./bench-server.ts', import.meta.url));
@@ -124,7 +126,7 @@ async function serverRate(
   target: (message: Record<string, unknown>) => Promise<LoadTarget>,
   toolCall: (i: number) => { name: string; arguments: Record<string, unknown> },
   options: Required<OperationsBenchOptions>,
-): Promise<HttpLoad> {
+): Promise<CallLoadResult> {
   const child = fork(script, [...args], {
     execArgv: ['--import', 'tsx'],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
@@ -135,8 +137,15 @@ async function serverRate(
       child.once('exit', (code) => reject(new Error(`bench server exited (${code})`)));
     });
     const { url, token } = await target(message);
-    const load = await httpLoad({ url, ...options, ...(token ? { token } : {}), toolCall });
-    if (load.failures > 0) throw new Error(`${load.failures} of ${load.calls} calls to ${url} failed`);
+    const load = await runCallLoad({
+      url,
+      token,
+      calls: options.calls,
+      warmupCalls: Math.ceil(options.calls / 10),
+      concurrency: options.concurrency,
+      body: (i) => JSON.stringify({ jsonrpc: '2.0', id: i, method: 'tools/call', params: toolCall(i) }),
+    });
+    if (load.failures > 0) throw new Error(`${load.failures} of ${options.calls} calls to ${url} failed`);
     return load;
   } finally {
     child.kill('SIGKILL');
@@ -144,7 +153,7 @@ async function serverRate(
 }
 
 /** The bare SDK's no-op tool, served by the gateway-vs-SDK section's server (stateless, server per request). */
-function sdkNoopRate(options: Required<OperationsBenchOptions>): Promise<HttpLoad> {
+function sdkNoopRate(options: Required<OperationsBenchOptions>): Promise<CallLoadResult> {
   return serverRate(
     NOOP_SERVER,
     ['sdk'],
@@ -158,7 +167,7 @@ function sdkNoopRate(options: Required<OperationsBenchOptions>): Promise<HttpLoa
 async function gatewayWriteRate(
   databaseUrl: string | undefined,
   options: Required<OperationsBenchOptions>,
-): Promise<HttpLoad> {
+): Promise<CallLoadResult> {
   const dataDir = mkdtempSync(join(tmpdir(), 'toolgate-bench-'));
   try {
     const keys = await loadOrCreateDevKeys(dataDir);
@@ -188,7 +197,11 @@ async function gatewayWriteRate(
  * measured in the same run (target: at least 1.5x on SQLite).
  */
 export async function operationsBench(input: OperationsBenchOptions = {}): Promise<BenchMeasure[]> {
-  const options = { durationMs: input.durationMs ?? 3_000, concurrency: input.concurrency ?? 16 };
+  const options = {
+    durationMs: input.durationMs ?? 3_000,
+    concurrency: input.concurrency ?? 32,
+    calls: input.calls ?? 10_000,
+  };
   const pg = await postgresAvailable();
   const measures: BenchMeasure[] = [...(await storeRates('sqlite', options.durationMs))];
   if (pg) measures.push(...(await storeRates('postgres', options.durationMs)));
