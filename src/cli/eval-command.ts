@@ -16,6 +16,7 @@ import { runEvaluation } from '../eval/evaluation.ts';
 import { InProcessWorld } from '../eval/in-process-world.ts';
 import { progressBar } from '../eval/progress-bar.ts';
 import { writeReports } from '../eval/report/write-reports.ts';
+import { ScenarioLoadError } from '../eval/scenario-loader.ts';
 import { selectScenarios } from '../eval/scenario-selection.ts';
 
 interface EvalFlags {
@@ -79,7 +80,14 @@ export function registerEvalCommand(program: Command): void {
 }
 
 async function runEvalCommand(flags: EvalFlags): Promise<number> {
-  const scenarios = selectScenarios(resolve(flags.scenarios), flags.split, flags.filter);
+  let scenarios: ReturnType<typeof selectScenarios>;
+  try {
+    scenarios = selectScenarios(resolve(flags.scenarios), flags.split, flags.filter);
+  } catch (error) {
+    if (!(error instanceof ScenarioLoadError)) throw error;
+    process.stderr.write(`toolgate eval: scenarios that cannot be used:\n${error.problems.join('\n')}\n`);
+    return 2;
+  }
   if (scenarios.length === 0) {
     process.stderr.write('no scenarios match\n');
     return 2;

@@ -11,7 +11,9 @@ import type { ExternalCall, FaultInjector } from './faults.ts';
  * - `unavailable` / `reject`: throws before anything is applied;
  * - `timeout`: nothing is applied and no answer comes before the caller's signal aborts;
  * - `delay_ms`: the system applies after the delay even if the caller stopped waiting (a late answer);
- * - `drop_response_after_apply`: applies, then the answer is lost.
+ * - `drop_response_after_apply`: applies, then the answer is lost;
+ * - `omit_field`: applies and answers, but the answer lacks `params.field` (an output regression of the
+ *   system; a dotted path reaches into nested objects, arrays lose it in every element).
  * `apply` must itself be idempotent by operation/request id.
  */
 export async function throughFaults<T>(
@@ -43,7 +45,21 @@ export async function throughFaults<T>(
       late.catch(() => undefined);
       return raceAbort(late, signal, system);
     }
+    case 'omit_field':
+      return withoutField(await apply(), fault.params?.field ?? 'state');
   }
+}
+
+/** The answer without the member at `path` (dotted for nested objects); arrays lose it in every element. */
+function withoutField<T>(answer: T, path: string): T {
+  const [head, ...rest] = path.split('.') as [string, ...string[]];
+  const strip = (value: unknown): unknown => {
+    if (value === null || typeof value !== 'object') return value;
+    if (Array.isArray(value)) return value.map(strip);
+    const { [head]: member, ...others } = value as Record<string, unknown>;
+    return rest.length === 0 ? others : { ...others, [head]: withoutField(member, rest.join('.')) };
+  };
+  return strip(answer) as T;
 }
 
 async function waitForAbort(signal: AbortSignal, ms: number): Promise<void> {

@@ -6,6 +6,7 @@ export const FAULT_KINDS = [
   'timeout',
   'unavailable',
   'reject',
+  'omit_field',
 ] as const;
 export type FaultKind = (typeof FAULT_KINDS)[number];
 
@@ -34,6 +35,14 @@ export const faultSpecSchema = z.strictObject({
       ms: z.number().int().min(0).max(120_000).optional(),
       code: z.string().max(60).optional(),
       message: z.string().max(300).optional(),
+      field: z
+        .string()
+        .regex(/^[a-zA-Z_][a-zA-Z0-9_]*(\.[a-zA-Z_][a-zA-Z0-9_]*)*$/)
+        .max(60)
+        .optional()
+        .describe(
+          'omit_field: the member the answer leaves out (an output regression), e.g. "state" or "item.state".',
+        ),
     })
     .optional(),
 });

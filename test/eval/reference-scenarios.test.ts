@@ -37,6 +37,7 @@ describe('the scenario suite', () => {
       'dependency_failure',
       'result_interpretation',
       'injection_attempt',
+      'output_regression',
     ];
     for (const domain of DOMAINS) {
       const families = new Set(ref.scenarios.filter((s) => s.domain === domain).map((s) => s.family));
