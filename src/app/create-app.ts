@@ -57,6 +57,7 @@ export async function createApp(config: AppConfig): Promise<App> {
     const registry = new ToolRegistry({ retentionSeconds });
     const faults = new FaultInjector();
     const ledger = new EffectsLedger(db);
+    const metrics = new GatewayMetrics({ processMetrics: config.processMetrics ?? false });
     const operations = createOperationsRuntime({
       db,
       registry,
@@ -64,6 +65,7 @@ export async function createApp(config: AppConfig): Promise<App> {
       clock,
       retentionSeconds,
       tuning: config.operations,
+      metrics,
     });
     await runMigrations(db, [
       ...operations.migrations,
@@ -74,7 +76,6 @@ export async function createApp(config: AppConfig): Promise<App> {
     const domains = config.domains.map((module) => module.create(context));
     registry.register(...operations.tools, ...domains.flatMap((d) => d.tools));
     if (config.seed) for (const domain of domains) await domain.seed();
-    const metrics = new GatewayMetrics({ processMetrics: config.processMetrics ?? false });
     const gateway = new Gateway({
       registry,
       idempotency: operations.idempotency,

@@ -5,6 +5,7 @@ import type { ToolRegistry } from '../contract/tool-registry.ts';
 import type { IdempotencyLayer } from '../gateway/idempotency-layer.ts';
 import type { Migration, SqlDatabase } from '../store/sql-database.ts';
 import { type AuditSink, logAuditSink } from '../telemetry/audit.ts';
+import type { GatewayMetrics } from '../telemetry/metrics.ts';
 import { BackgroundLoop } from './background-loop.ts';
 import { DurableIdempotency } from './durable-idempotency.ts';
 import { OperationStore } from './operation-store.ts';
@@ -26,6 +27,8 @@ export interface OperationsRuntimeOptions {
   /** Shorter leases and reconcile back-off for tests; production uses the defaults. */
   readonly tuning?: Partial<OperationsTuning>;
   readonly audit?: AuditSink;
+  /** Where reconciliation counts go (the gateway's metrics). */
+  readonly metrics?: GatewayMetrics;
 }
 
 /** Durable operations: the idempotency layer, operations_get, the reconciler and retention. */
@@ -59,6 +62,7 @@ export function createOperationsRuntime(options: OperationsRuntimeOptions): Oper
     retentionSeconds,
     logger,
     audit,
+    ...(options.metrics ? { metrics: options.metrics } : {}),
   });
   // A pass that filled its batch likely left due work behind: run the next one straight away.
   const reconcileLoop: BackgroundLoop = new BackgroundLoop(

@@ -5,6 +5,7 @@ import type { RegisteredTool, ToolRegistry } from '../contract/tool-registry.ts'
 import { buildEnvelope } from '../gateway/envelope-builder.ts';
 import { outcomeContractProblems } from '../gateway/output-layer.ts';
 import type { AuditSink } from '../telemetry/audit.ts';
+import type { GatewayMetrics } from '../telemetry/metrics.ts';
 import { abandonedEnvelope, needsReviewEnvelope } from './operation-envelopes.ts';
 import { type OperationRecord, snapshotOf, statusOfOutcome } from './operation-record.ts';
 import type { OperationStore } from './operation-store.ts';
@@ -20,6 +21,7 @@ export interface ReconcilerDeps {
   readonly retentionSeconds: number;
   readonly logger: Logger;
   readonly audit: AuditSink;
+  readonly metrics?: GatewayMetrics;
 }
 
 /** What one pass did, for tests and logs. */
@@ -48,10 +50,17 @@ export class Reconciler {
     const now = clock.now();
     for (const record of await queue.expiredLeases(now, tuning.reconcileBatch)) {
       const envelope = abandonedEnvelope(record, registry.catalog());
-      if (await store.abandon(record.id, envelope, now, now + retentionSeconds * 1000)) pass.abandoned += 1;
+      if (await store.abandon(record.id, envelope, now, now + retentionSeconds * 1000)) {
+        pass.abandoned += 1;
+        this.deps.metrics?.abandoned.inc({ tool: record.tool });
+      }
     }
     const claimed = await queue.claimDue(clock.now(), tuning.reconcileBatch, clock.now() + tuning.claimMs);
-    for (const record of claimed) pass[await this.#reconcile(record)] += 1;
+    for (const record of claimed) {
+      const result = await this.#reconcile(record);
+      pass[result] += 1;
+      this.deps.metrics?.reconciliations.inc({ tool: record.tool, result });
+    }
     return pass;
   }
 

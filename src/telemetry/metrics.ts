@@ -39,6 +39,25 @@ export class GatewayMetrics {
     registers: [this.registry],
   });
 
+  readonly unauthenticated = new Counter({
+    name: 'http_unauthenticated_total',
+    help: 'Requests refused with 401 before any tool code ran, by whether a token was present.',
+    labelNames: ['token'] as const,
+    registers: [this.registry],
+  });
+  readonly reconciliations = new Counter({
+    name: 'operation_reconciliations_total',
+    help: 'Reconciliation attempts on operations with unknown outcomes, by what they found.',
+    labelNames: ['tool', 'result'] as const,
+    registers: [this.registry],
+  });
+  readonly abandoned = new Counter({
+    name: 'operations_abandoned_total',
+    help: 'Operations whose executing delivery stopped before recording an outcome (lease expired).',
+    labelNames: ['tool'] as const,
+    registers: [this.registry],
+  });
+
   constructor(options: { processMetrics?: boolean } = {}) {
     if (options.processMetrics) collectDefaultMetrics({ register: this.registry });
   }

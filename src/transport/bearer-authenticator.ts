@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import type { Principal } from '../auth/principal.ts';
 import { bearerChallenge } from '../auth/resource-metadata.ts';
 import type { TokenVerifier } from '../auth/token-verifier.ts';
+import type { GatewayMetrics } from '../telemetry/metrics.ts';
 import { sendJson } from './http-replies.ts';
 
 export type Authentication =
@@ -20,12 +21,20 @@ export class BearerAuthenticator {
   readonly #localPrincipalToken: string | null;
   readonly #metadataUrl: string;
   readonly #log: Logger;
+  readonly #metrics: GatewayMetrics;
 
-  constructor(verifier: TokenVerifier, localPrincipalToken: string | null, metadataUrl: string, log: Logger) {
+  constructor(
+    verifier: TokenVerifier,
+    localPrincipalToken: string | null,
+    metadataUrl: string,
+    log: Logger,
+    metrics: GatewayMetrics,
+  ) {
     this.#verifier = verifier;
     this.#localPrincipalToken = localPrincipalToken;
     this.#metadataUrl = metadataUrl;
     this.#log = log;
+    this.#metrics = metrics;
   }
 
   async authenticate(req: IncomingMessage): Promise<Authentication> {
@@ -49,6 +58,7 @@ export class BearerAuthenticator {
   /** Answers 401 with the challenge that points clients at the protected-resource metadata. */
   refuse(res: ServerResponse, failure: Extract<Authentication, { ok: false }>): void {
     this.#log.info({ reason: failure.detail }, 'request refused: not authenticated');
+    this.#metrics.unauthenticated.inc({ token: failure.tokenPresent ? 'invalid' : 'missing' });
     sendJson(
       res,
       401,

@@ -91,6 +91,7 @@ export async function startHttpTransport(app: App, options: HttpTransportOptions
       options.localPrincipalToken ?? null,
       metadataUrl,
       app.logger,
+      app.metrics,
     );
     const transport = new MultiplexedTransport();
     const mcp = createMcpServer(app.gateway, principalFromRequest);

@@ -64,6 +64,8 @@ describe('bearer tokens at the HTTP edge', () => {
       `Bearer resource_metadata="${gw.origin}/.well-known/oauth-protected-resource/mcp"`,
     );
     expect(ledger.executions).toEqual({});
+    const { body } = await gw.app.metrics.exposition();
+    expect(body).toMatch(/http_unauthenticated_total\{token="missing"\} [1-9]/);
   });
 
   const rejected: [string, () => Promise<string>][] = [

@@ -56,6 +56,10 @@ for (const target of storeTargets) {
       });
       expect(await bankEffects(app)).toHaveLength(1);
       expect(await executions(app.db, 'execute')).toHaveLength(1);
+      const { body } = await app.metrics.exposition();
+      expect(body).toMatch(
+        /operation_reconciliations_total\{tool="testing_credit_account",result="settled"\} [1-9]/,
+      );
     });
 
     it('settles as rejected when the bank has no record of the operation', async () => {
