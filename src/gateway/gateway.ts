@@ -6,17 +6,17 @@ import type { FieldError, OutcomeEnvelope } from '../contract/envelope.ts';
 import { requestFingerprint } from '../contract/fingerprint.ts';
 import type { RegisteredTool, ToolRegistry } from '../contract/tool-registry.ts';
 import type { AuditSink } from '../telemetry/audit.ts';
-import { redactArguments } from '../telemetry/logger.ts';
 import type { GatewayMetrics } from '../telemetry/metrics.ts';
 import { missingScopes } from './authorization-layer.ts';
 import type { CallState } from './call-state.ts';
 import { buildEnvelope } from './envelope-builder.ts';
-import { type Execution, executeWithTimeout } from './execution-layer.ts';
+import { executeWithTimeout } from './execution-layer.ts';
+import { envelopeForExecution } from './execution-outcome.ts';
 import type { Admission, IdempotencyLayer } from './idempotency-layer.ts';
 import { requirePrincipal } from './identity-layer.ts';
 import { validateInput } from './input-layer.ts';
-import { outcomeContractProblems } from './output-layer.ts';
 import { requireArgumentsObject, resolveTool } from './protocol-layer.ts';
+import { recordCall } from './telemetry-layer.ts';
 
 export interface GatewayDeps {
   readonly registry: ToolRegistry;
@@ -61,8 +61,13 @@ export class Gateway {
     signal?: AbortSignal,
   ): Promise<CallToolResult> {
     const envelope = await this.callToolEnvelope(request, principal, signal);
+    const text = JSON.stringify(envelope);
+    this.#deps.metrics.resultBytes.observe(
+      { tool: envelope.tool, contract_version: envelope.contract_version },
+      Buffer.byteLength(text),
+    );
     return {
-      content: [{ type: 'text', text: JSON.stringify(envelope) }],
+      content: [{ type: 'text', text }],
       structuredContent: envelope,
       isError: envelope.status === 'failed',
     };
@@ -166,7 +171,7 @@ export class Gateway {
       signal,
     );
     // 8. Output validation, then the envelope.
-    const envelope = this.#envelopeFor(call, execution, operation?.id ?? null);
+    const envelope = envelopeForExecution(call, execution, operation?.id ?? null, this.#log);
     if (admission) await this.#settle(call, admission, envelope);
     // 9. Telemetry and audit.
     return this.#finish(call, envelope);
@@ -197,114 +202,8 @@ export class Gateway {
     }
   }
 
-  /** Turns what the handler did into an envelope; where an effect may have happened, never `failed`. */
-  #envelopeFor(call: CallState, execution: Execution, operationId: string | null): OutcomeEnvelope {
-    const { tool } = call;
-    const mayHaveEffect = tool.definition.kind !== 'read' && call.mode === 'execute';
-    const uncertain = (code: string, message: string) =>
-      buildEnvelope(tool, {
-        status: mayHaveEffect ? 'outcome_unknown' : 'failed',
-        code,
-        message,
-        resolution: mayHaveEffect
-          ? 'Do not start a new operation: poll operations_get with the operation_id, or retry with the same idempotency_key.'
-          : null,
-        operation_id: operationId,
-      });
-    switch (execution.kind) {
-      case 'timed_out':
-      case 'cancelled': {
-        const verb =
-          execution.kind === 'timed_out'
-            ? `did not finish within ${tool.definition.timeoutMs} ms`
-            : 'was cancelled';
-        this.#log.warn(
-          { corr: call.correlationId, tool: tool.definition.name, op: operationId },
-          `tool ${verb}`,
-        );
-        return mayHaveEffect
-          ? uncertain('OUTCOME_UNKNOWN', `The operation ${verb}; it may or may not have taken effect.`)
-          : uncertain('EXECUTION_TIMEOUT', `The call ${verb}; nothing was changed. It may be retried.`);
-      }
-      case 'threw': {
-        this.#log.error(
-          { corr: call.correlationId, tool: tool.definition.name, op: operationId, err: execution.error },
-          'tool handler threw',
-        );
-        return uncertain(
-          'INTERNAL_ERROR',
-          mayHaveEffect
-            ? `An unexpected error occurred (correlation id ${call.correlationId}); the change may or may not have happened.`
-            : `An unexpected error occurred (correlation id ${call.correlationId}). Report it; do not retry in a loop.`,
-        );
-      }
-      case 'returned': {
-        const { problems, result } = outcomeContractProblems(tool, execution.outcome, call.mode);
-        if (problems.length > 0) {
-          this.#log.error(
-            { corr: call.correlationId, tool: tool.definition.name, op: operationId, problems },
-            'output contract violation',
-          );
-          return uncertain(
-            'OUTPUT_CONTRACT_VIOLATION',
-            `The tool produced a result that breaks its published contract (correlation id ${call.correlationId}).`,
-          );
-        }
-        const outcome = execution.outcome;
-        return buildEnvelope(tool, {
-          ...outcome,
-          result,
-          operation_id: operationId,
-        });
-      }
-    }
-  }
-
   #finish(call: CallState, envelope: OutcomeEnvelope): OutcomeEnvelope {
-    const { tool, principal } = call;
-    const { name, version } = tool.definition;
-    const seconds = (performance.now() - call.startedAt) / 1000;
-    const { metrics } = this.#deps;
-    metrics.calls.inc({ tool: name, contract_version: version, status: envelope.status });
-    metrics.duration.observe({ tool: name, contract_version: version, status: envelope.status }, seconds);
-    if (envelope.code) metrics.errors.inc({ tool: name, contract_version: version, code: envelope.code });
-    if (envelope.replayed) metrics.replays.inc({ tool: name, contract_version: version });
-    this.#log.info(
-      {
-        corr: call.correlationId,
-        tool: name,
-        version,
-        tenant: principal.tenant,
-        sub: principal.subject,
-        status: envelope.status,
-        code: envelope.code,
-        op: envelope.operation_id,
-        replayed: envelope.replayed,
-        ms: Math.round(seconds * 1e4) / 10,
-      },
-      'tool call',
-    );
-    if (this.#log.isLevelEnabled('debug')) {
-      this.#log.debug(
-        { corr: call.correlationId, args: redactArguments(call.args, tool.definition.sensitiveFields) },
-        'tool arguments',
-      );
-    }
-    if (tool.definition.kind !== 'read' || envelope.code === 'FORBIDDEN') {
-      this.#deps.audit.record({
-        at: new Date().toISOString(),
-        correlationId: call.correlationId,
-        tenant: principal.tenant,
-        subject: principal.subject,
-        actor: principal.actor,
-        action: name,
-        status: envelope.status,
-        code: envelope.code,
-        operationId: envelope.operation_id,
-        replayed: envelope.replayed,
-        detail: { mode: call.mode },
-      });
-    }
+    recordCall(this.#deps, this.#log, call, envelope);
     return envelope;
   }
 }

@@ -1,0 +1,75 @@
+import type { Logger } from 'pino';
+import type { OutcomeEnvelope } from '../contract/envelope.ts';
+import type { CallState } from './call-state.ts';
+import { buildEnvelope } from './envelope-builder.ts';
+import type { Execution } from './execution-layer.ts';
+import { outcomeContractProblems } from './output-layer.ts';
+
+/**
+ * Layer 8 applied: turns what the handler did into the envelope. A result that breaks the contract is
+ * a visible OUTPUT_CONTRACT_VIOLATION; where an effect may have happened the status is outcome_unknown,
+ * never `failed`.
+ */
+export function envelopeForExecution(
+  call: CallState,
+  execution: Execution,
+  operationId: string | null,
+  log: Logger,
+): OutcomeEnvelope {
+  const { tool } = call;
+  const mayHaveEffect = tool.definition.kind !== 'read' && call.mode === 'execute';
+  const uncertain = (code: string, message: string) =>
+    buildEnvelope(tool, {
+      status: mayHaveEffect ? 'outcome_unknown' : 'failed',
+      code,
+      message,
+      resolution: mayHaveEffect
+        ? 'Do not start a new operation: poll operations_get with the operation_id, or retry with the same idempotency_key.'
+        : null,
+      operation_id: operationId,
+    });
+  switch (execution.kind) {
+    case 'timed_out':
+    case 'cancelled': {
+      const verb =
+        execution.kind === 'timed_out'
+          ? `did not finish within ${tool.definition.timeoutMs} ms`
+          : 'was cancelled';
+      log.warn({ corr: call.correlationId, tool: tool.definition.name, op: operationId }, `tool ${verb}`);
+      return mayHaveEffect
+        ? uncertain('OUTCOME_UNKNOWN', `The operation ${verb}; it may or may not have taken effect.`)
+        : uncertain('EXECUTION_TIMEOUT', `The call ${verb}; nothing was changed. It may be retried.`);
+    }
+    case 'threw': {
+      log.error(
+        { corr: call.correlationId, tool: tool.definition.name, op: operationId, err: execution.error },
+        'tool handler threw',
+      );
+      return uncertain(
+        'INTERNAL_ERROR',
+        mayHaveEffect
+          ? `An unexpected error occurred (correlation id ${call.correlationId}); the change may or may not have happened.`
+          : `An unexpected error occurred (correlation id ${call.correlationId}). Report it; do not retry in a loop.`,
+      );
+    }
+    case 'returned': {
+      const { problems, result } = outcomeContractProblems(tool, execution.outcome, call.mode);
+      if (problems.length > 0) {
+        log.error(
+          { corr: call.correlationId, tool: tool.definition.name, op: operationId, problems },
+          'output contract violation',
+        );
+        return uncertain(
+          'OUTPUT_CONTRACT_VIOLATION',
+          `The tool produced a result that breaks its published contract (correlation id ${call.correlationId}).`,
+        );
+      }
+      const outcome = execution.outcome;
+      return buildEnvelope(tool, {
+        ...outcome,
+        result,
+        operation_id: operationId,
+      });
+    }
+  }
+}

@@ -1,0 +1,63 @@
+import type { Logger } from 'pino';
+import type { OutcomeEnvelope } from '../contract/envelope.ts';
+import type { AuditSink } from '../telemetry/audit.ts';
+import { redactArguments } from '../telemetry/logger.ts';
+import type { GatewayMetrics } from '../telemetry/metrics.ts';
+import type { CallState } from './call-state.ts';
+
+/**
+ * Layer 9: every call is counted with bounded labels (tool, contract version, status, code), logged
+ * without argument values (debug logs redact the fields a tool marks sensitive), and audited when it
+ * was a write, a request or a refusal of authority.
+ */
+export function recordCall(
+  deps: { readonly metrics: GatewayMetrics; readonly audit: AuditSink },
+  log: Logger,
+  call: CallState,
+  envelope: OutcomeEnvelope,
+): void {
+  const { tool, principal } = call;
+  const { name, version } = tool.definition;
+  const seconds = (performance.now() - call.startedAt) / 1000;
+  const { metrics } = deps;
+  metrics.calls.inc({ tool: name, contract_version: version, status: envelope.status });
+  metrics.duration.observe({ tool: name, contract_version: version, status: envelope.status }, seconds);
+  if (envelope.code) metrics.errors.inc({ tool: name, contract_version: version, code: envelope.code });
+  if (envelope.replayed) metrics.replays.inc({ tool: name, contract_version: version });
+  log.info(
+    {
+      corr: call.correlationId,
+      tool: name,
+      version,
+      tenant: principal.tenant,
+      sub: principal.subject,
+      status: envelope.status,
+      code: envelope.code,
+      op: envelope.operation_id,
+      replayed: envelope.replayed,
+      ms: Math.round(seconds * 1e4) / 10,
+    },
+    'tool call',
+  );
+  if (log.isLevelEnabled('debug')) {
+    log.debug(
+      { corr: call.correlationId, args: redactArguments(call.args, tool.definition.sensitiveFields) },
+      'tool arguments',
+    );
+  }
+  if (tool.definition.kind !== 'read' || envelope.code === 'FORBIDDEN') {
+    deps.audit.record({
+      at: new Date().toISOString(),
+      correlationId: call.correlationId,
+      tenant: principal.tenant,
+      subject: principal.subject,
+      actor: principal.actor,
+      action: name,
+      status: envelope.status,
+      code: envelope.code,
+      operationId: envelope.operation_id,
+      replayed: envelope.replayed,
+      detail: { mode: call.mode },
+    });
+  }
+}
