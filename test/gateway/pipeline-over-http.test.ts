@@ -137,5 +137,6 @@ describe('the pipeline over MCP Streamable HTTP', () => {
     expect(body).toMatch(
       /tool_errors_total\{tool="probe_admin_echo",contract_version="1.0.0",code="FORBIDDEN"\} [1-9]/,
     );
+    expect(body).toMatch(/tool_result_bytes_count\{tool="probe_admin_echo",contract_version="1.0.0"\} [1-9]/);
   });
 });
