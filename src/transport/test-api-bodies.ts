@@ -56,7 +56,7 @@ export function validate<S extends z.ZodType>(schema: S, value: unknown): BodyVe
   return { ok: false, status: 400, errors: fieldErrorsOf(parsed.error) };
 }
 
-function fieldErrorsOf(error: z.ZodError): FieldError[] {
+export function fieldErrorsOf(error: z.ZodError): FieldError[] {
   return error.issues.flatMap((issue) => {
     if (issue.code === 'invalid_union') {
       // Report the branch that got furthest, so a fault spec's own problems are named.

@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { z } from 'zod';
 import type { App } from '../app/create-app.ts';
 import type { DemoPrincipal } from '../app/domain-module.ts';
 import type { Principal } from '../auth/principal.ts';
@@ -6,6 +7,7 @@ import { sendJson } from './http-replies.ts';
 import {
   effectsQuerySchema,
   faultsBodySchema,
+  fieldErrorsOf,
   parseJsonBody,
   simulateBodySchema,
   validate,
@@ -59,7 +61,15 @@ export function createTestApi(app: App, options: TestApiOptions) {
         if (!body.ok) return sendJson(res, body.status, { error: 'invalid_body', field_errors: body.errors });
         const { target, action, params } = body.value;
         for (const domain of app.domains) {
-          const outcome = await domain.simulate?.(target, action, params);
+          let outcome: Record<string, unknown> | null | undefined;
+          try {
+            outcome = await domain.simulate?.(target, action, params);
+          } catch (error) {
+            // A world action that rejects its params changed nothing: the caller's body is at fault.
+            if (!(error instanceof z.ZodError)) throw error;
+            const field_errors = fieldErrorsOf(error).map((e) => ({ ...e, field: `params.${e.field}` }));
+            return sendJson(res, 400, { error: 'invalid_params', field_errors });
+          }
           if (outcome) return sendJson(res, 200, { target, action, outcome });
         }
         return sendJson(res, 404, {

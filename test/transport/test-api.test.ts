@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { z } from 'zod';
 import type { DomainModule } from '../../src/app/domain-module.ts';
 import { newProbeLedger, probeReader, probeTools } from '../gateway/probe-tools.ts';
 import { type StartedGateway, startGateway, TEST_CONTROLLER } from '../support/start-gateway.ts';
@@ -20,7 +21,8 @@ const worldDomain: DomainModule = {
     },
     async simulate(target, action, params) {
       if (target !== 'warehouse') return null;
-      world.simulated.push(`${action}:${String(params.order_id)}`);
+      const { order_id } = z.strictObject({ order_id: z.string() }).parse(params);
+      world.simulated.push(`${action}:${order_id}`);
       await ctx.ledger.record({
         system: 'warehouse',
         action,
@@ -106,6 +108,18 @@ describe('the test API', () => {
       params: {},
     });
     expect(none.status).toBe(404);
+    const before = world.simulated.length;
+    const badParams = await gw.testApi('POST', '/test-api/simulate', {
+      target: 'warehouse',
+      action: 'lock_order',
+      params: { order: 'ord_9' },
+    });
+    expect(badParams.status).toBe(400);
+    expect(badParams.body).toMatchObject({
+      error: 'invalid_params',
+      field_errors: expect.arrayContaining([expect.objectContaining({ field: 'params.order_id' })]),
+    });
+    expect(world.simulated).toHaveLength(before);
     const effects = await gw.testApi('GET', '/test-api/effects?target=warehouse&ref=ord_9');
     expect((effects.body as { effects: { action: string; ref: string }[] }).effects).toEqual([
       expect.objectContaining({ system: 'warehouse', action: 'lock_order', ref: 'ord_9' }),
