@@ -1,13 +1,12 @@
 import type { Command } from 'commander';
 import { z } from 'zod';
-import { DEFAULT_RETENTION_SECONDS } from '../app/create-app.ts';
+import { createApp, DEFAULT_RETENTION_SECONDS } from '../app/create-app.ts';
 import { gatewayErrors } from '../contract/error-catalog.ts';
+import type { ToolRegistry } from '../contract/tool-registry.ts';
+import { referenceDomains } from '../domains/reference-domains.ts';
 import { OPERATION_ID_PATTERN } from '../operations/operation-id.ts';
-import type { OperationRecord } from '../operations/operation-record.ts';
-import { operationsMigration } from '../operations/operations-migration.ts';
+import { type OperationRecord, snapshotOf } from '../operations/operation-record.ts';
 import { ReviewQueue } from '../operations/review-queue.ts';
-import { runMigrations } from '../store/migrations.ts';
-import { openDatabase } from '../store/open-database.ts';
 import type { SqlDatabase } from '../store/sql-database.ts';
 import { logAuditSink } from '../telemetry/audit.ts';
 import { createLogger } from '../telemetry/logger.ts';
@@ -18,6 +17,7 @@ const resolutionSchema = z.strictObject({
   as: z.enum(['completed', 'rejected']),
   note: z.string().trim().min(3).max(500),
   operator: z.string().trim().min(1).max(100),
+  reference: z.string().trim().min(1).max(200).optional(),
   retentionSeconds: z.coerce.number().int().min(60),
 });
 
@@ -28,17 +28,20 @@ export interface ReviewCommandInput {
   readonly as?: string;
   readonly note?: string;
   readonly operator?: string;
+  readonly reference?: string;
   readonly retentionSeconds?: string;
 }
 
 /**
- * Lists the operations awaiting review, or records an operator's resolution of one. Returns the
- * process exit code: 0 done, 1 the operation cannot be resolved, 2 invalid arguments.
+ * Lists the operations awaiting review, or records an operator's resolution of one and lets the tool's
+ * domain follow it (`onReviewResolved`, when `registry` serves the tool). Returns the process exit code:
+ * 0 done, 1 the operation cannot be resolved, 2 invalid arguments.
  */
 export async function reviewOperations(
   db: SqlDatabase,
   input: ReviewCommandInput,
   out: (line: string) => void,
+  registry?: ToolRegistry,
 ): Promise<number> {
   const queue = new ReviewQueue(
     db,
@@ -57,6 +60,7 @@ export async function reviewOperations(
     as: input.as,
     note: input.note,
     operator: input.operator,
+    reference: input.reference,
     retentionSeconds: input.retentionSeconds ?? DEFAULT_RETENTION_SECONDS,
   });
   if (!parsed.success) {
@@ -67,7 +71,7 @@ export async function reviewOperations(
     }
     return 2;
   }
-  const { operationId, as, note, operator, retentionSeconds } = parsed.data;
+  const { operationId, as, note, operator, reference, retentionSeconds } = parsed.data;
   const result = await queue.resolve(
     { operationId, resolution: as, note, operator, now: Date.now() },
     retentionSeconds,
@@ -80,6 +84,8 @@ export async function reviewOperations(
     );
     return 1;
   }
+  const follow = registry?.get(result.record.tool)?.definition.onReviewResolved;
+  if (follow) await follow(snapshotOf(result.record), { resolution: as, note, reference: reference ?? null });
   out(input.json ? JSON.stringify(listingOf(result.record), null, 2) : `Resolved ${operationId} as ${as}.`);
   return 0;
 }
@@ -117,22 +123,36 @@ export function registerOperationsCommand(program: Command): void {
     .option('--note <text>', 'what the operator established (with --resolve)')
     .option('--operator <name>', 'who resolves it (with --resolve)')
     .option(
+      '--reference <id>',
+      'what was found in the owning system, e.g. the tracker item id (with --resolve)',
+    )
+    .option(
       '--retention-seconds <n>',
       'keep the resolved record this long (TOOLGATE_RETENTION_SECONDS, default 86400)',
     )
     .option('--json', 'machine-readable output')
     .action(async (raw: ReviewCommandInput & { dataDir?: string; databaseUrl?: string }) => {
       const databaseUrl = raw.databaseUrl ?? (process.env.TOOLGATE_DATABASE_URL || undefined);
-      const db = await openDatabase({ dataDir: resolveDataDir(raw.dataDir), databaseUrl });
+      // The served tools' domains, so that a decision also reaches the domain's own state.
+      const app = await createApp({
+        dataDir: resolveDataDir(raw.dataDir),
+        databaseUrl,
+        logger: createLogger({ level: 'warn' }),
+        seed: false,
+        backgroundJobs: false,
+        domains: referenceDomains,
+      });
       try {
-        await runMigrations(db, [operationsMigration]);
         const retentionSeconds =
           raw.retentionSeconds ?? (process.env.TOOLGATE_RETENTION_SECONDS || undefined);
-        process.exitCode = await reviewOperations(db, { ...raw, retentionSeconds }, (line) =>
-          process.stdout.write(`${line}\n`),
+        process.exitCode = await reviewOperations(
+          app.db,
+          { ...raw, retentionSeconds },
+          (line) => process.stdout.write(`${line}\n`),
+          app.registry,
         );
       } finally {
-        await db.close();
+        await app.close();
       }
     });
 }

@@ -60,6 +60,14 @@ export type ReconcileVerdict<R> =
    */
   | { settled: false; note: string; escalate?: true };
 
+/** An operator's decision on an operation whose outcome could not be established automatically. */
+export interface ReviewDecisionView {
+  readonly resolution: 'completed' | 'rejected';
+  readonly note: string;
+  /** What the operator found in the owning system (an item id, a record number), when they give one. */
+  readonly reference: string | null;
+}
+
 export interface ToolExample<I> {
   readonly title: string;
   readonly input: I;
@@ -98,6 +106,11 @@ export interface ToolSpec<I extends z.ZodObject, O extends z.ZodType> {
   /** Limits documented in the contract (e.g. "tracker without duplicate protection"). */
   readonly notes?: readonly string[];
   readonly handler: (input: z.output<I>, ctx: ToolContext) => Promise<ToolOutcome<z.output<O>>>;
+  /**
+   * Brings the domain's own state in line with an operator's review decision (e.g. reopens a draft
+   * whose commit never reached the destination). Runs after the decision is recorded.
+   */
+  readonly onReviewResolved?: (operation: OperationSnapshot, decision: ReviewDecisionView) => Promise<void>;
   /** Asks the owning system what happened to an operation whose outcome is unknown. */
   readonly reconcile?: (
     operation: OperationSnapshot,

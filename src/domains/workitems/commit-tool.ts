@@ -87,5 +87,6 @@ export function commitTool(committer: DraftCommitter) {
       return committer.commit(ctx.principal, args.draft_id, args.confirm_new_item, ctx.operation, ctx.signal);
     },
     reconcile: async (operation, ctx) => committer.reconcile(operation, ctx.signal),
+    onReviewResolved: async (operation, decision) => committer.followReview(operation, decision),
   });
 }

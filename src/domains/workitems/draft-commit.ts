@@ -1,5 +1,10 @@
 import type { Principal } from '../../auth/principal.ts';
-import type { OperationHandle, OperationSnapshot, ReconcileVerdict } from '../../contract/define-tool.ts';
+import type {
+  OperationHandle,
+  OperationSnapshot,
+  ReconcileVerdict,
+  ReviewDecisionView,
+} from '../../contract/define-tool.ts';
 import { outcome, type ToolOutcome } from '../../contract/outcome.ts';
 import {
   ExternalOutcomeUnknownError,
@@ -103,6 +108,24 @@ export class DraftCommitter {
     }
     await draftStore.markCommitted(db, draft.tenant, operation.id, status.item.itemId, clock.now());
     return { settled: true, outcome: committed(draft, status.item, mode) };
+  }
+
+  /**
+   * An operator settled a commit whose outcome was unknown. Rejected: the item was never created, so the
+   * draft opens again for a new commit. Completed with the item id they found: the draft records it.
+   */
+  async followReview(operation: OperationSnapshot, decision: ReviewDecisionView): Promise<void> {
+    const { db, tracker, clock } = this.deps;
+    if (decision.resolution === 'rejected') {
+      await draftStore.release(db, operation.tenant, operation.id);
+      return;
+    }
+    if (!decision.reference) return;
+    const draft = await draftStore.findByCommitOperation(db, operation.tenant, operation.id);
+    const item = draft ? await tracker.getItem(draft.tenant, decision.reference) : null;
+    if (draft && item && item.projectKey === draft.projectId) {
+      await draftStore.markCommitted(db, draft.tenant, operation.id, item.itemId, clock.now());
+    }
   }
 
   async #send(

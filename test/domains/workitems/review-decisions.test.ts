@@ -1,0 +1,78 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { reviewOperations } from '../../../src/cli/operations-command.ts';
+import { storeTargets } from '../../store/store-targets.ts';
+import { newKey, startWorkitems, type WorkitemsHarness } from './workitems-app.ts';
+
+const MEMBER = 'workitems_member';
+
+for (const target of storeTargets) {
+  describe.skipIf(!target.available)(
+    `operator decisions on parked commits reach the drafts, on ${target.dialect}`,
+    () => {
+      let h: WorkitemsHarness;
+      beforeAll(async () => {
+        h = await startWorkitems(target);
+      });
+      afterAll(async () => {
+        await h?.close();
+      });
+      beforeEach(async () => {
+        await h.app.resetWorld();
+      });
+
+      const draftState = async (draftId: string) =>
+        (await h.rows('SELECT state, item_id FROM workitems_drafts WHERE draft_id = ?', [draftId]))[0];
+
+      /** A commit to the unprotected OPS tracker whose answer never comes, parked for review. */
+      async function parkedCommit(fault: 'drop_response_after_apply' | 'timeout') {
+        const created = await h.call(MEMBER, 'workitems_create_draft', {
+          project_id: 'OPS',
+          title: 'Rotate the on-call pager secret',
+          idempotency_key: newKey('draft'),
+        });
+        const draftId = (created.result as { draft: { draft_id: string } }).draft.draft_id;
+        h.app.faults.arm({ target: 'tracker', fault, match: { action: 'create_item' }, params: { ms: 50 } });
+        const lost = await h.call(MEMBER, 'workitems_commit', {
+          draft_id: draftId,
+          idempotency_key: newKey('c1'),
+        });
+        expect(lost.status).toBe('outcome_unknown');
+        h.clock.shift(60_000);
+        expect(await h.app.operations.reconciler.runOnce()).toMatchObject({ escalated: 1 });
+        return { draftId, operationId: lost.operation_id! };
+      }
+
+      const resolve = (operationId: string, as: string, reference?: string) =>
+        reviewOperations(
+          h.app.db,
+          { resolve: operationId, as, note: 'checked the tracker by hand', operator: 'olivia', reference },
+          () => undefined,
+          h.app.registry,
+        );
+
+      it('rejected: the draft opens again and a new commit creates the item once', async () => {
+        const { draftId, operationId } = await parkedCommit('timeout');
+        expect(await draftState(draftId)).toEqual({ state: 'committing', item_id: null });
+        expect(await resolve(operationId, 'rejected')).toBe(0);
+        expect(await draftState(draftId)).toEqual({ state: 'draft', item_id: null });
+        const again = await h.call(MEMBER, 'workitems_commit', {
+          draft_id: draftId,
+          idempotency_key: newKey('c2'),
+        });
+        expect(again.status).toBe('completed');
+        expect(await h.trackerCreates()).toHaveLength(1);
+      });
+
+      it('completed with the item the operator found: the draft records it, and nothing is re-sent', async () => {
+        const { draftId, operationId } = await parkedCommit('drop_response_after_apply');
+        const [created] = await h.trackerCreates();
+        expect(await resolve(operationId, 'completed', created!.ref)).toBe(0);
+        expect(await draftState(draftId)).toEqual({ state: 'committed', item_id: created!.ref });
+        expect((await h.call(MEMBER, 'operations_get', { operation_id: operationId })).result).toMatchObject({
+          status: 'completed',
+        });
+        expect(await h.trackerCreates()).toHaveLength(1);
+      });
+    },
+  );
+}
