@@ -3,6 +3,7 @@ import { safeDefaultsRule } from './lint-default-rules.ts';
 import { descriptionRules } from './lint-description-rules.ts';
 import { namingRules } from './lint-naming-rules.ts';
 import { publicationRules } from './lint-publication-rules.ts';
+import { resultPropertyDescriptionRule } from './lint-result-rules.ts';
 import type { LintFinding, LintRule } from './lint-rule.ts';
 import { safetyRules } from './lint-safety-rules.ts';
 import { schemaRules } from './lint-schema-rules.ts';
@@ -11,6 +12,7 @@ import { schemaRules } from './lint-schema-rules.ts';
 export const LINT_RULES: readonly LintRule[] = [
   ...namingRules,
   ...descriptionRules,
+  resultPropertyDescriptionRule,
   ...schemaRules,
   safeDefaultsRule,
   ...safetyRules,

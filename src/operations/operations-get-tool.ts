@@ -18,7 +18,7 @@ const errors = defineErrorCodes({
 });
 
 const operationView = z.strictObject({
-  operation_id: z.string(),
+  operation_id: z.string().describe('The operation id, as requested.'),
   tool: z.string().describe('The tool whose call created the operation.'),
   status: z
     .enum(OPERATION_STATUSES)
@@ -36,8 +36,8 @@ const operationView = z.strictObject({
     .nullable()
     .describe('When the owning system is asked next (ISO 8601), or when an in-progress lease runs out.'),
   external_refs: z.record(z.string(), z.string()).describe('Identifiers the external systems gave it.'),
-  created_at: z.string(),
-  updated_at: z.string(),
+  created_at: z.string().describe('When the first delivery created the operation (ISO 8601).'),
+  updated_at: z.string().describe('When the status or stored outcome last changed (ISO 8601).'),
   expires_at: z.string().describe('When this record is purged (retention).'),
 });
 

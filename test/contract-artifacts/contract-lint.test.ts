@@ -13,6 +13,9 @@ const base = ticketContract();
 type Props = Record<string, Record<string, unknown>>;
 const input = (t: ContractTool) => at(t, 'input_schema', 'properties') as Props;
 const IN = '/input_schema/properties';
+const resultProps = (t: ContractTool) =>
+  at(t, 'output_schema', 'properties', 'result', 'anyOf', 0, 'properties') as Props;
+const OUT = '/output_schema/properties/result/anyOf/0/properties';
 
 interface LintCase {
   readonly name: string;
@@ -170,6 +173,28 @@ const cases: LintCase[] = [
       delete at(input(t), 'contact', 'properties', 'email').description;
     },
     pointer: `${IN}/contact/properties/email`,
+  },
+  {
+    name: 'undescribed result field',
+    rule: 'result-property-description',
+    tool: 'tickets_get',
+    edit: (t) => {
+      delete resultProps(t).status!.description;
+    },
+    pointer: `${OUT}/status`,
+  },
+  {
+    name: 'result field described in a word, nested',
+    rule: 'result-property-description',
+    tool: 'tickets_open',
+    edit: (t) => {
+      resultProps(t).sla = {
+        type: 'object',
+        description: 'Service level the desk promises for this ticket.',
+        properties: { due_at: { type: 'string', description: 'Due.' } },
+      };
+    },
+    pointer: `${OUT}/sla/properties/due_at`,
   },
   {
     name: 'open nested object',
@@ -463,6 +488,14 @@ describe('lint rules', () => {
   test('every rule has a case that trips it', () => {
     const covered = new Set(cases.map((c) => c.rule));
     expect(LINT_RULES.map((r) => r.id).filter((id) => !covered.has(id))).toEqual([]);
+  });
+
+  test('result descriptions are checked inside result only, not on the envelope around it', () => {
+    const edited = editTool(base, 'tickets_get', (t) => {
+      delete at(t, 'output_schema', 'properties', 'tool').description;
+      delete at(t, 'output_schema', 'properties', 'result').description;
+    });
+    expect(lintContract(edited).findings.filter((f) => f.rule === 'result-property-description')).toEqual([]);
   });
 
   test('bounded patterns are anchored and have no open-ended repetition', () => {

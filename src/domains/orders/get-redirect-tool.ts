@@ -12,20 +12,30 @@ import { ORDER_NOT_FOUND } from './order-refusals.ts';
 const isoTime = z.string().describe('ISO 8601 time.');
 
 const redirectViewSchema = z.strictObject({
-  request_id: z.string(),
+  request_id: z.string().describe('The carrier request id, as shipments_request_redirect returned it.'),
   status: redirectStatusSchema,
   requested_at: isoTime,
   decided_at: isoTime.nullable(),
   completed_at: isoTime.nullable(),
-  destination_country_code: z.string(),
-  destination_postal_code: z.string(),
+  destination_country_code: z
+    .string()
+    .describe('ISO 3166-1 alpha-2 country of the requested address; the street is not repeated here.'),
+  destination_postal_code: z
+    .string()
+    .describe('Postal code of the requested address; use it to tell requests apart with the customer.'),
 });
 
 const redirectsResultSchema = z.strictObject({
-  order_id: z.string(),
+  order_id: z.string().describe('The order id, as requested.'),
   shipment_id: z.string().nullable().describe('Null while the order has no parcel.'),
-  carrier: z.string().nullable(),
-  tracking_id: z.string().nullable(),
+  carrier: z
+    .string()
+    .nullable()
+    .describe('The carrier that has the parcel; null while the order has no parcel.'),
+  tracking_id: z
+    .string()
+    .nullable()
+    .describe("The carrier's tracking number of the parcel; null while the order has no parcel."),
   redirects: z.array(redirectViewSchema).max(50).describe('As the carrier reports them, newest first.'),
 });
 

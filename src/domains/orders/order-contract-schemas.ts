@@ -24,7 +24,7 @@ export const expectedOrderVersionSchema = z
 export const orderVersionSchema = z.number().int().min(1).describe('The order version after this call.');
 
 export const addressChangeResultSchema = z.strictObject({
-  order_id: z.string(),
+  order_id: z.string().describe('The order id, as requested.'),
   order_version: orderVersionSchema,
   fulfilment_state: fulfilmentStateSchema,
   confirmed_address: postalAddressSchema
@@ -47,10 +47,21 @@ export const redirectStatusSchema = z
   );
 
 export const redirectRequestResultSchema = z.strictObject({
-  order_id: z.string(),
-  shipment_id: z.string().nullable(),
-  tracking_id: z.string().nullable(),
-  carrier: z.string().nullable(),
+  order_id: z.string().describe('The order id, as requested.'),
+  shipment_id: z
+    .string()
+    .nullable()
+    .describe(
+      "The retailer's id of the parcel to redirect; null when the request was refused before it was known.",
+    ),
+  tracking_id: z
+    .string()
+    .nullable()
+    .describe("The carrier's tracking number of the parcel; null when the parcel is not known."),
+  carrier: z
+    .string()
+    .nullable()
+    .describe('The carrier asked to redirect the parcel; it, not the shop, decides. Null when not known.'),
   request_id: z
     .string()
     .nullable()
@@ -62,7 +73,12 @@ export const redirectRequestResultSchema = z.strictObject({
   suggested_address: postalAddressSchema
     .nullable()
     .describe('requires_confirmation: the corrected address validation proposes; otherwise null.'),
-  corrected_fields: z.array(z.enum(ADDRESS_FIELDS)).max(ADDRESS_FIELDS.length),
+  corrected_fields: z
+    .array(z.enum(ADDRESS_FIELDS))
+    .max(ADDRESS_FIELDS.length)
+    .describe(
+      'requires_confirmation: fields the suggestion changes materially (street or postal code); empty otherwise.',
+    ),
 });
 export type RedirectRequestResult = z.output<typeof redirectRequestResultSchema>;
 

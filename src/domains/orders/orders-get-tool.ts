@@ -10,7 +10,9 @@ import { ORDER_NOT_FOUND } from './order-refusals.ts';
 import { postalAddressSchema } from './postal-address.ts';
 
 const orderViewSchema = z.strictObject({
-  order_id: z.string(),
+  order_id: z
+    .string()
+    .describe('The order id, as requested; use it in every follow-up call about this order.'),
   version: z
     .number()
     .int()
@@ -25,18 +27,29 @@ const orderViewSchema = z.strictObject({
   items: z
     .array(
       z.strictObject({
-        sku: z.string(),
-        name: z.string(),
-        quantity: z.number().int().min(1),
+        sku: z.string().describe("The shop's stock-keeping unit code of the product."),
+        name: z.string().describe('Product name as the shop lists it; use it when talking to the customer.'),
+        quantity: z
+          .number()
+          .int()
+          .min(1)
+          .describe('Number of units of this product in the order (at least 1).'),
         ships_only_to: z
           .array(z.string())
           .nullable()
           .describe('Countries this item may be shipped to; null when it may go anywhere the shop delivers.'),
       }),
     )
-    .max(100),
+    .max(100)
+    .describe('What the order contains, one entry per product; ships_only_to limits where it may go.'),
   shipment: z
-    .strictObject({ shipment_id: z.string(), carrier: z.string(), tracking_id: z.string() })
+    .strictObject({
+      shipment_id: z.string().describe("The retailer's id of the parcel."),
+      carrier: z.string().describe('The carrier that has or will get the parcel; name it to the customer.'),
+      tracking_id: z
+        .string()
+        .describe("The carrier's tracking number; the customer can follow the parcel with it."),
+    })
     .nullable()
     .describe('The parcel once a label exists; null before that.'),
   address_change: z
@@ -49,7 +62,13 @@ const orderViewSchema = z.strictObject({
     })
     .describe('Routing for an address change request, decided from the current state.'),
   pending_address_change: z
-    .strictObject({ operation_id: z.string() })
+    .strictObject({
+      operation_id: z
+        .string()
+        .describe(
+          'The operation that made the change; operations_get shows whether the warehouse confirmed it.',
+        ),
+    })
     .nullable()
     .describe('An address change committed by the retailer but not yet confirmed by the warehouse.'),
 });

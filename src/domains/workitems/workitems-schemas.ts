@@ -61,12 +61,16 @@ export type DraftState = (typeof DRAFT_STATES)[number];
 
 export const draftViewSchema = z.strictObject({
   draft_id: z.string().describe('Draft id (drf_ + 24 hex).'),
-  project_id: z.string(),
-  title: z.string(),
-  description: z.string(),
-  type: z.enum(ITEM_TYPES),
-  priority: z.enum(ITEM_PRIORITIES),
-  labels: z.array(z.string()),
+  project_id: z.string().describe('Project key the draft will be committed to (for example "WEB").'),
+  title: z
+    .string()
+    .describe('Title exactly as it will be sent to the tracker; show it to the user before a commit.'),
+  description: z
+    .string()
+    .describe('Description exactly as it will be sent to the tracker; empty when none was given.'),
+  type: z.enum(ITEM_TYPES).describe('Item type the commit will create: bug, task or story.'),
+  priority: z.enum(ITEM_PRIORITIES).describe('Priority the commit will set: low, medium, high or urgent.'),
+  labels: z.array(z.string()).describe('Labels the commit will set, in the order given; empty for none.'),
   state: z
     .enum(DRAFT_STATES)
     .describe(
@@ -82,12 +86,12 @@ export type DraftView = z.infer<typeof draftViewSchema>;
 
 export const itemViewSchema = z.strictObject({
   item_id: z.string().describe('Tracker item id, <PROJECT>-<number>.'),
-  project_id: z.string(),
-  title: z.string(),
-  description: z.string(),
-  type: z.enum(ITEM_TYPES),
-  priority: z.enum(ITEM_PRIORITIES),
-  labels: z.array(z.string()),
+  project_id: z.string().describe('Project key the item belongs to (the <PROJECT> part of item_id).'),
+  title: z.string().describe('Title as the tracker holds it now.'),
+  description: z.string().describe('Description as the tracker holds it now; empty when it has none.'),
+  type: z.enum(ITEM_TYPES).describe('Item type in the tracker: bug, task or story.'),
+  priority: z.enum(ITEM_PRIORITIES).describe('Priority in the tracker now: low, medium, high or urgent.'),
+  labels: z.array(z.string()).describe('Labels in the tracker now; empty for none.'),
   state: z.enum(ITEM_STATES).describe("The tracker's own workflow state, as the tracker reports it now."),
   created_at: z.string().describe('RFC 3339 time the tracker created the item.'),
   updated_at: z.string().describe('RFC 3339 time of the last change in the tracker.'),
