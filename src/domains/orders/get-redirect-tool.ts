@@ -9,14 +9,18 @@ import { orderErrors } from './order-errors.ts';
 import { findVisibleOrder } from './order-records.ts';
 import { ORDER_NOT_FOUND } from './order-refusals.ts';
 
-const isoTime = z.string().describe('ISO 8601 time.');
-
 const redirectViewSchema = z.strictObject({
   request_id: z.string().describe('The carrier request id, as shipments_request_redirect returned it.'),
   status: redirectStatusSchema,
-  requested_at: isoTime,
-  decided_at: isoTime.nullable(),
-  completed_at: isoTime.nullable(),
+  requested_at: z.string().describe('When the carrier received the request (ISO 8601).'),
+  decided_at: z
+    .string()
+    .nullable()
+    .describe('When the carrier accepted or declined it (ISO 8601); null while it is still submitted.'),
+  completed_at: z
+    .string()
+    .nullable()
+    .describe('When the parcel was delivered to the new address (ISO 8601); null until then.'),
   destination_country_code: z
     .string()
     .describe('ISO 3166-1 alpha-2 country of the requested address; the street is not repeated here.'),
@@ -27,7 +31,10 @@ const redirectViewSchema = z.strictObject({
 
 const redirectsResultSchema = z.strictObject({
   order_id: z.string().describe('The order id, as requested.'),
-  shipment_id: z.string().nullable().describe('Null while the order has no parcel.'),
+  shipment_id: z
+    .string()
+    .nullable()
+    .describe("The retailer's id of the parcel; null while the order has no parcel."),
   carrier: z
     .string()
     .nullable()

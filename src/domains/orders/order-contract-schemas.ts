@@ -21,7 +21,13 @@ export const expectedOrderVersionSchema = z
     'The order version from your most recent orders_get. If the order changed since, nothing is changed and the answer is ORDER_STATE_CHANGED.',
   );
 
-export const orderVersionSchema = z.number().int().min(1).describe('The order version after this call.');
+export const orderVersionSchema = z
+  .number()
+  .int()
+  .min(1)
+  .describe(
+    'The order version after this call; pass it as expected_order_version to change the order again.',
+  );
 
 export const addressChangeResultSchema = z.strictObject({
   order_id: z.string().describe('The order id, as requested.'),
@@ -43,7 +49,8 @@ export type AddressChangeResult = z.output<typeof addressChangeResultSchema>;
 export const redirectStatusSchema = z
   .enum(REDIRECT_STATUSES)
   .describe(
-    'As the carrier confirms it: submitted (received, not decided), accepted (it will redirect), declined, completed (delivered to the new address).',
+    "The carrier's decision so far: submitted (received, not decided; tell the customer it was requested, not done), " +
+      'accepted (it will redirect), declined (it refused; the parcel was not redirected), completed (delivered to the new address).',
   );
 
 export const redirectRequestResultSchema = z.strictObject({

@@ -79,7 +79,12 @@ export const draftViewSchema = z.strictObject({
     ),
   created_by: z.string().describe('Subject of the principal that prepared the draft.'),
   created_at: z.string().describe('RFC 3339 time the draft was prepared.'),
-  commit_operation_id: z.string().nullable().describe('Operation of the commit in flight or done, if any.'),
+  commit_operation_id: z
+    .string()
+    .nullable()
+    .describe(
+      'The workitems_commit operation in flight or done; while committing, ask operations_get. Null before any commit.',
+    ),
   item_id: z.string().nullable().describe('The tracker item this draft became, once committed.'),
 });
 export type DraftView = z.infer<typeof draftViewSchema>;
