@@ -1,3 +1,4 @@
+import { anyEnvelopeSchema } from '../contract/envelope.ts';
 import { hit, type LintRule, type RuleHit } from './lint-rule.ts';
 import { branchesOf, isNode, type SchemaNode, typesOf } from './schema-shape.ts';
 import { type SchemaVisit, walkSchema } from './schema-walk.ts';
@@ -50,22 +51,7 @@ const TRUSTED_CONTEXT_FIELDS = new Set([
 const TRUSTED_CONTEXT_PREFIXES = ['bypass_', 'is_admin', 'skip_approval', 'override_'];
 
 /** The envelope members every output schema publishes (DESIGN section 3). */
-export const ENVELOPE_FIELDS = [
-  'ok',
-  'tool',
-  'contract_version',
-  'status',
-  'operation_id',
-  'replayed',
-  'code',
-  'category',
-  'message',
-  'retryable',
-  'resolution',
-  'field_errors',
-  'result',
-  'warnings',
-];
+const ENVELOPE_FIELDS = Object.keys(anyEnvelopeSchema.shape);
 
 /** The types a node declares itself (not through its anyOf branches, which are visited on their own). */
 function declares(node: SchemaNode, type: string): boolean {
