@@ -1,7 +1,8 @@
 import type { CarrierShipmentStatus } from '../../external/carrier/carrier-records.ts';
 import type { WarehouseOrderStatus } from '../../external/warehouse/simulated-warehouse.ts';
 import type { SqlDatabase } from '../../store/sql-database.ts';
-import { DEMO_CARRIER, DEMO_ORDERS, demoId, trackingIdFor } from './demo-orders.ts';
+import { DEMO_ORDERS, demoId } from './demo-orders.ts';
+import { shipDemoOrder } from './demo-shipment.ts';
 import type { FulfilmentState } from './fulfilment.ts';
 import { joinList } from './order-records.ts';
 import type { OrdersSystems } from './orders-systems.ts';
@@ -68,19 +69,14 @@ export async function seedDemoWorld(db: SqlDatabase, systems: OrdersSystems, now
       }
       const carrierStatus = CARRIER_STATUS[demo.state];
       if (carrierStatus) {
-        const shipmentId = demoId('shp_', demo.label);
-        const trackingId = trackingIdFor(shipmentId);
-        await tx.execute(
-          'INSERT INTO shipments (id, order_id, tenant, carrier, tracking_id, created_at) VALUES (?, ?, ?, ?, ?, ?)',
-          [shipmentId, orderId, demo.tenant, DEMO_CARRIER, trackingId, now],
-        );
-        await systems.carrierWorld.registerParcel(tx, {
-          trackingId,
-          shipmentId,
+        await shipDemoOrder(tx, systems, {
+          label: demo.label,
+          orderId,
           tenant: demo.tenant,
           status: carrierStatus,
           redirectEligible: demo.redirectEligible ?? true,
           address: demo.address,
+          at: now,
         });
       }
     }

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { SqlDatabase, SqlExecutor } from '../../store/sql-database.ts';
-import { DEMO_CARRIER, demoId, trackingIdFor } from './demo-orders.ts';
+import { shipDemoOrder } from './demo-shipment.ts';
 import { EDITABLE_STATES, type FulfilmentState } from './fulfilment.ts';
 import { loadOrder } from './order-records.ts';
 import type { OrdersSystems } from './orders-systems.ts';
@@ -74,19 +74,14 @@ const WAREHOUSE_STEPS: Readonly<Record<string, WarehouseStep>> = {
     const order = await loadOrder(tx, orderId);
     const from = await systems.warehouse.advance(tx, orderId, ['locked'], 'label_created');
     if (!order || !from) return { applied: false, reason: 'the warehouse has no locked order with this id' };
-    const shipmentId = demoId('shp_', orderId);
-    const trackingId = trackingIdFor(shipmentId);
-    await tx.execute(
-      'INSERT INTO shipments (id, order_id, tenant, carrier, tracking_id, created_at) VALUES (?, ?, ?, ?, ?, ?)',
-      [shipmentId, orderId, order.tenant, DEMO_CARRIER, trackingId, at],
-    );
-    await systems.carrierWorld.registerParcel(tx, {
-      trackingId,
-      shipmentId,
+    const shipmentId = await shipDemoOrder(tx, systems, {
+      label: orderId,
+      orderId,
       tenant: order.tenant,
       status: 'label_created',
       redirectEligible: true,
       address: order.deliveryAddress,
+      at,
     });
     return {
       ...(await moveOrder(tx, orderId, ['locked_for_warehouse'], 'label_created', at)),
