@@ -1,10 +1,10 @@
 import { hit, type LintRule, type RuleHit } from './lint-rule.ts';
-import { descriptionOf } from './schema-shape.ts';
+import { descriptionOf, type SchemaNode } from './schema-shape.ts';
 import { walkSchema } from './schema-walk.ts';
 
 /** Short enough to read, long enough to say what, when, when not, prerequisites and result. */
-export const MIN_DESCRIPTION_CHARS = 120;
-export const MIN_PROPERTY_DESCRIPTION_CHARS = 8;
+const MIN_DESCRIPTION_CHARS = 120;
+const MIN_PROPERTY_DESCRIPTION_CHARS = 8;
 
 /** Phrases that tell the agent when the tool is the wrong choice. */
 const WHEN_NOT_TO_USE =
@@ -66,25 +66,37 @@ export const descriptionWhenNotRule: LintRule = {
   },
 };
 
+/**
+ * A hit for every property under `schema` whose description is missing or too short to act on;
+ * `side` names the fields in the message (input or result).
+ */
+export function undescribedProperties(
+  schema: SchemaNode,
+  pointer: string,
+  side: 'input' | 'result',
+  fix: string,
+): RuleHit[] {
+  const hits: RuleHit[] = [];
+  walkSchema(schema, pointer, ({ node, pointer: at, field, property, branch }) => {
+    if (property === null || branch) return;
+    const text = descriptionOf(node);
+    if (text !== null && text.trim().length >= MIN_PROPERTY_DESCRIPTION_CHARS) return;
+    hits.push(hit(at, `${side} field ${field} has ${text === null ? 'no' : 'a too short'} description`, fix));
+  });
+  return hits;
+}
+
 export const propertyDescriptionRule: LintRule = {
   id: 'property-description',
   severity: 'error',
   summary: 'Every input property has an operational description.',
   check(tool) {
-    const hits: RuleHit[] = [];
-    walkSchema(tool.input_schema, '/input_schema', ({ node, pointer, field, property, branch }) => {
-      if (property === null || branch) return;
-      const text = descriptionOf(node);
-      if (text !== null && text.trim().length >= MIN_PROPERTY_DESCRIPTION_CHARS) return;
-      hits.push(
-        hit(
-          pointer,
-          `input field ${field} has ${text === null ? 'no' : 'a too short'} description`,
-          'Describe the value: meaning, format, units, limits and what the server does with it (.describe()).',
-        ),
-      );
-    });
-    return hits;
+    return undescribedProperties(
+      tool.input_schema,
+      '/input_schema',
+      'input',
+      'Describe the value: meaning, format, units, limits and what the server does with it (.describe()).',
+    );
   },
 };
 

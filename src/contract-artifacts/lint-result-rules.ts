@@ -1,7 +1,6 @@
-import { MIN_PROPERTY_DESCRIPTION_CHARS } from './lint-description-rules.ts';
-import { hit, type LintRule, type RuleHit } from './lint-rule.ts';
-import { descriptionOf, isNode } from './schema-shape.ts';
-import { walkSchema } from './schema-walk.ts';
+import { undescribedProperties } from './lint-description-rules.ts';
+import type { LintRule } from './lint-rule.ts';
+import { isNode } from './schema-shape.ts';
 
 const RESULT_POINTER = '/output_schema/properties/result';
 
@@ -19,19 +18,11 @@ export const resultPropertyDescriptionRule: LintRule = {
     const envelope = isNode(tool.output_schema.properties) ? tool.output_schema.properties : {};
     const result = envelope.result;
     if (!isNode(result)) return [];
-    const hits: RuleHit[] = [];
-    walkSchema(result, RESULT_POINTER, ({ node, pointer, field, property, branch }) => {
-      if (property === null || branch) return;
-      const text = descriptionOf(node);
-      if (text !== null && text.trim().length >= MIN_PROPERTY_DESCRIPTION_CHARS) return;
-      hits.push(
-        hit(
-          pointer,
-          `result field ${field} has ${text === null ? 'no' : 'a too short'} description`,
-          'Describe what the value means, its units or format, and how the agent should act on or report it (.describe()).',
-        ),
-      );
-    });
-    return hits;
+    return undescribedProperties(
+      result,
+      RESULT_POINTER,
+      'result',
+      'Describe what the value means, its units or format, and how the agent should act on or report it (.describe()).',
+    );
   },
 };

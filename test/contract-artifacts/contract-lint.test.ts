@@ -498,6 +498,24 @@ describe('lint rules', () => {
     expect(lintContract(edited).findings.filter((f) => f.rule === 'result-property-description')).toEqual([]);
   });
 
+  test('description findings name the side, the field and what is wrong with its description', () => {
+    const edited = editTool(base, 'tickets_open', (t) => {
+      delete input(t).summary!.description;
+      resultProps(t).ticket_id!.description = 'Id.';
+    });
+    const messages = lintContract(edited)
+      .findings.filter((f) => f.rule.endsWith('property-description'))
+      .map((f) => [f.rule, f.pointer, f.message]);
+    expect(messages).toEqual([
+      ['property-description', `${IN}/summary`, 'input field summary has no description'],
+      [
+        'result-property-description',
+        `${OUT}/ticket_id`,
+        'result field ticket_id has a too short description',
+      ],
+    ]);
+  });
+
   test('bounded patterns are anchored and have no open-ended repetition', () => {
     expect(patternIsBounded('^ord_[0-9a-f]{32}$')).toBe(true);
     expect(patternIsBounded('^[a-z0-9][a-z0-9-]{2,62}$')).toBe(true);
