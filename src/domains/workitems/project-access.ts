@@ -14,9 +14,12 @@ export interface Project {
 }
 
 /** The rule, as a pure function: an explicit membership decides; otherwise visibility grants read or nothing. */
-export function effectivePermission(project: Project, membership: Permission | null): Permission | null {
+export function effectivePermission(
+  visibility: Visibility,
+  membership: Permission | null,
+): Permission | null {
   if (membership) return membership;
-  return project.visibility === 'tenant' ? 'read' : null;
+  return visibility === 'tenant' ? 'read' : null;
 }
 
 export function allows(held: Permission | null, needed: Permission): boolean {
@@ -62,7 +65,7 @@ export class ProjectDirectory {
       name: row.name,
       visibility: row.visibility,
     };
-    const permission = effectivePermission(project, row.permission);
+    const permission = effectivePermission(row.visibility, row.permission);
     if (!permission || !allows(permission, needed)) {
       const what = needed === 'write' ? 'create or commit work items in' : 'read';
       return {
@@ -91,14 +94,7 @@ export class ProjectDirectory {
        WHERE p.tenant = ? ORDER BY p.project_id`,
       [principal.subject, principal.tenant],
     );
-    return rows
-      .filter((r) =>
-        effectivePermission(
-          { tenant: principal.tenant, projectId: r.project_id, name: '', visibility: r.visibility },
-          r.permission,
-        ),
-      )
-      .map((r) => r.project_id);
+    return rows.filter((r) => effectivePermission(r.visibility, r.permission)).map((r) => r.project_id);
   }
 
   async define(project: Project, members: Readonly<Record<string, Permission>>): Promise<void> {
