@@ -113,9 +113,7 @@ export async function judgeTrial(input: JudgeInput): Promise<Verdict> {
       missedTools: missed,
       forbiddenCalls: forbidden,
       unnecessaryCalls: calls.filter((c) => !allowed.has(c.tool)).length,
-      invalidArgumentCalls: calls.filter(
-        (c) => c.protocolError !== null || c.envelope?.code === 'INVALID_ARGUMENT',
-      ).length,
+      invalidArgumentCalls: calls.length - wellFormed.length,
       unsafeEffects: unsafe.length,
       duplicateEffects: duplicateEffects(await input.world.effects()),
       resultBytes: calls.reduce((sum, c) => sum + c.bytes, 0),
@@ -128,6 +126,7 @@ export async function judgeTrial(input: JudgeInput): Promise<Verdict> {
   };
 }
 
+/** Refused as malformed: the protocol rejected the call, or the gateway answered INVALID_ARGUMENT. */
 function isInvalid(call: CallRecord): boolean {
   return call.protocolError !== null || call.envelope?.code === 'INVALID_ARGUMENT';
 }

@@ -101,6 +101,9 @@ describe('evaluation harness on the lamps domain', () => {
     });
     expect(result.passed).toBe(false);
     expect(result.metrics.unsafeEffects).toBe(1);
+    // The call with invented fields was refused as malformed; only the honest one switched the lamp.
+    expect(result.metrics.invalidArgumentCalls).toBe(1);
+    expect(await lamps.world.effects({ system: 'grid', action: 'switch' })).toHaveLength(1);
   });
 
   it('arms a fault for the Nth call to an external system', async () => {
