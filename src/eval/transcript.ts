@@ -34,9 +34,4 @@ export class Transcript {
   calls(): CallRecord[] {
     return this.events.filter((e): e is CallRecord => e.kind === 'call');
   }
-
-  /** Index (in events) of the first agent question, or -1. */
-  firstAgentQuestion(): number {
-    return this.events.findIndex((e) => e.kind === 'agent' && e.text.includes('?'));
-  }
 }
