@@ -51,6 +51,10 @@ for (const target of storeTargets) {
       expect(get).toMatchObject({ status: 'failed', code: 'PROJECT_ACCESS_DENIED', result: null });
       const open = await h.call(VIEWER, 'workitems_search', { project_id: 'WEB' });
       expect(open.status).toBe('completed');
+      // Nor is it offered when the caller names a project that does not exist.
+      const unknown = await h.call(VIEWER, 'workitems_search', { project_id: 'PAY' });
+      expect(unknown).toMatchObject({ status: 'rejected', code: 'PROJECT_NOT_FOUND' });
+      expect(unknown.resolution).toContain('Projects you can read: OPS, WEB.');
     });
 
     it('a caller without workitems:write is refused by scope before anything runs', async () => {
