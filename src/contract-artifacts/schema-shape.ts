@@ -5,8 +5,6 @@
  */
 export type SchemaNode = Record<string, unknown>;
 
-export const JSON_TYPES = ['array', 'boolean', 'integer', 'null', 'number', 'object', 'string'] as const;
-
 export function isNode(value: unknown): value is SchemaNode {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
