@@ -8,7 +8,6 @@ export const FAULT_KINDS = [
   'reject',
   'omit_field',
 ] as const;
-export type FaultKind = (typeof FAULT_KINDS)[number];
 
 /** A fault armed against one simulated external system (the body of POST /test-api/faults). */
 export const faultSpecSchema = z.strictObject({
