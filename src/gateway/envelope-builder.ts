@@ -1,5 +1,6 @@
 import type { FieldError, Warning } from '../contract/envelope.ts';
 import { OK_STATUSES, type OutcomeEnvelope, type OutcomeStatus } from '../contract/envelope.ts';
+import type { ErrorCodeSpec } from '../contract/error-catalog.ts';
 import type { RegisteredTool } from '../contract/tool-registry.ts';
 
 export interface EnvelopeFields {
@@ -25,14 +26,29 @@ const DEFAULT_MESSAGES: Record<OutcomeStatus, string> = {
   failed: 'The call failed; nothing was changed.',
 };
 
-/** Builds a complete envelope: every field present, category and retryable from the catalog. */
+/** The contract an envelope answers for: the tool's name and version, and the codes it may answer with. */
+export interface EnvelopeSource {
+  readonly tool: string;
+  readonly contractVersion: string;
+  readonly errors: ReadonlyMap<string, ErrorCodeSpec>;
+}
+
+/** Builds a complete envelope for a tool this process serves. */
 export function buildEnvelope(tool: RegisteredTool, fields: EnvelopeFields): OutcomeEnvelope {
+  return envelopeFrom(
+    { tool: tool.definition.name, contractVersion: tool.definition.version, errors: tool.errors },
+    fields,
+  );
+}
+
+/** Builds a complete envelope: every field present, category and retryable from the catalog. */
+export function envelopeFrom(source: EnvelopeSource, fields: EnvelopeFields): OutcomeEnvelope {
   const code = fields.code ?? null;
-  const spec = code ? tool.errors.get(code) : undefined;
+  const spec = code ? source.errors.get(code) : undefined;
   return {
     ok: OK_STATUSES.has(fields.status),
-    tool: tool.definition.name,
-    contract_version: tool.definition.version,
+    tool: source.tool,
+    contract_version: source.contractVersion,
     status: fields.status,
     operation_id: fields.operation_id ?? null,
     replayed: fields.replayed ?? false,

@@ -1,7 +1,7 @@
-import { OK_STATUSES, type OutcomeEnvelope } from '../contract/envelope.ts';
+import type { OutcomeEnvelope } from '../contract/envelope.ts';
 import type { ErrorCodeSpec } from '../contract/error-catalog.ts';
 import type { RegisteredTool } from '../contract/tool-registry.ts';
-import { buildEnvelope, type EnvelopeFields } from '../gateway/envelope-builder.ts';
+import { buildEnvelope, type EnvelopeFields, envelopeFrom } from '../gateway/envelope-builder.ts';
 import type { OperationRecord } from './operation-record.ts';
 
 const POLL_INSTEAD =
@@ -11,29 +11,15 @@ const POLL_INSTEAD =
  * An envelope about a stored record, built from the record itself. The reconciler, the review
  * queue and the CLI use it for records whose tool this process may not serve (or no longer serves).
  */
-export function recordEnvelope(
+function recordEnvelope(
   record: Pick<OperationRecord, 'id' | 'tool' | 'contractVersion'>,
   catalog: ReadonlyMap<string, ErrorCodeSpec>,
   fields: EnvelopeFields,
 ): OutcomeEnvelope {
-  const code = fields.code ?? null;
-  const spec = code ? catalog.get(code) : undefined;
-  return {
-    ok: OK_STATUSES.has(fields.status),
-    tool: record.tool,
-    contract_version: record.contractVersion,
-    status: fields.status,
-    operation_id: record.id,
-    replayed: fields.replayed ?? false,
-    code,
-    category: spec?.category ?? null,
-    message: fields.message ?? '',
-    retryable: spec?.retryable ?? false,
-    resolution: fields.resolution ?? null,
-    field_errors: fields.field_errors ?? [],
-    result: (fields.result ?? null) as Record<string, unknown> | null,
-    warnings: fields.warnings ?? [],
-  };
+  return envelopeFrom(
+    { tool: record.tool, contractVersion: record.contractVersion, errors: catalog },
+    { ...fields, operation_id: record.id },
+  );
 }
 
 export function conflictEnvelope(tool: RegisteredTool, existing: OperationRecord): OutcomeEnvelope {
