@@ -14,7 +14,8 @@ function emit(text: string, out: string | undefined): void {
   else process.stdout.write(text);
 }
 
-async function guarded(command: string, work: () => Promise<void>): Promise<void> {
+/** Runs a command's work; a failure to do it at all is reported on stderr with exit status 2. */
+export async function guarded(command: string, work: () => Promise<void>): Promise<void> {
   try {
     await work();
   } catch (error) {

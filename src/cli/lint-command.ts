@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { lintContract, lintReportJson, lintReportText } from '../contract-artifacts/contract-lint.ts';
 import { loadContract } from '../contract-artifacts/reference-contract.ts';
+import { guarded } from './contract-command.ts';
 
 /** `toolgate lint [FILE]`: the machine-checkable readiness checklist of seed 003; exit 1 on any error. */
 export function registerLintCommand(program: Command): void {
@@ -11,17 +12,14 @@ export function registerLintCommand(program: Command): void {
     )
     .argument('[file]', 'exported contract file, - for standard input (default: the tools of this build)')
     .option('--json', 'machine-readable findings')
-    .action(async (file: string | undefined, options: { json?: boolean }) => {
-      try {
+    .action(async (file: string | undefined, options: { json?: boolean }) =>
+      guarded('lint', async () => {
         const document = await loadContract(file);
         const report = lintContract(document);
         process.stdout.write(
           options.json ? lintReportJson(report) : lintReportText(report, document.tools.length),
         );
         process.exitCode = report.ok ? 0 : 1;
-      } catch (error) {
-        process.stderr.write(`toolgate lint: ${(error as Error).message}\n`);
-        process.exitCode = 2;
-      }
-    });
+      }),
+    );
 }

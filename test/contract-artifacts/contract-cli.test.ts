@@ -112,6 +112,7 @@ describe('toolgate contract and lint commands', () => {
     const junk = file('junk.json', '{"tools": 3}');
     const run = toolgate('lint', junk);
     expect(run.status).toBe(2);
-    expect(run.stderr).toContain('is not a toolgate-contract/1 document');
+    expect(run.stderr).toMatch(/^toolgate lint: .*junk\.json is not a toolgate-contract\/1 document/);
+    expect(run.stdout).toBe('');
   });
 });
