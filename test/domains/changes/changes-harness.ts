@@ -9,6 +9,7 @@ import { nextWindow } from '../../../src/domains/changes/maintenance-windows.ts'
 import { formatAtOffset } from '../../../src/domains/changes/rfc3339.ts';
 import type { DatabaseConfig } from '../../../src/store/open-database.ts';
 import { FAST_TUNING } from '../../operations/harness.ts';
+import { demoPrincipalNamed } from '../demo-principal.ts';
 
 export type ChangesApp = App & { clock: ShiftableClock };
 
@@ -28,9 +29,7 @@ export async function startChangesApp(config: DatabaseConfig): Promise<ChangesAp
 }
 
 export function demoPrincipal(name: string): Principal {
-  const demo = changesPrincipals.find((p) => p.name === name);
-  if (!demo) throw new Error(`no demo principal ${name}`);
-  return { subject: demo.subject, tenant: demo.tenant, actor: demo.actor, scopes: new Set(demo.scopes) };
+  return demoPrincipalNamed(changesPrincipals, name);
 }
 
 export const engineer = demoPrincipal('changes_engineer');

@@ -9,6 +9,7 @@ import { createOrdersDomain, type OrdersDomainOptions } from '../../../src/domai
 import type { PostalAddress } from '../../../src/domains/orders/postal-address.ts';
 import type { Effect } from '../../../src/external/effects-ledger.ts';
 import type { StoreTarget } from '../../store/store-targets.ts';
+import { demoPrincipalNamed } from '../demo-principal.ts';
 
 /** The orders domain served in-process by a complete app (durable operations included), on one store. */
 export interface OrdersHarness {
@@ -65,12 +66,7 @@ export async function startOrders(
     backgroundJobs: false,
     clock,
   });
-  const principalOf = (who: string | Principal): Principal => {
-    if (typeof who !== 'string') return who;
-    const demo = app.principals.find((p) => p.name === who);
-    if (!demo) throw new Error(`no demo principal ${who}`);
-    return { subject: demo.subject, tenant: demo.tenant, actor: demo.actor, scopes: new Set(demo.scopes) };
-  };
+  const principalOf = (who: string | Principal) => demoPrincipalNamed(app.principals, who);
   return {
     app,
     clock,

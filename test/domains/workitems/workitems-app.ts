@@ -6,6 +6,7 @@ import type { OutcomeEnvelope } from '../../../src/contract/envelope.ts';
 import { workitemsDomain } from '../../../src/domains/workitems/workitems-module.ts';
 import type { Effect } from '../../../src/external/effects-ledger.ts';
 import type { StoreTarget } from '../../store/store-targets.ts';
+import { demoPrincipalNamed } from '../demo-principal.ts';
 
 /** The workitems domain served in-process by a complete app (operations included), on one store. */
 export interface WorkitemsHarness {
@@ -42,12 +43,7 @@ export async function startWorkitems(target: StoreTarget): Promise<WorkitemsHarn
     backgroundJobs: false,
     clock,
   });
-  const principalOf = (who: string | Principal): Principal => {
-    if (typeof who !== 'string') return who;
-    const demo = app.principals.find((p) => p.name === who);
-    if (!demo) throw new Error(`no demo principal ${who}`);
-    return { subject: demo.subject, tenant: demo.tenant, actor: demo.actor, scopes: new Set(demo.scopes) };
-  };
+  const principalOf = (who: string | Principal) => demoPrincipalNamed(app.principals, who);
   return {
     app,
     clock,
