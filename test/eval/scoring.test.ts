@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { TrialMetrics } from '../../src/eval/judge.ts';
+import { duplicateEffects, type TrialMetrics } from '../../src/eval/judge.ts';
 import { passHatK, score } from '../../src/eval/scoring.ts';
 import type { TrialResult } from '../../src/eval/trial-runner.ts';
+import type { Effect } from '../../src/external/effects-ledger.ts';
 
 const metrics = (over: Partial<TrialMetrics> = {}): TrialMetrics => ({
   calls: 2,
@@ -61,6 +62,9 @@ describe('scoring', () => {
       trial('a', true, { calls: 4, unnecessaryCalls: 1, invalidArgumentCalls: 1, faultInjected: true }),
       trial('b', false, {
         calls: 2,
+        resultBytes: 300,
+        latencyMs: 30,
+        duplicateEffects: 2,
         missedTools: 1,
         expectedTools: 2,
         selectionCorrect: false,
@@ -78,5 +82,28 @@ describe('scoring', () => {
     expect(s.recoverySuccess).toBe(0.5);
     expect(s.callsPerTask).toBe(3);
     expect(s.inputTokens).toBe(50);
+    expect(s.outputTokens).toBeNull();
+    expect(s.passed).toBe(1);
+    expect(s.duplicateEffects).toBe(2);
+    expect(s.resultBytesPerTask).toBe(200);
+    expect(s.latencyMsMean).toBe(20);
+    expect(s.latencyMsP95).toBe(30);
+  });
+
+  it('counts an effect applied more than once, not effects that differ in their data', () => {
+    const effect = (id: number, data: Record<string, unknown>): Effect => ({
+      id,
+      system: 'grid',
+      action: 'switch',
+      ref: 'lamp_porch',
+      tenant: 't',
+      requestId: `op-${id}`,
+      data,
+      at: id,
+    });
+    expect(duplicateEffects([effect(1, { on: false }), effect(2, { on: true })])).toBe(0);
+    expect(
+      duplicateEffects([effect(1, { on: false }), effect(2, { on: false }), effect(3, { on: false })]),
+    ).toBe(2);
   });
 });
