@@ -15,6 +15,10 @@ export interface EnvelopeFields {
   replayed?: boolean;
 }
 
+/** The resolution of every outcome_unknown: settle the existing operation, never start another. */
+export const POLL_INSTEAD_RESOLUTION =
+  'Do not start a new operation: poll operations_get with the operation_id, or retry with the same idempotency_key.';
+
 const DEFAULT_MESSAGES: Record<OutcomeStatus, string> = {
   completed: 'The operation completed.',
   validated: 'The request is valid; nothing was changed (dry run).',

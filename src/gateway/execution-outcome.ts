@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import type { OutcomeEnvelope } from '../contract/envelope.ts';
 import type { CallState } from './call-state.ts';
-import { buildEnvelope } from './envelope-builder.ts';
+import { buildEnvelope, POLL_INSTEAD_RESOLUTION } from './envelope-builder.ts';
 import type { Execution } from './execution-layer.ts';
 import { outcomeContractProblems } from './output-layer.ts';
 
@@ -23,9 +23,7 @@ export function envelopeForExecution(
       status: mayHaveEffect ? 'outcome_unknown' : 'failed',
       code,
       message,
-      resolution: mayHaveEffect
-        ? 'Do not start a new operation: poll operations_get with the operation_id, or retry with the same idempotency_key.'
-        : null,
+      resolution: mayHaveEffect ? POLL_INSTEAD_RESOLUTION : null,
       operation_id: operationId,
     });
   switch (execution.kind) {

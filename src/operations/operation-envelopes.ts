@@ -1,11 +1,13 @@
 import type { OutcomeEnvelope } from '../contract/envelope.ts';
 import type { ErrorCodeSpec } from '../contract/error-catalog.ts';
 import type { RegisteredTool } from '../contract/tool-registry.ts';
-import { buildEnvelope, type EnvelopeFields, envelopeFrom } from '../gateway/envelope-builder.ts';
+import {
+  buildEnvelope,
+  type EnvelopeFields,
+  envelopeFrom,
+  POLL_INSTEAD_RESOLUTION,
+} from '../gateway/envelope-builder.ts';
 import type { OperationRecord } from './operation-record.ts';
-
-const POLL_INSTEAD =
-  'Do not start a new operation: poll operations_get with the operation_id, or retry with the same idempotency_key.';
 
 /**
  * An envelope about a stored record, built from the record itself. The reconciler, the review
@@ -68,7 +70,7 @@ export function abandonedEnvelope(
     code: 'OUTCOME_UNKNOWN',
     message:
       'The delivery executing this operation stopped before recording its outcome; it may or may not have taken effect. It is being reconciled.',
-    resolution: POLL_INSTEAD,
+    resolution: POLL_INSTEAD_RESOLUTION,
   });
 }
 
