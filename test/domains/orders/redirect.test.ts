@@ -27,6 +27,11 @@ for (const target of storeTargets) {
     const status = async (label: string, requestId?: string) =>
       h.call(SAM, STATUS, { order_id: orderId(label), ...(requestId ? { request_id: requestId } : {}) });
     const requested = () => h.effects('carrier', 'redirect_requested');
+    /** The order service's own record of the redirect requests it decided to send. */
+    const requestRecords = () =>
+      h.app.db.query<{ request_id: string; status: string; code: string | null }>(
+        'SELECT request_id, status, code FROM shipment_redirect_requests ORDER BY request_id',
+      );
     const decide = (params: Record<string, unknown>) =>
       h.app.domains[0]!.simulate!('carrier', 'decide_redirect', params);
 
@@ -103,11 +108,19 @@ for (const target of storeTargets) {
         ['alice-locked', US_ADDRESS, 'PARCEL_NOT_YET_WITH_CARRIER'],
         ['alice-cancelled', US_ADDRESS, 'ORDER_CANCELLED'],
       ] as const;
+      const refusedByCarrier: string[] = [];
       for (const [label, address, code] of cases) {
         const answer = await redirect(label, address!);
         expect(answer, label).toMatchObject({ status: 'rejected', code });
+        if (label.startsWith('bob-')) refusedByCarrier.push(answer.operation_id!);
       }
       expect(await requested()).toEqual([]);
+      // Only the requests the carrier itself refused were sent; each is kept as refused with its code.
+      expect(await requestRecords()).toEqual(
+        refusedByCarrier
+          .sort()
+          .map((request_id) => ({ request_id, status: 'refused', code: 'REDIRECT_NOT_ELIGIBLE' })),
+      );
     });
 
     it('an order that has not shipped points to the address change tool', async () => {
@@ -168,6 +181,7 @@ for (const target of storeTargets) {
         result: { suggested_address: ADDRESS_SAMPLES.suggested_us, request_id: null },
       });
       expect(await requested()).toEqual([]);
+      expect(await requestRecords()).toEqual([]);
     });
   });
 }
