@@ -8,10 +8,7 @@ export interface CallState {
   readonly principal: Principal;
   readonly correlationId: string;
   readonly startedAt: number;
-  /** Raw arguments as received (never logged). */
-  readonly rawArgs: Record<string, unknown>;
-  readonly meta: Record<string, unknown> | undefined;
-  /** Arguments after schema validation and defaults. */
+  /** Arguments as received until the input layer validates them, then with defaults applied. */
   args: Record<string, unknown>;
   mode: OperationMode;
   key: string | null;

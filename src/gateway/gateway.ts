@@ -88,8 +88,6 @@ export class Gateway {
       principal: who,
       correlationId: randomUUID(),
       startedAt: performance.now(),
-      rawArgs,
-      meta: request._meta,
       args: rawArgs,
       mode: 'execute',
       key: null,
