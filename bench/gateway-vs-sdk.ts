@@ -1,10 +1,10 @@
-import { fork } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { BenchMeasure } from './bench-section.ts';
-import { type CallLoadResult, runCallLoad } from './call-load.ts';
+import type { CallLoadResult } from './call-load.ts';
+import { serverLoad } from './server-load.ts';
 
 export interface GatewayVsSdkOptions {
   readonly calls?: number;
@@ -12,12 +12,6 @@ export interface GatewayVsSdkOptions {
 }
 
 const SERVER = fileURLToPath(new URL('./noop-server.ts', import.meta.url));
-const CALL = JSON.stringify({
-  jsonrpc: '2.0',
-  id: 1,
-  method: 'tools/call',
-  params: { name: 'bench_noop', arguments: {} },
-});
 
 /** Starts one server process, drives the fixed load against it, and stops it. */
 async function measure(
@@ -25,22 +19,15 @@ async function measure(
   options: Required<GatewayVsSdkOptions>,
 ): Promise<CallLoadResult> {
   const dataDir = mkdtempSync(join(tmpdir(), 'toolgate-bench-noop-'));
-  const child = fork(SERVER, [mode, dataDir], { execArgv: ['--import', 'tsx'], stdio: 'inherit' });
   try {
-    const target = await new Promise<{ url: string; token: string | null }>((resolve, reject) => {
-      child.once('message', (message) => resolve(message as { url: string; token: string | null }));
-      child.once('exit', (code) => reject(new Error(`${mode} server exited with ${code}`)));
-    });
-    return await runCallLoad({
-      url: target.url,
-      token: target.token,
-      calls: options.calls,
-      warmupCalls: Math.min(2_000, Math.ceil(options.calls / 5)),
-      concurrency: options.concurrency,
-      body: CALL,
-    });
+    return await serverLoad(
+      SERVER,
+      [mode, dataDir],
+      async (m) => ({ url: String(m.url), token: typeof m.token === 'string' ? m.token : null }),
+      () => ({ name: 'bench_noop', arguments: {} }),
+      { ...options, warmupCalls: Math.min(2_000, Math.ceil(options.calls / 5)) },
+    );
   } finally {
-    child.kill('SIGKILL');
     rmSync(dataDir, { recursive: true, force: true });
   }
 }
@@ -57,12 +44,6 @@ export async function gatewayVsSdkBench(input: GatewayVsSdkOptions = {}): Promis
   };
   const sdk = await measure('sdk', options);
   const gateway = await measure('gateway', options);
-  for (const [name, result] of [
-    ['sdk', sdk],
-    ['gateway', gateway],
-  ] as const) {
-    if (result.failures > 0) throw new Error(`${result.failures} ${name} calls failed`);
-  }
   const rows = (label: string, r: CallLoadResult): BenchMeasure[] => [
     { name: `${label}: calls/s`, value: r.callsPerSecond, unit: 'calls/s' },
     { name: `${label}: p50`, value: r.p50Ms, unit: 'ms' },

@@ -1,4 +1,3 @@
-import { fork } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,7 +12,8 @@ import type { SqlDialect } from '../src/store/sql-database.ts';
 import { createScratchDatabase, postgresAvailable } from '../test/support/pg.ts';
 import { BENCH_SCOPE, BENCH_WRITE_TOOL, benchDomain } from './bench-domain.ts';
 import type { BenchMeasure } from './bench-section.ts';
-import { type CallLoadResult, runCallLoad } from './call-load.ts';
+import type { CallLoadResult } from './call-load.ts';
+import { type ServerLoadOptions, serverLoad } from './server-load.ts';
 
 export interface OperationsBenchOptions {
   /** How long each measurement runs. */
@@ -113,53 +113,23 @@ async function storeRates(dialect: SqlDialect, durationMs: number): Promise<Benc
   }
 }
 
-/** A server process under load: where to send calls, and the bearer token it wants (if any). */
-interface LoadTarget {
-  readonly url: string;
-  readonly token: string | null;
-}
-
-/** Forks a bench server, waits for its announcement, runs the load against it, and stops it. */
-async function serverRate(
-  script: string,
-  args: readonly string[],
-  target: (message: Record<string, unknown>) => Promise<LoadTarget>,
-  toolCall: (i: number) => { name: string; arguments: Record<string, unknown> },
-  options: Required<OperationsBenchOptions>,
-): Promise<CallLoadResult> {
-  const child = fork(script, [...args], {
-    execArgv: ['--import', 'tsx'],
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  });
-  try {
-    const message = await new Promise<Record<string, unknown>>((resolve, reject) => {
-      child.once('message', (m) => resolve(m as Record<string, unknown>));
-      child.once('exit', (code) => reject(new Error(`bench server exited (${code})`)));
-    });
-    const { url, token } = await target(message);
-    const load = await runCallLoad({
-      url,
-      token,
-      calls: options.calls,
-      warmupCalls: Math.ceil(options.calls / 10),
-      concurrency: options.concurrency,
-      body: (i) => JSON.stringify({ jsonrpc: '2.0', id: i, method: 'tools/call', params: toolCall(i) }),
-    });
-    if (load.failures > 0) throw new Error(`${load.failures} of ${options.calls} calls to ${url} failed`);
-    return load;
-  } finally {
-    child.kill('SIGKILL');
-  }
+/** The HTTP load of this section: a tenth of the measured calls first, to warm up. */
+function warmedUp(options: Required<OperationsBenchOptions>): ServerLoadOptions {
+  return {
+    calls: options.calls,
+    concurrency: options.concurrency,
+    warmupCalls: Math.ceil(options.calls / 10),
+  };
 }
 
 /** The bare SDK's no-op tool, served by the gateway-vs-SDK section's server (stateless, server per request). */
 function sdkNoopRate(options: Required<OperationsBenchOptions>): Promise<CallLoadResult> {
-  return serverRate(
+  return serverLoad(
     NOOP_SERVER,
     ['sdk'],
     async (m) => ({ url: String(m.url), token: null }),
     () => ({ name: 'bench_noop', arguments: {} }),
-    options,
+    warmedUp(options),
   );
 }
 
@@ -172,7 +142,7 @@ async function gatewayWriteRate(
   try {
     const keys = await loadOrCreateDevKeys(dataDir);
     const run = Date.now();
-    return await serverRate(
+    return await serverLoad(
       WRITE_SERVER,
       [dataDir, databaseUrl ?? ''],
       async (m) => ({
@@ -184,7 +154,7 @@ async function gatewayWriteRate(
         ),
       }),
       (i) => ({ name: BENCH_WRITE_TOOL, arguments: { text: 'note', idempotency_key: `bench-${run}-${i}` } }),
-      options,
+      warmedUp(options),
     );
   } finally {
     rmSync(dataDir, { recursive: true, force: true });
