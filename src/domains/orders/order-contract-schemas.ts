@@ -29,6 +29,10 @@ export const orderVersionSchema = z
     'The order version after this call; pass it as expected_order_version to change the order again.',
   );
 
+const suggestedAddressSchema = postalAddressSchema
+  .nullable()
+  .describe('requires_confirmation: the corrected address validation proposes; otherwise null.');
+
 export const addressChangeResultSchema = z.strictObject({
   order_id: z.string().describe('The order id, as requested.'),
   order_version: orderVersionSchema,
@@ -36,9 +40,7 @@ export const addressChangeResultSchema = z.strictObject({
   confirmed_address: postalAddressSchema
     .nullable()
     .describe('completed: the address now on the order, as the warehouse confirmed it; otherwise null.'),
-  suggested_address: postalAddressSchema
-    .nullable()
-    .describe('requires_confirmation: the corrected address validation proposes; otherwise null.'),
+  suggested_address: suggestedAddressSchema,
   corrected_fields: z
     .array(z.enum(ADDRESS_FIELDS))
     .max(ADDRESS_FIELDS.length)
@@ -77,9 +79,7 @@ export const redirectRequestResultSchema = z.strictObject({
   requested_address: postalAddressSchema
     .nullable()
     .describe('submitted: the address the carrier was asked to use.'),
-  suggested_address: postalAddressSchema
-    .nullable()
-    .describe('requires_confirmation: the corrected address validation proposes; otherwise null.'),
+  suggested_address: suggestedAddressSchema,
   corrected_fields: z
     .array(z.enum(ADDRESS_FIELDS))
     .max(ADDRESS_FIELDS.length)
