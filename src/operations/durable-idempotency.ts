@@ -166,10 +166,10 @@ function answer(envelope: OutcomeEnvelope): Admission {
   return { kind: 'answer', envelope };
 }
 
-/** The stored outcome, marked as a replay; a record awaiting review answers with its unknown outcome. */
 /**
- * The stored outcome of an earlier delivery. A result that reports `replayed` itself (as seed 003's
- * change_create result does) says true as well, so result and envelope never disagree.
+ * The stored outcome of an earlier delivery; a record awaiting review answers with its unknown outcome.
+ * A result that reports `replayed` itself (as seed 003's change_create result does) says true as
+ * well, so result and envelope never disagree.
  */
 function replayOf(record: OperationRecord): OutcomeEnvelope {
   if (!record.envelope) throw new Error(`operation ${record.id} is ${record.status} without an outcome`);
