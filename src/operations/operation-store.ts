@@ -1,5 +1,4 @@
 import type { OutcomeEnvelope } from '../contract/envelope.ts';
-import type { OperationMode } from '../contract/fingerprint.ts';
 import type { SqlDatabase } from '../store/sql-database.ts';
 import {
   type OperationRecord,
@@ -8,22 +7,24 @@ import {
   recordFromRow,
 } from './operation-record.ts';
 
-/** What one delivery asks to reserve. */
-export interface ReservationRequest {
-  readonly id: string;
-  readonly tenant: string;
-  readonly subject: string;
-  readonly key: string;
-  readonly tool: string;
-  readonly contractVersion: string;
-  readonly fingerprint: string;
-  readonly contentHash: string | null;
-  readonly mode: OperationMode;
-  readonly correlationId: string;
+/** What one delivery asks to reserve: the identity of the new record, and its first lease. */
+export type ReservationRequest = Pick<
+  OperationRecord,
+  | 'id'
+  | 'tenant'
+  | 'subject'
+  | 'key'
+  | 'tool'
+  | 'contractVersion'
+  | 'fingerprint'
+  | 'contentHash'
+  | 'mode'
+  | 'correlationId'
+  | 'expiresAt'
+> & {
   readonly now: number;
   readonly leaseExpiresAt: number;
-  readonly expiresAt: number;
-}
+};
 
 const RESERVE = `INSERT INTO operations (id, tenant, subject, idem_key, tool, contract_version, fingerprint,
   content_hash, mode, status, envelope, attempts, lease_expires_at, next_check_at, reconcile_attempts,
