@@ -1,5 +1,5 @@
 import type { ContractDocument, ContractError, ContractTool } from './contract-document.ts';
-import { sortKeysDeep } from './contract-export.ts';
+import { compareText, sortKeysDeep } from './contract-export.ts';
 import {
   branchesOf,
   descriptionOf,
@@ -72,7 +72,7 @@ function orderedForReading(value: unknown): unknown {
     const required = new Set(Array.isArray(out.required) ? out.required : []);
     const rank = (name: string) => `${required.has(name) ? 0 : 1}${name}`;
     out.properties = Object.fromEntries(
-      Object.entries(out.properties).sort(([a], [b]) => (rank(a) < rank(b) ? -1 : rank(a) > rank(b) ? 1 : 0)),
+      Object.entries(out.properties).sort(([a], [b]) => compareText(rank(a), rank(b))),
     );
   }
   return out;
