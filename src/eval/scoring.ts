@@ -43,14 +43,15 @@ export function score(results: readonly TrialResult[]): Score {
   const sum = (pick: (r: TrialResult) => number) => results.reduce((s, r) => s + pick(r), 0);
   const calls = sum((r) => r.metrics.calls);
   const expected = sum((r) => r.metrics.expectedTools);
+  const passed = results.filter((r) => r.passed).length;
   const faulted = results.filter((r) => r.metrics.faultInjected);
   const latencies = results.map((r) => r.metrics.latencyMs).sort((a, b) => a - b);
   const tokens = (pick: (r: TrialResult) => number | null) =>
     results.some((r) => pick(r) !== null) ? results.reduce((s, r) => s + (pick(r) ?? 0), 0) : null;
   return {
     trials: n,
-    passed: results.filter((r) => r.passed).length,
-    successRate: ratio(results.filter((r) => r.passed).length, n),
+    passed,
+    successRate: ratio(passed, n),
     selectionRate: ratio(results.filter((r) => r.metrics.selectionCorrect).length, n),
     missedToolRate: ratio(
       sum((r) => r.metrics.missedTools),
@@ -89,8 +90,7 @@ export function scoreBy(
   results: readonly TrialResult[],
   key: (r: TrialResult) => string,
 ): Record<string, Score> {
-  const groups = new Map<string, TrialResult[]>();
-  for (const r of results) groups.set(key(r), [...(groups.get(key(r)) ?? []), r]);
+  const groups = groupBy(results, key);
   return Object.fromEntries([...groups.keys()].sort().map((k) => [k, score(groups.get(k)!)]));
 }
 
@@ -108,11 +108,7 @@ export function passHatK(results: readonly TrialResult[]): PassHatK {
 }
 
 export function summarizeScenarios(results: readonly TrialResult[]): ScenarioSummary[] {
-  const groups = new Map<string, TrialResult[]>();
-  for (const r of results) {
-    const id = `${r.scenario}\u0000${r.label}`;
-    groups.set(id, [...(groups.get(id) ?? []), r]);
-  }
+  const groups = groupBy(results, (r) => `${r.scenario}\u0000${r.label}`);
   return [...groups.values()].map((trials) => {
     const first = trials[0]!;
     return {
@@ -128,6 +124,20 @@ export function summarizeScenarios(results: readonly TrialResult[]): ScenarioSum
       reasons: trials.find((t) => !t.passed)?.reasons ?? [],
     };
   });
+}
+
+/** Trials by key, each group in the order the trials ran. */
+function groupBy(
+  results: readonly TrialResult[],
+  key: (r: TrialResult) => string,
+): Map<string, TrialResult[]> {
+  const groups = new Map<string, TrialResult[]>();
+  for (const r of results) {
+    const group = groups.get(key(r));
+    if (group) group.push(r);
+    else groups.set(key(r), [r]);
+  }
+  return groups;
 }
 
 function binomial(n: number, k: number): number {
