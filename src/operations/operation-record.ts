@@ -24,6 +24,9 @@ export const TERMINAL_STATUSES: readonly OperationStatus[] = [
   'failed',
 ];
 
+/** The SQL condition for a record settled for good: retention deletes these and nothing else. */
+export const SETTLED_FOR_GOOD_SQL = `status IN (${TERMINAL_STATUSES.map((s) => `'${s}'`).join(', ')})`;
+
 /** One durable operation: the record of one logical side effect, keyed by (tenant, subject, key). */
 export interface OperationRecord {
   readonly id: string;

@@ -5,6 +5,7 @@ import {
   type OperationRow,
   type OperationStatus,
   recordFromRow,
+  SETTLED_FOR_GOOD_SQL,
 } from './operation-record.ts';
 
 /** What one delivery asks to reserve: the identity of the new record, and its first lease. */
@@ -152,7 +153,7 @@ export class OperationStore {
   /** Drops a settled record past its retention so its key can start afresh. */
   async deleteExpired(id: string, now: number): Promise<void> {
     await this.db.execute(
-      "DELETE FROM operations WHERE id = ? AND expires_at <= ? AND status NOT IN ('in_progress', 'outcome_unknown', 'needs_review')",
+      `DELETE FROM operations WHERE id = ? AND expires_at <= ? AND ${SETTLED_FOR_GOOD_SQL}`,
       [id, now],
     );
   }

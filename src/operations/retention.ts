@@ -1,4 +1,5 @@
 import type { SqlDatabase } from '../store/sql-database.ts';
+import { SETTLED_FOR_GOOD_SQL } from './operation-record.ts';
 
 /**
  * Deletes settled operation records past their retention (DESIGN.md section 4; the period is
@@ -6,9 +7,5 @@ import type { SqlDatabase } from '../store/sql-database.ts';
  * kept whatever their age: their outcome is still owed to someone. Returns how many were deleted.
  */
 export function purgeExpiredOperations(db: SqlDatabase, now: number): Promise<number> {
-  return db.execute(
-    `DELETE FROM operations WHERE expires_at <= ?
-      AND status NOT IN ('in_progress', 'outcome_unknown', 'needs_review')`,
-    [now],
-  );
+  return db.execute(`DELETE FROM operations WHERE expires_at <= ? AND ${SETTLED_FOR_GOOD_SQL}`, [now]);
 }
