@@ -154,12 +154,15 @@ const decideApprovalParams = z.strictObject({
   decision: z.enum(['approve', 'decline']),
 });
 
-/** POST /test-api/simulate for target change_platform. Throws on unknown actions or bad params. */
+/**
+ * POST /test-api/simulate for target change_platform. Unknown actions answer null (the test API's 404),
+ * refusals `{applied: false, reason}`; params that do not parse throw a ZodError (the test API's 400).
+ */
 export async function simulateChangePlatform(
   { platform, world }: ChangesWorldDeps,
   action: string,
   params: Record<string, unknown>,
-): Promise<Record<string, unknown>> {
+): Promise<Record<string, unknown> | null> {
   switch (action) {
     case 'set_freeze':
       return { freeze: freezeView(await platform.freezes.set(params)) };
@@ -168,13 +171,11 @@ export async function simulateChangePlatform(
     case 'decide_approval': {
       const { change_id, decision } = decideApprovalParams.parse(params);
       const state = await world.decideApproval(change_id, decision === 'approve');
-      if (!state) throw new Error(`change ${change_id} is not pending approval`);
+      if (!state) return { applied: false, reason: `change ${change_id} is not pending approval` };
       return { change_id, state };
     }
     default:
-      throw new Error(
-        `change_platform has no action ${action}; known: set_freeze, clear_freeze, decide_approval`,
-      );
+      return null;
   }
 }
 

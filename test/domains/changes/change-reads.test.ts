@@ -118,12 +118,14 @@ for (const target of storeTargets) {
         result: { state: 'scheduled', approval_group: 'production-change-approvers' },
       });
       expect((await platformEffects(app)).map((e) => [e.action, e.ref])).toEqual([['approve', changeId]]);
-      await expect(
-        app.domains[0]!.simulate!('change_platform', 'decide_approval', {
+      expect(
+        await app.domains[0]!.simulate!('change_platform', 'decide_approval', {
           change_id: changeId,
           decision: 'decline',
         }),
-      ).rejects.toThrow(/not pending/);
+      ).toEqual({ applied: false, reason: `change ${changeId} is not pending approval` });
+      expect(await app.domains[0]!.simulate!('change_platform', 'summon_approver', {})).toBeNull();
+      expect(await platformEffects(app)).toHaveLength(1);
     });
 
     it('resolves a spoken name to catalog ids and says when the user must choose', async () => {
