@@ -3,8 +3,6 @@ export interface Clock {
   now(): number;
 }
 
-export const systemClock: Clock = { now: () => Date.now() };
-
 /** A clock offset from real time by a settable amount. */
 export class ShiftableClock implements Clock {
   #offsetMs = 0;

@@ -1,11 +1,10 @@
 import { createRemoteJWKSet, type JWTVerifyResult, jwtVerify } from 'jose';
 import { DEV_ALGORITHM, DEV_ISSUER, loadOrCreateDevKeys } from './dev-keys.ts';
-import type { Principal } from './principal.ts';
-import { principalFromClaims } from './token-claims.ts';
+import { type ClaimsVerdict, principalFromClaims } from './token-claims.ts';
 import { VerifiedTokenCache } from './verified-token-cache.ts';
 
 /** Asymmetric algorithms only: never `none`, never HS* (a public key must not double as an HMAC secret). */
-export const ASYMMETRIC_ALGORITHMS = [
+const ASYMMETRIC_ALGORITHMS = [
   'ES256',
   'ES384',
   'ES512',
@@ -23,13 +22,11 @@ export type KeySource =
   | { readonly kind: 'dev'; readonly dataDir: string }
   | { readonly kind: 'jwks'; readonly jwksUrl: string; readonly issuer: string };
 
-export type TokenVerdict = { ok: true; principal: Principal } | { ok: false; detail: string };
-
 export interface TokenVerifier {
   readonly issuer: string;
   /** The resource URL tokens must name in `aud`. */
   readonly audience: string;
-  verify(token: string): Promise<TokenVerdict>;
+  verify(token: string): Promise<ClaimsVerdict>;
 }
 
 const CLOCK_TOLERANCE_SECONDS = 5;

@@ -4,7 +4,7 @@ import { DEFAULT_TOKEN_TTL_SECONDS, mintToken } from '../auth/mint-token.ts';
 import type { TokenSubject } from '../auth/token-claims.ts';
 
 /** The operator token printed for the test API (scope test:control only). */
-export const TEST_CONTROL_SUBJECT: TokenSubject & { name: string } = {
+const TEST_CONTROL_SUBJECT: TokenSubject & { name: string } = {
   name: 'test_controller',
   sub: 'dev_test_controller',
   tenant: 'dev',

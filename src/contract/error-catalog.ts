@@ -99,8 +99,6 @@ export const gatewayErrors = defineErrorCodes({
   },
 });
 
-export type GatewayErrorCode = keyof typeof gatewayErrors;
-
 /** Answered only by tools that declare `duplicateSuspicion` (defineTool adds it to their contract). */
 export const duplicateErrors = defineErrorCodes({
   POSSIBLE_DUPLICATE: {

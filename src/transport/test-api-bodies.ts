@@ -6,7 +6,7 @@ import { readBody } from './read-body.ts';
 
 const TEST_API_BODY_LIMIT = 64 * 1024;
 
-export const clearFaultsSchema = z.strictObject({
+const clearFaultsSchema = z.strictObject({
   clear: z.literal(true),
   target: z.string().min(1).max(40).optional(),
 });
