@@ -8,7 +8,3 @@ export interface Principal {
   readonly actor: Actor;
   readonly scopes: ReadonlySet<string>;
 }
-
-export function hasScopes(principal: Principal, required: readonly string[]): boolean {
-  return required.every((scope) => principal.scopes.has(scope));
-}

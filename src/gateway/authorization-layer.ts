@@ -1,8 +1,7 @@
-import { hasScopes, type Principal } from '../auth/principal.ts';
+import type { Principal } from '../auth/principal.ts';
 import type { RegisteredTool } from '../contract/tool-registry.ts';
 
 /** Layer 4. The tool's required scopes against the verified principal; returns the missing ones. */
 export function missingScopes(tool: RegisteredTool, principal: Principal): string[] {
-  if (hasScopes(principal, tool.definition.scopes)) return [];
   return tool.definition.scopes.filter((scope) => !principal.scopes.has(scope));
 }
