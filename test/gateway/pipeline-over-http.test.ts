@@ -90,6 +90,7 @@ describe('the pipeline over MCP Streamable HTTP', () => {
     expect(result.structuredContent).toMatchObject({ status: 'failed', code: 'INTERNAL_ERROR' });
     expect(text).toMatch(/correlation id [0-9a-f-]{36}/);
     expect(text).not.toMatch(/\/srv\/|SELECT|secrets|\bat .*\.ts:\d+/);
+    expect(ledger.executions).toEqual({ probe_throw: 1 });
   });
 
   test('a slow handler ends in a timeout outcome and its signal is aborted', async () => {
@@ -101,8 +102,10 @@ describe('the pipeline over MCP Streamable HTTP', () => {
       code: 'EXECUTION_TIMEOUT',
       category: 'timeout',
       retryable: true,
+      result: null,
     });
     expect(ledger.slowSignalAborted).toBe(true);
+    expect(ledger.executions).toEqual({ probe_slow: 1 });
   });
 
   test('a call the client cancels has its signal aborted long before it would finish', async () => {
