@@ -108,6 +108,14 @@ for (const target of storeTargets) {
       expect(b.replayed).toBe(false);
       expect(b.operation_id).not.toBe(a.operation_id);
       expect(await bankEffects(app)).toHaveLength(2);
+      expect(await app.operations.store.findByKey('tenant-a', 'alice', key)).toMatchObject({
+        id: a.operation_id,
+        status: 'completed',
+      });
+      expect(await app.operations.store.findByKey('tenant-a', 'bob', key)).toMatchObject({
+        id: b.operation_id,
+        status: 'completed',
+      });
     });
 
     it('takes the key from _meta and treats it as the same operation', async () => {
@@ -120,6 +128,8 @@ for (const target of storeTargets) {
         { 'io.toolgate/idempotency-key': key },
       );
       expect(viaMeta).toEqual({ ...viaArg, replayed: true });
+      expect(await executions(app.db, 'execute')).toHaveLength(1);
+      expect(await bankEffects(app)).toHaveLength(1);
     });
 
     it('refuses different keys in the argument and _meta before reserving anything', async () => {
@@ -159,6 +169,12 @@ for (const target of storeTargets) {
       expect(rejected).toMatchObject({ status: 'rejected', code: 'CREDIT_REFUSED' });
       expect(await credit(app, alice, args)).toEqual({ ...rejected, replayed: true });
       expect(await executions(app.db, 'execute')).toHaveLength(1);
+      expect(await bankEffects(app)).toHaveLength(0);
+      expect(await app.operations.store.findById(rejected.operation_id!)).toMatchObject({
+        status: 'rejected',
+        attempts: 1,
+        envelope: rejected,
+      });
     });
 
     it('answers in_progress with the operation id when the first delivery outlasts the wait', async () => {
@@ -183,6 +199,7 @@ for (const target of storeTargets) {
         const done = await first;
         expect(second.operation_id).toBe(done.operation_id);
         expect(await executions(slow.db, 'execute')).toHaveLength(1);
+        expect(await bankEffects(slow)).toHaveLength(1);
       } finally {
         await slow.close();
       }
@@ -196,8 +213,10 @@ for (const target of storeTargets) {
         amount: 1,
         idempotency_key: key,
       });
-      expect(answer).toMatchObject({ status: 'failed', code: 'FORBIDDEN' });
+      expect(answer).toMatchObject({ status: 'failed', code: 'FORBIDDEN', operation_id: null });
       expect(await app.operations.store.findByKey('tenant-a', 'carol', key)).toBeNull();
+      expect(await executions(app.db)).toHaveLength(0);
+      expect(await bankEffects(app)).toHaveLength(0);
     });
   });
 }
