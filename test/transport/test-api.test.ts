@@ -130,6 +130,13 @@ describe('the test API', () => {
 
   test('reset gives a fresh world: faults cleared, domains reset, ledger empty', async () => {
     await gw.testApi('POST', '/test-api/faults', { target: 'warehouse', fault: 'unavailable' });
+    await gw.testApi('POST', '/test-api/simulate', {
+      target: 'warehouse',
+      action: 'lock_order',
+      params: { order_id: 'ord_reset' },
+    });
+    expect(gw.app.faults.list()).not.toEqual([]);
+    expect(await gw.app.ledger.list()).not.toEqual([]);
     const before = world.resets;
     expect((await gw.testApi('POST', '/test-api/reset')).status).toBe(200);
     expect(world.resets).toBe(before + 1);
