@@ -1,12 +1,11 @@
-import { ERROR_CATEGORIES } from '../contract/error-catalog.ts';
+import { SEMVER_PATTERN } from '../contract/define-tool.ts';
+import { ERROR_CATEGORIES, ERROR_CODE_PATTERN } from '../contract/error-catalog.ts';
 import { hit, type LintRule, type RuleHit } from './lint-rule.ts';
 import { isNode } from './schema-shape.ts';
 
 const MIN_KEY_LENGTH = 16;
 const MAX_KEY_LENGTH = 128;
 const SCOPE_PATTERN = /^[a-z][a-z0-9_]*(:[a-z][a-z0-9_]*)+$/;
-const ERROR_CODE = /^[A-Z][A-Z0-9]*(_[A-Z0-9]+)*$/;
-const SEMVER = /^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)$/;
 
 export const idempotencyKeyRule: LintRule = {
   id: 'idempotency-key',
@@ -69,7 +68,7 @@ export const errorCatalogRule: LintRule = {
     const hits: RuleHit[] = [];
     tool.errors.forEach((error, i) => {
       const at = `/errors/${i}`;
-      if (!ERROR_CODE.test(error.code))
+      if (!ERROR_CODE_PATTERN.test(error.code))
         hits.push(
           hit(`${at}/code`, `error code ${error.code} is not UPPER_SNAKE`, 'Use a stable UPPER_SNAKE code.'),
         );
@@ -181,7 +180,7 @@ export const annotationsConsistentRule: LintRule = {
         ),
       );
     }
-    if (!SEMVER.test(tool.version))
+    if (!SEMVER_PATTERN.test(tool.version))
       hits.push(hit('/version', `version ${tool.version} is not MAJOR.MINOR.PATCH`, 'Use semver.'));
     if (!(tool.timeout_ms > 0 && tool.timeout_ms <= 120_000)) {
       hits.push(

@@ -14,7 +14,8 @@ export type Mutation = 'create' | 'update' | 'delete';
 
 /** Namespaced snake_case, at most 64 characters, valid for MCP, OpenAI and Anthropic tool names. */
 export const TOOL_NAME_PATTERN = /^[a-z][a-z0-9]*(?:_[a-z0-9]+)+$/;
-const SEMVER = /^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)$/;
+/** A contract version: MAJOR.MINOR.PATCH. */
+export const SEMVER_PATTERN = /^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)$/;
 
 /** The durable operation a write/request execution belongs to, as the handler sees it. */
 export interface OperationHandle {
@@ -148,7 +149,7 @@ export function defineTool<I extends z.ZodObject, O extends z.ZodType>(
   if (spec.name.length > 64 || !TOOL_NAME_PATTERN.test(spec.name)) {
     problems.push('name must be namespaced snake_case (namespace_action) of at most 64 characters');
   }
-  const semver = SEMVER.exec(spec.version);
+  const semver = SEMVER_PATTERN.exec(spec.version);
   if (!semver) problems.push(`version ${spec.version} is not semver MAJOR.MINOR.PATCH`);
   if (spec.title.trim().length === 0) problems.push('title is empty');
   if (spec.description.trim().length < 40) problems.push('description is missing or too short');

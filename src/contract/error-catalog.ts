@@ -28,7 +28,8 @@ export interface ErrorCodeSpec {
   readonly description: string;
 }
 
-const CODE_PATTERN = /^[A-Z][A-Z0-9]*(_[A-Z0-9]+)*$/;
+/** Stable error codes are UPPER_SNAKE. */
+export const ERROR_CODE_PATTERN = /^[A-Z][A-Z0-9]*(_[A-Z0-9]+)*$/;
 
 /** Declares a group of error codes; validates their spelling once, at import time. */
 export function defineErrorCodes<const T extends Record<string, Omit<ErrorCodeSpec, 'code'>>>(
@@ -36,7 +37,7 @@ export function defineErrorCodes<const T extends Record<string, Omit<ErrorCodeSp
 ): { readonly [K in keyof T]: ErrorCodeSpec & { code: K & string } } {
   const out: Record<string, ErrorCodeSpec> = {};
   for (const [code, spec] of Object.entries(specs)) {
-    if (!CODE_PATTERN.test(code)) throw new Error(`error code ${code} is not UPPER_SNAKE`);
+    if (!ERROR_CODE_PATTERN.test(code)) throw new Error(`error code ${code} is not UPPER_SNAKE`);
     out[code] = Object.freeze({ code, ...spec });
   }
   return Object.freeze(out) as { readonly [K in keyof T]: ErrorCodeSpec & { code: K & string } };

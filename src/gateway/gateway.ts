@@ -95,7 +95,7 @@ export class Gateway {
     // 3. Input schema: closed objects, one field error per problem.
     const input = validateInput(tool, rawArgs, request._meta);
     if (!input.ok) {
-      return this.#finish(call, this.#refusal(tool, 'INVALID_ARGUMENT', input.fieldErrors));
+      return this.#finish(call, this.#invalidArguments(tool, input.fieldErrors));
     }
     call.args = input.args;
     call.key = input.key;
@@ -175,10 +175,10 @@ export class Gateway {
     return this.#finish(call, envelope);
   }
 
-  #refusal(tool: RegisteredTool, code: 'INVALID_ARGUMENT', fieldErrors: FieldError[]): OutcomeEnvelope {
+  #invalidArguments(tool: RegisteredTool, fieldErrors: FieldError[]): OutcomeEnvelope {
     return buildEnvelope(tool, {
       status: 'failed',
-      code,
+      code: 'INVALID_ARGUMENT',
       message: `The arguments do not match the input schema of ${tool.definition.name} (${fieldErrors.length} problem${fieldErrors.length === 1 ? '' : 's'}).`,
       resolution: 'Fix the fields listed in field_errors and call again; nothing was executed.',
       field_errors: fieldErrors,
