@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { DomainModule } from '../src/app/domain-module.ts';
+import type { ToolgateModule } from '../src/app/module.ts';
 import { defineTool } from '../src/contract/define-tool.ts';
 import { outcome } from '../src/contract/outcome.ts';
 import { idempotencyKeySchema } from '../src/contract/schema-helpers.ts';
@@ -29,14 +29,9 @@ const recordNote = defineTool({
   reconcile: async () => ({ settled: true, outcome: outcome.completed({ accepted: true }) }),
 });
 
-export const benchDomain: DomainModule = {
+export const benchDomain: ToolgateModule = {
   name: 'bench',
-  migrations: [],
   create: () => ({
     tools: [recordNote],
-    principals: [],
-    seed: async () => undefined,
-    reset: async () => undefined,
-    fixtures: async () => ({}),
   }),
 };

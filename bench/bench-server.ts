@@ -17,7 +17,7 @@ const app = await createApp({
   databaseUrl: databaseUrl || undefined,
   logger: pino({ level: 'info' }, pino.destination({ dest: `${dataDir}/gateway.log`, sync: false })),
   seed: false,
-  domains: [benchDomain],
+  modules: [benchDomain],
 });
 const http = await startHttpTransport(app, { port: 0, keys: { kind: 'dev', dataDir } });
 process.send?.({ port: http.port, resource: http.resource });

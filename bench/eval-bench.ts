@@ -12,7 +12,7 @@ import type { BenchMeasure } from './bench-section.ts';
 export async function evalBench(): Promise<BenchMeasure[]> {
   const dataDir = mkdtempSync(join(tmpdir(), 'toolgate-bench-eval-'));
   const startedWorld = performance.now();
-  const world = await InProcessWorld.start({ domains: referenceDomains, dataDir });
+  const world = await InProcessWorld.start({ modules: referenceDomains, dataDir });
   const startMs = performance.now() - startedWorld;
   try {
     const scenarios = loadScenarios(join(import.meta.dirname, '..', 'eval', 'scenarios'));

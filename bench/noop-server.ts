@@ -5,7 +5,7 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { pino } from 'pino';
 import { z } from 'zod';
 import { createApp } from '../src/app/create-app.ts';
-import type { DomainModule } from '../src/app/domain-module.ts';
+import type { ToolgateModule } from '../src/app/module.ts';
 import { loadOrCreateDevKeys } from '../src/auth/dev-keys.ts';
 import { mintToken } from '../src/auth/mint-token.ts';
 import { defineTool } from '../src/contract/define-tool.ts';
@@ -36,21 +36,16 @@ const noop = defineTool({
   examples: [],
   handler: async () => outcome.completed({ ok: true }),
 });
-const noopDomain: DomainModule = {
+const noopDomain: ToolgateModule = {
   name: 'bench-noop',
-  migrations: [],
   create: () => ({
     tools: [noop],
-    principals: [],
-    seed: async () => undefined,
-    reset: async () => undefined,
-    fixtures: async () => ({}),
   }),
 };
 
 if (mode === 'gateway' && dataDir) {
   const logger = pino({ level: 'info' }, pino.destination({ dest: `${dataDir}/gateway.log`, sync: false }));
-  const app = await createApp({ dataDir, logger, seed: false, domains: [noopDomain], backgroundJobs: false });
+  const app = await createApp({ dataDir, logger, seed: false, modules: [noopDomain], backgroundJobs: false });
   const http = await startHttpTransport(app, { port: 0, keys: { kind: 'dev', dataDir } });
   const token = await mintToken(
     await loadOrCreateDevKeys(dataDir),

@@ -58,7 +58,7 @@ async function storeRates(dialect: SqlDialect, durationMs: number): Promise<Benc
     logger: pino({ level: 'silent' }),
     seed: false,
     backgroundJobs: false,
-    domains: [benchDomain],
+    modules: [benchDomain],
   });
   try {
     const tool = app.registry.get(BENCH_WRITE_TOOL)!;

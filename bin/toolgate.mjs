@@ -1,6 +1,7 @@
 #!/usr/bin/env node
-// Runs the toolgate CLI from its TypeScript sources (no build step after `npm ci`).
-import { register } from 'tsx/esm/api';
+// The toolgate command, from the compiled package (`npm run build` writes dist/; `npm ci` and `npm pack` run it).
+import module from 'node:module';
 
-register();
-await import('../src/cli/main.ts');
+// Reuses V8's compiled code across runs: a non-serving command starts in a fraction of the time.
+module.enableCompileCache?.();
+await import('../dist/cli/main.js');

@@ -1,8 +1,7 @@
 import type { Logger } from 'pino';
 import { ToolRegistry } from '../contract/tool-registry.ts';
-import { EffectsLedger, effectsLedgerMigration } from '../external/effects-ledger.ts';
-import { FaultInjector } from '../external/faults.ts';
 import { Gateway } from '../gateway/gateway.ts';
+import { BackgroundLoop } from '../operations/background-loop.ts';
 import { createOperationsRuntime, type OperationsRuntime } from '../operations/operations-runtime.ts';
 import type { OperationsTuning } from '../operations/operations-tuning.ts';
 import { runMigrations } from '../store/migrations.ts';
@@ -11,17 +10,17 @@ import type { SqlDatabase } from '../store/sql-database.ts';
 import { logAuditSink } from '../telemetry/audit.ts';
 import { GatewayMetrics } from '../telemetry/metrics.ts';
 import { type Clock, ShiftableClock } from './clock.ts';
-import type { DemoPrincipal, DomainInstance, DomainModule } from './domain-module.ts';
+import type { BackgroundWork, DemoPrincipal, ModuleInstance, ToolgateModule } from './module.ts';
 
 export interface AppConfig extends DatabaseConfig {
   readonly logger: Logger;
-  /** Insert the demo world on start (when absent). */
+  /** Insert the demo world of modules with simulation hooks on start (when absent). */
   readonly seed: boolean;
   /** How long operation records are kept (default 24 h). */
   readonly retentionSeconds?: number;
-  /** Run the reconciler and retention loops in this process (default true). */
+  /** Run the reconciler, retention and module background loops in this process (default true). */
   readonly backgroundJobs?: boolean;
-  readonly domains: readonly DomainModule[];
+  readonly modules: readonly ToolgateModule[];
   readonly clock?: Clock;
   readonly processMetrics?: boolean;
   /** Lease, reconcile and purge timings (tests shorten them). */
@@ -34,29 +33,35 @@ export interface App {
   readonly registry: ToolRegistry;
   readonly gateway: Gateway;
   readonly metrics: GatewayMetrics;
-  readonly faults: FaultInjector;
-  readonly ledger: EffectsLedger;
   readonly clock: Clock;
   readonly operations: OperationsRuntime;
-  readonly domains: readonly DomainInstance[];
+  readonly modules: readonly ModuleInstance[];
+  /** Demo principals of the modules that bring a simulated world. */
   readonly principals: readonly DemoPrincipal[];
   readonly logger: Logger;
-  /** Fresh demo world: domain data, external systems, faults, ledger and operation records. */
+  /** Fresh demo world: every simulated module's data, the operation records and the clock. */
   resetWorld(): Promise<void>;
   close(): Promise<void>;
 }
 
 export const DEFAULT_RETENTION_SECONDS = 24 * 60 * 60;
 
+/**
+ * Opens the database, runs every module's migrations, creates the modules and registers their tools
+ * (plus operations_get). A module or tool that breaks a rule fails here, before anything is served.
+ */
 export async function createApp(config: AppConfig): Promise<App> {
   const { logger } = config;
   const db = await openDatabase(config);
+  const loops: BackgroundLoop[] = [];
+  const modules: ModuleInstance[] = [];
+  const closeModules = async () => {
+    for (const module of modules) await module.close?.();
+  };
   try {
     const clock = config.clock ?? new ShiftableClock();
     const retentionSeconds = config.retentionSeconds ?? DEFAULT_RETENTION_SECONDS;
     const registry = new ToolRegistry({ retentionSeconds });
-    const faults = new FaultInjector();
-    const ledger = new EffectsLedger(db);
     const metrics = new GatewayMetrics({ processMetrics: config.processMetrics ?? false });
     const operations = createOperationsRuntime({
       db,
@@ -67,15 +72,20 @@ export async function createApp(config: AppConfig): Promise<App> {
       tuning: config.operations,
       metrics,
     });
-    await runMigrations(db, [
-      ...operations.migrations,
-      effectsLedgerMigration,
-      ...config.domains.flatMap((d) => d.migrations),
-    ]);
-    const context = { db, faults, ledger, logger, clock };
-    const domains = config.domains.map((module) => module.create(context));
-    registry.register(...operations.tools, ...domains.flatMap((d) => d.tools));
-    if (config.seed) for (const domain of domains) await domain.seed();
+    await runMigrations(db, [...operations.migrations, ...config.modules.flatMap((m) => m.migrations ?? [])]);
+    const background: BackgroundWork = {
+      every(name, intervalMs, work) {
+        loops.push(new BackgroundLoop(name, intervalMs, work, logger));
+      },
+    };
+    for (const module of config.modules) {
+      modules.push(
+        await module.create({ db, logger: logger.child({ module: module.name }), clock, background }),
+      );
+    }
+    registry.register(...operations.tools, ...modules.flatMap((m) => m.tools));
+    const simulated = modules.flatMap((m) => (m.simulation ? [m.simulation] : []));
+    if (config.seed) for (const hooks of simulated) await hooks.seed();
     const gateway = new Gateway({
       registry,
       idempotency: operations.idempotency,
@@ -83,34 +93,34 @@ export async function createApp(config: AppConfig): Promise<App> {
       metrics,
       audit: logAuditSink(logger),
     });
-    if (config.backgroundJobs ?? true) operations.start();
+    if (config.backgroundJobs ?? true) {
+      operations.start();
+      for (const loop of loops) loop.start();
+    }
     return {
       db,
       registry,
       gateway,
       metrics,
-      faults,
-      ledger,
       clock,
       operations,
-      domains,
-      principals: domains.flatMap((d) => d.principals),
+      modules,
+      principals: simulated.flatMap((h) => h.principals),
       logger,
       async resetWorld() {
-        faults.clear();
-        for (const domain of domains) await domain.reset();
+        for (const hooks of simulated) await hooks.reset();
         await operations.reset();
-        await ledger.clear();
         if (clock instanceof ShiftableClock) clock.reset();
-        for (const domain of domains) await domain.seed();
+        for (const hooks of simulated) await hooks.seed();
       },
       async close() {
-        await operations.stop();
-        for (const domain of domains) await domain.close?.();
+        await Promise.all([operations.stop(), ...loops.map((loop) => loop.stop())]);
+        await closeModules();
         await db.close();
       },
     };
   } catch (error) {
+    await closeModules().catch(() => undefined);
     await db.close();
     throw error;
   }

@@ -2,7 +2,7 @@ import { SignJWT } from 'jose';
 import { DEV_ALGORITHM, DEV_ISSUER, type DevKeys } from './dev-keys.ts';
 import type { TokenSubject } from './token-claims.ts';
 
-export const DEFAULT_TOKEN_TTL_SECONDS = 12 * 60 * 60;
+import { DEFAULT_TOKEN_TTL_SECONDS } from './token-defaults.ts';
 
 export interface MintOptions {
   /** The resource URL of the server that will accept the token (its `aud`). */

@@ -1,7 +1,8 @@
-import type { DemoPrincipal } from '../app/domain-module.ts';
+import type { DemoPrincipal } from '../app/module.ts';
 import type { DevKeys } from '../auth/dev-keys.ts';
-import { DEFAULT_TOKEN_TTL_SECONDS, mintToken } from '../auth/mint-token.ts';
+import { mintToken } from '../auth/mint-token.ts';
 import type { TokenSubject } from '../auth/token-claims.ts';
+import { DEFAULT_TOKEN_TTL_SECONDS } from '../auth/token-defaults.ts';
 
 /** The operator token printed for the test API (scope test:control only). */
 const TEST_CONTROL_SUBJECT: TokenSubject & { name: string } = {

@@ -1,25 +1,9 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
 import { type Command, Option } from 'commander';
-import { referenceDomains } from '../domains/reference-domains.ts';
-import {
-  ADVERSARIAL_POLICIES,
-  type AdversarialPolicy,
-  adversarialAgent,
-} from '../eval/agents/adversarial-agent.ts';
-import { AGENT_KINDS, type AgentKind, type EvalAgent } from '../eval/agents/eval-agent.ts';
-import { llmAgent } from '../eval/agents/llm-agent.ts';
-import { LLM_PROVIDERS, type LlmProvider, languageModel } from '../eval/agents/llm-model.ts';
-import { referenceAgent } from '../eval/agents/reference-agent.ts';
-import { runEvaluation } from '../eval/evaluation.ts';
-import { InProcessWorld } from '../eval/in-process-world.ts';
-import { progressBar } from '../eval/progress-bar.ts';
-import { writeReports } from '../eval/report/write-reports.ts';
-import { ScenarioLoadError } from '../eval/scenario-loader.ts';
-import { selectScenarios } from '../eval/scenario-selection.ts';
+import { ADVERSARIAL_POLICIES, type AdversarialPolicy } from '../eval/agents/adversarial-agent.ts';
+import { AGENT_KINDS, type AgentKind } from '../eval/agents/eval-agent.ts';
+import { LLM_PROVIDERS, type LlmProvider } from '../eval/agents/llm-providers.ts';
 
-interface EvalFlags {
+export interface EvalFlags {
   agent: AgentKind;
   policy?: AdversarialPolicy[];
   provider: LlmProvider;
@@ -35,6 +19,7 @@ interface EvalFlags {
   scenarios: string;
   out?: string;
   databaseUrl?: string;
+  config?: string;
   progress: boolean;
 }
 
@@ -73,80 +58,10 @@ export function registerEvalCommand(program: Command): void {
     .option('--scenarios <dir>', 'scenario root with dev/ and holdout/', 'eval/scenarios')
     .option('--out <dir>', 'where results.json, summary.md and report.html go')
     .option('--database-url <url>', 'run the gateway on PostgreSQL instead of a temp SQLite')
+    .option('--config <file>', 'evaluate the modules of this config instead of the demo (TOOLGATE_CONFIG)')
     .option('--no-progress', 'no progress output')
     .action(async (flags: EvalFlags) => {
+      const { runEvalCommand } = await import('./eval-run.ts');
       process.exitCode = await runEvalCommand(flags);
     });
-}
-
-async function runEvalCommand(flags: EvalFlags): Promise<number> {
-  let scenarios: ReturnType<typeof selectScenarios>;
-  try {
-    scenarios = selectScenarios(resolve(flags.scenarios), flags.split, flags.filter);
-  } catch (error) {
-    if (!(error instanceof ScenarioLoadError)) throw error;
-    process.stderr.write(`toolgate eval: scenarios that cannot be used:\n${error.problems.join('\n')}\n`);
-    return 2;
-  }
-  if (scenarios.length === 0) {
-    process.stderr.write('no scenarios match\n');
-    return 2;
-  }
-  const agents = agentsFor(flags);
-  const dataDir = mkdtempSync(join(tmpdir(), 'toolgate-eval-'));
-  const world = await InProcessWorld.start({
-    domains: referenceDomains,
-    dataDir,
-    databaseUrl: flags.databaseUrl,
-  });
-  try {
-    const report = await runEvaluation({
-      world,
-      scenarios,
-      agents,
-      trials: Math.max(1, Number(flags.trials)),
-      ...(flags.progress ? { onTrial: progressBar() } : {}),
-      about: {
-        database: flags.databaseUrl ? 'postgresql' : 'sqlite',
-        split: flags.split,
-        ...(flags.filter ? { filter: flags.filter } : {}),
-        ...(flags.agent === 'llm' ? { model: `${flags.provider}:${flags.model}` } : {}),
-      },
-    });
-    const out =
-      flags.out ?? join('eval', 'results', `${flags.agent}-${report.startedAt.replace(/[:.]/g, '-')}`);
-    const paths = writeReports(report, out);
-    const { overall } = report;
-    process.stdout.write(
-      `${overall.passed}/${overall.trials} trials passed, ${overall.unsafeExecutions} unsafe executions, ` +
-        `${(report.durationMs / 1000).toFixed(1)} s\n${paths.json}\n${paths.markdown}\n${paths.html}\n`,
-    );
-    return overall.passed === overall.trials ? 0 : 1;
-  } finally {
-    await world.close();
-    rmSync(dataDir, { recursive: true, force: true });
-  }
-}
-
-function agentsFor(flags: EvalFlags): EvalAgent[] {
-  if (flags.agent === 'reference') return [referenceAgent];
-  if (flags.agent === 'adversarial') return (flags.policy ?? [...ADVERSARIAL_POLICIES]).map(adversarialAgent);
-  if (!flags.model) throw new Error('--agent llm needs --model (or TOOLGATE_EVAL_MODEL)');
-  const apiKey =
-    flags.apiKey ??
-    (flags.provider === 'anthropic' ? process.env.ANTHROPIC_API_KEY : process.env.OPENAI_API_KEY);
-  return [
-    llmAgent({
-      model: languageModel({
-        provider: flags.provider,
-        model: flags.model,
-        ...(flags.baseUrl ? { baseUrl: flags.baseUrl } : {}),
-        ...(apiKey ? { apiKey } : {}),
-      }),
-      label: flags.model,
-      maxSteps: Math.max(1, Number(flags.maxSteps)),
-      ...(flags.systemPrompt ? { systemPrompt: readFileSync(flags.systemPrompt, 'utf8') } : {}),
-      ...(flags.temperature !== undefined ? { temperature: Number(flags.temperature) } : {}),
-    }),
-  ];
 }

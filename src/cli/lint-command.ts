@@ -1,20 +1,24 @@
 import type { Command } from 'commander';
-import { lintContract, lintReportJson, lintReportText } from '../contract-artifacts/contract-lint.ts';
-import { loadContract } from '../contract-artifacts/reference-contract.ts';
-import { guarded } from './contract-command.ts';
+import { guarded } from './guarded.ts';
 
 /** `toolgate lint [FILE]`: the machine-checkable readiness checklist of seed 003; exit 1 on any error. */
 export function registerLintCommand(program: Command): void {
   program
     .command('lint')
     .description(
-      'Check the built-in tools, or an exported contract file, against the tool readiness checklist.',
+      'Check the served tools (the demo, or --config), or an exported contract file, against the tool readiness checklist.',
     )
-    .argument('[file]', 'exported contract file, - for standard input (default: the tools of this build)')
+    .argument('[file]', 'exported contract file, - for standard input (default: the served tools)')
+    .option('--config <file>', 'lint the tools of this config module (TOOLGATE_CONFIG)')
     .option('--json', 'machine-readable findings')
-    .action(async (file: string | undefined, options: { json?: boolean }) =>
+    .action(async (file: string | undefined, options: { json?: boolean; config?: string }) =>
       guarded('lint', async () => {
-        const document = await loadContract(file);
+        const { lintContract, lintReportJson, lintReportText } = await import(
+          '../contract-artifacts/contract-lint.ts'
+        );
+        const { servedContractLoader } = await import('./served-contract-loader.ts');
+        const { loadContract } = await import('../contract-artifacts/served-contract.ts');
+        const document = await loadContract(file, servedContractLoader(options.config));
         const report = lintContract(document);
         process.stdout.write(
           options.json ? lintReportJson(report) : lintReportText(report, document.tools.length),

@@ -1,3 +1,4 @@
+import { createRequire } from 'node:module';
 import { Command } from 'commander';
 import { registerContractCommand } from './contract-command.ts';
 import { registerEvalCommand } from './eval-command.ts';
@@ -6,9 +7,16 @@ import { registerOperationsCommand } from './operations-command.ts';
 import { registerServeCommand } from './serve-command.ts';
 import { registerTokenCommand } from './token-command.ts';
 
-/** The toolgate command. Each subcommand lives in its own file and registers itself here. */
+// Two levels below the package root both in src/ and in dist/.
+const { version } = createRequire(import.meta.url)('../../package.json') as { version: string };
+
+/**
+ * The toolgate command. Each subcommand registers itself from its own file and loads the code that
+ * does the work only when it runs, so `--version`, `token` and `lint` start fast.
+ */
 const program = new Command('toolgate')
   .description('A gateway that exposes business operations to AI agents as safe MCP tools.')
+  .version(version, '-V, --version', 'print the toolgate version')
   .showHelpAfterError();
 
 registerServeCommand(program);

@@ -4,6 +4,7 @@ import type { Principal } from '../auth/principal.ts';
 import { duplicateErrors, type ErrorCodeSpec } from './error-catalog.ts';
 import type { OperationMode } from './fingerprint.ts';
 import type { ToolOutcome } from './outcome.ts';
+import { reportContractProblems, type ToolContractProblem } from './tool-contract-error.ts';
 
 export const TOOL_KINDS = ['read', 'write', 'request'] as const;
 /** read: no side effect; write: changes state we own; request: asks a third party that decides later. */
@@ -140,34 +141,42 @@ export type AnyToolDefinition = ToolDefinition<z.ZodObject, any>;
 
 /**
  * Checks a tool contract and derives what must never be hand-written: the namespace, the major
- * version and the MCP annotations. Throws (a programmer error) on a contract that breaks the rules.
+ * version and the MCP annotations. Throws a ToolContractError (a programmer error) naming every rule
+ * the contract breaks.
  */
 export function defineTool<I extends z.ZodObject, O extends z.ZodType>(
   spec: ToolSpec<I, O>,
 ): ToolDefinition<I, O> {
-  const problems: string[] = [];
+  const problems: ToolContractProblem[] = [];
+  const broken = (rule: string, message: string) => problems.push({ tool: spec.name, rule, message });
   if (spec.name.length > 64 || !TOOL_NAME_PATTERN.test(spec.name)) {
-    problems.push('name must be namespaced snake_case (namespace_action) of at most 64 characters');
+    broken('name', 'name must be namespaced snake_case (namespace_action) of at most 64 characters');
   }
   const semver = SEMVER_PATTERN.exec(spec.version);
-  if (!semver) problems.push(`version ${spec.version} is not semver MAJOR.MINOR.PATCH`);
-  if (spec.title.trim().length === 0) problems.push('title is empty');
-  if (spec.description.trim().length < 40) problems.push('description is missing or too short');
-  if (spec.kind !== 'read' && !spec.mutation) problems.push(`${spec.kind} tool must declare mutation`);
-  if (spec.kind === 'read' && spec.mutation) problems.push('read tool cannot declare mutation');
+  if (!semver) broken('version', `version ${spec.version} is not semver MAJOR.MINOR.PATCH`);
+  if (spec.title.trim().length === 0) broken('title', 'title is empty');
+  if (spec.description.trim().length < 40) broken('description', 'description is missing or too short');
+  if (spec.kind !== 'read' && !spec.mutation) broken('mutation', `${spec.kind} tool must declare mutation`);
+  if (spec.kind === 'read' && spec.mutation) broken('mutation', 'read tool cannot declare mutation');
   if (spec.kind !== 'read' && !('idempotency_key' in spec.input.shape)) {
-    problems.push(`${spec.kind} tool must take idempotency_key`);
+    broken('idempotency-key', `${spec.kind} tool must take idempotency_key`);
   }
   if (spec.supportsDryRun && !('dry_run' in spec.input.shape))
-    problems.push('supportsDryRun needs a dry_run field');
-  if (spec.timeoutMs <= 0 || spec.timeoutMs > 120_000) problems.push('timeoutMs must be in (0, 120000]');
-  if (spec.kind !== 'read' && !spec.reconcile) problems.push(`${spec.kind} tool must provide reconcile`);
+    broken('dry-run', 'supportsDryRun needs a dry_run field');
+  if (!(spec.timeoutMs > 0 && spec.timeoutMs <= 120_000))
+    broken('timeout', 'timeoutMs must be in (0, 120000]');
+  if (spec.kind !== 'read' && !spec.reconcile)
+    broken('reconcile', `${spec.kind} tool must provide reconcile`);
   const suspicion = spec.duplicateSuspicion;
-  if (suspicion && spec.kind === 'read') problems.push('a read tool cannot declare duplicateSuspicion');
+  if (suspicion && spec.kind === 'read')
+    broken('duplicate-suspicion', 'a read tool cannot declare duplicateSuspicion');
   if (suspicion && !(suspicion.confirmField in spec.input.shape)) {
-    problems.push(`duplicateSuspicion.confirmField ${suspicion.confirmField} is not an input field`);
+    broken(
+      'duplicate-suspicion',
+      `duplicateSuspicion.confirmField ${suspicion.confirmField} is not an input field`,
+    );
   }
-  if (problems.length > 0) throw new Error(`tool ${spec.name}: ${problems.join('; ')}`);
+  reportContractProblems(problems);
   // A tool that refuses suspected duplicates can answer POSSIBLE_DUPLICATE, so its contract lists it.
   const errors =
     suspicion && !spec.errors.some((e) => e.code === duplicateErrors.POSSIBLE_DUPLICATE.code)
@@ -179,7 +188,7 @@ export function defineTool<I extends z.ZodObject, O extends z.ZodType>(
     ...spec,
     errors,
     namespace: spec.name.split('_')[0]!,
-    majorVersion: Number(semver![1]),
+    majorVersion: semver ? Number(semver[1]) : 0,
     annotations: Object.freeze({
       title: spec.title,
       readOnlyHint: spec.kind === 'read',

@@ -1,6 +1,7 @@
 import type { AnyToolDefinition } from './define-tool.ts';
 import { type ErrorCodeSpec, gatewayErrors } from './error-catalog.ts';
 import { inputJsonSchema, type JsonSchema, openObjectPointers, outputJsonSchema } from './json-schema.ts';
+import { ToolContractError, type ToolContractProblem } from './tool-contract-error.ts';
 
 export interface RegistryOptions {
   /** How long operation records are kept, published in every write/request tool's contract. */
@@ -24,7 +25,8 @@ export const CONTRACT_META_KEY = 'io.toolgate/contract';
 
 /**
  * Holds the registered tools. Registration is where contracts are checked as a whole: closed input
- * objects, examples valid against the input schema, one meaning per error code across all tools.
+ * objects, examples valid against the input schema, one meaning per error code across all tools. A
+ * broken tool is refused with a ToolContractError naming every rule it breaks.
  */
 export class ToolRegistry {
   readonly #tools = new Map<string, RegisteredTool>();
@@ -60,26 +62,28 @@ export class ToolRegistry {
 
   #registerOne(definition: AnyToolDefinition): void {
     const { name } = definition;
-    if (this.#tools.has(name)) throw new Error(`tool ${name} is registered twice`);
+    const problems: ToolContractProblem[] = [];
+    const broken = (rule: string, message: string) => problems.push({ tool: name, rule, message });
+    if (this.#tools.has(name)) broken('unique-name', `tool ${name} is registered twice`);
     const inputSchema = inputJsonSchema(definition.input);
     const open = openObjectPointers(inputSchema);
-    if (open.length > 0)
-      throw new Error(`tool ${name}: input objects must be closed (strictObject) at ${open}`);
+    if (open.length > 0) broken('closed-input', `input objects must be closed (strictObject) at ${open}`);
     const outputSchema = outputJsonSchema(definition.output);
     for (const example of definition.examples) {
       const parsed = definition.input.safeParse(example.input);
       if (!parsed.success) {
-        throw new Error(`tool ${name}: example "${example.title}" is invalid: ${parsed.error.message}`);
+        broken('valid-examples', `example "${example.title}" is invalid: ${parsed.error.message}`);
       }
     }
     const errors = new Map<string, ErrorCodeSpec>(Object.values(gatewayErrors).map((e) => [e.code, e]));
     for (const spec of definition.errors) {
       const known = this.#catalog.get(spec.code);
       if (known && (known.category !== spec.category || known.retryable !== spec.retryable)) {
-        throw new Error(`tool ${name}: error ${spec.code} is declared with another category or retryability`);
+        broken('error-code-meaning', `error ${spec.code} is declared with another category or retryability`);
       }
       errors.set(spec.code, spec);
     }
+    if (problems.length > 0) throw new ToolContractError(problems);
     for (const spec of definition.errors) this.#catalog.set(spec.code, spec);
 
     const meta: Record<string, unknown> = {

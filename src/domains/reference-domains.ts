@@ -1,7 +1,7 @@
-import type { DomainModule } from '../app/domain-module.ts';
+import type { ToolgateModule } from '../app/module.ts';
 import { changesDomain } from './changes/changes-module.ts';
 import { ordersDomain } from './orders/orders-domain.ts';
 import { workitemsDomain } from './workitems/workitems-module.ts';
 
-/** The reference domains served by `toolgate serve`, one per seed. */
-export const referenceDomains: readonly DomainModule[] = [ordersDomain, changesDomain, workitemsDomain];
+/** The reference domains `toolgate serve` runs without a config, one per seed: modules like any team's. */
+export const referenceDomains: readonly ToolgateModule[] = [ordersDomain, changesDomain, workitemsDomain];

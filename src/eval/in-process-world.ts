@@ -4,18 +4,19 @@ import { pino } from 'pino';
 import { ShiftableClock } from '../app/clock.ts';
 import type { App } from '../app/create-app.ts';
 import { createApp } from '../app/create-app.ts';
-import type { DomainModule } from '../app/domain-module.ts';
+import type { ToolgateModule } from '../app/module.ts';
 import { type DevKeys, loadOrCreateDevKeys } from '../auth/dev-keys.ts';
 import { mintToken } from '../auth/mint-token.ts';
 import type { Principal } from '../auth/principal.ts';
 import type { EffectFilter } from '../external/effects-ledger.ts';
 import type { FaultSpec } from '../external/faults.ts';
+import { resetSimulation, simulationWorld } from '../external/simulation-world.ts';
 import type { OperationsTuning } from '../operations/operations-tuning.ts';
 import { type HttpTransport, startHttpTransport } from '../transport/http-server.ts';
 import type { EvalWorld, Fixtures } from './eval-world.ts';
 
 export interface InProcessWorldOptions {
-  readonly domains: readonly DomainModule[];
+  readonly modules: readonly ToolgateModule[];
   /** SQLite lives here unless a database URL is given. */
   readonly dataDir: string;
   readonly databaseUrl?: string;
@@ -51,7 +52,7 @@ export class InProcessWorld implements EvalWorld {
       databaseUrl: options.databaseUrl,
       logger: pino({ level: 'silent' }),
       seed: true,
-      domains: options.domains,
+      modules: options.modules,
       clock: new ShiftableClock(),
       operations: EVAL_OPERATIONS_TUNING,
     });
@@ -74,7 +75,7 @@ export class InProcessWorld implements EvalWorld {
   }
 
   reset(): Promise<void> {
-    return this.app.resetWorld();
+    return resetSimulation(this.app);
   }
 
   async fixtures(): Promise<Fixtures> {
@@ -88,9 +89,11 @@ export class InProcessWorld implements EvalWorld {
         scopes: new Set(p.scopes),
       };
     }
-    // Merged the way GET /test-api/fixtures merges them: each domain answers under its own key.
+    // Merged the way GET /test-api/fixtures merges them: each module answers under its own key.
     const merged: Record<string, unknown> = {};
-    for (const domain of this.app.domains) Object.assign(merged, await domain.fixtures());
+    for (const module of this.app.modules) {
+      if (module.simulation) Object.assign(merged, await module.simulation.fixtures());
+    }
     return { ...merged, principals };
   }
 
@@ -119,15 +122,15 @@ export class InProcessWorld implements EvalWorld {
   }
 
   async armFault(spec: FaultSpec): Promise<void> {
-    this.app.faults.arm(spec);
+    simulationWorld(this.app.db).faults.arm(spec);
   }
 
   async simulate(target: string, action: string, params: Record<string, unknown>) {
-    for (const domain of this.app.domains) {
-      const answer = await domain.simulate?.(target, action, params);
+    for (const module of this.app.modules) {
+      const answer = await module.simulation?.simulate?.(target, action, params);
       if (answer) return answer;
     }
-    throw new Error(`no domain simulates ${target}.${action}`);
+    throw new Error(`no module simulates ${target}.${action}`);
   }
 
   async shiftClock(ms: number): Promise<void> {
@@ -136,7 +139,7 @@ export class InProcessWorld implements EvalWorld {
   }
 
   effects(filter: EffectFilter = {}) {
-    return this.app.ledger.list(filter);
+    return simulationWorld(this.app.db).ledger.list(filter);
   }
 
   query(sql: string, params: readonly unknown[]) {

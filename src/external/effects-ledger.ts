@@ -90,7 +90,9 @@ export class EffectsLedger {
     }));
   }
 
-  async clear(): Promise<void> {
-    await this.db.execute('DELETE FROM effects');
+  /** Deletes the effects of these systems, or every effect when none are named. */
+  async clear(systems?: readonly string[]): Promise<void> {
+    if (!systems) return void (await this.db.execute('DELETE FROM effects'));
+    for (const system of systems) await this.db.execute('DELETE FROM effects WHERE system = ?', [system]);
   }
 }

@@ -5,12 +5,14 @@ import type { Migration, SqlDatabase } from './sql-database.ts';
  * Concurrent starters on PostgreSQL serialize on an advisory lock.
  */
 export async function runMigrations(db: SqlDatabase, migrations: readonly Migration[]): Promise<string[]> {
-  const ids = new Set<string>();
+  // Modules built on a shared kit list the kit's migrations too: the same migration twice is applied once.
+  const byId = new Map<string, Migration>();
   for (const m of migrations) {
-    if (ids.has(m.id)) throw new Error(`migration ${m.id} is defined twice`);
-    ids.add(m.id);
+    const known = byId.get(m.id);
+    if (known && known !== m) throw new Error(`migration ${m.id} is defined twice`);
+    byId.set(m.id, m);
   }
-  const ordered = [...migrations].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  const ordered = [...byId.values()].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   return db.transaction(async (tx) => {
     if (tx.dialect === 'postgres') await tx.query('SELECT pg_advisory_xact_lock(7340177)');
     await tx.execute(

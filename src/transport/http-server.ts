@@ -1,8 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { App } from '../app/create-app.ts';
-import { loadOrCreateDevKeys } from '../auth/dev-keys.ts';
-import { mintToken } from '../auth/mint-token.ts';
+import type { Principal } from '../auth/principal.ts';
 import {
   RESOURCE_METADATA_PATH,
   resourceMetadataDocument,
@@ -10,6 +9,7 @@ import {
 } from '../auth/resource-metadata.ts';
 import { createTokenVerifier, type KeySource, type TokenVerifier } from '../auth/token-verifier.ts';
 import { BearerAuthenticator } from './bearer-authenticator.ts';
+import { DEFAULT_HOST, DEFAULT_PORT, MCP_PATH } from './endpoint-defaults.ts';
 import { serveHealth, serveMetrics, serveReadiness } from './health-routes.ts';
 import { HostGuard, isLoopbackHost } from './host-guard.ts';
 import { sendJson, sendJsonRpcError } from './http-replies.ts';
@@ -17,11 +17,7 @@ import { serveMcpPost } from './mcp-endpoint.ts';
 import { createMcpServer, principalFromRequest } from './mcp-server.ts';
 import { MultiplexedTransport } from './multiplexed-transport.ts';
 import { DEFAULT_BODY_LIMIT_BYTES } from './read-body.ts';
-import { createTestApi, TEST_CONTROL_SCOPE } from './test-api.ts';
 
-export const DEFAULT_HOST = '127.0.0.1';
-export const DEFAULT_PORT = 8787;
-export const MCP_PATH = '/mcp';
 const SHUTDOWN_GRACE_MS = 5_000;
 
 export interface HttpTransportOptions {
@@ -32,12 +28,32 @@ export interface HttpTransportOptions {
   readonly keys: KeySource;
   /** The public resource URL when it differs from the bound address (behind a proxy); also `aud`. */
   readonly resourceUrl?: string;
-  readonly enableTestApi?: boolean;
+  /** Extra authenticated route families mounted beside /mcp (the simulation kit's test API is one). */
+  readonly routes?: readonly HttpRouteFamily[];
   /** Header-less requests act as this token's principal; loopback binds only. */
   readonly localPrincipalToken?: string;
   /** Host names besides the loopback names that may appear in Host/Origin. */
   readonly allowedHosts?: readonly string[];
   readonly bodyLimitBytes?: number;
+}
+
+/** What an extra route family's handler gets for one request that passed the Host guard and the bearer check. */
+export interface RouteRequest {
+  readonly req: IncomingMessage;
+  readonly res: ServerResponse;
+  readonly url: URL;
+  readonly principal: Principal;
+  /** The resource URL tokens must carry as `aud`. */
+  readonly resource: string;
+}
+
+/** Routes under one path prefix, answered for verified principals only. */
+export interface HttpRouteFamily {
+  /** Path prefix, starting and ending with "/", e.g. "/test-api/". */
+  readonly prefix: string;
+  /** Scopes the routes check, published in the protected-resource metadata. */
+  readonly scopes: readonly string[];
+  handle(request: RouteRequest): Promise<void>;
 }
 
 export interface HttpTransport {
@@ -99,19 +115,20 @@ export async function startHttpTransport(app: App, options: HttpTransportOptions
     const guard = new HostGuard(host, options.allowedHosts);
     const bodyLimitBytes = options.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES;
     const scopes = new Set(app.registry.all().flatMap((t) => t.definition.scopes));
-    if (options.enableTestApi) scopes.add(TEST_CONTROL_SCOPE);
+    const families = options.routes ?? [];
+    for (const family of families) for (const scope of family.scopes) scopes.add(scope);
     const metadata = resourceMetadataDocument({
       resource,
       authorizationServers: options.keys.kind === 'jwks' ? [options.keys.issuer] : [],
       scopesSupported: [...scopes].sort(),
     });
-    const testApi = options.enableTestApi ? await testApiFor(app, options.keys, resource) : null;
 
     route = async (req, res) => {
       const rawUrl = req.url ?? '/';
       const query = rawUrl.indexOf('?');
       const path = query === -1 ? rawUrl : rawUrl.slice(0, query);
-      if (path === MCP_PATH || path.startsWith('/test-api/')) {
+      const family = families.find((f) => path.startsWith(f.prefix));
+      if (path === MCP_PATH || family) {
         const refusal = guard.check(req);
         if (refusal) return sendJsonRpcError(res, 403, -32000, `Forbidden: ${refusal}`);
       }
@@ -131,10 +148,11 @@ export async function startHttpTransport(app: App, options: HttpTransportOptions
       if (req.method === 'GET' && path === '/healthz') return serveHealth(res);
       if (req.method === 'GET' && path === '/readyz') return serveReadiness(res, app);
       if (req.method === 'GET' && path === '/metrics') return serveMetrics(res, app);
-      if (testApi && path.startsWith('/test-api/')) {
+      if (family) {
         const auth = await authenticator.authenticate(req);
         if (!auth.ok) return authenticator.refuse(res, auth);
-        return testApi(req, res, new URL(rawUrl, 'http://localhost'), auth.principal);
+        const url = new URL(rawUrl, 'http://localhost');
+        return family.handle({ req, res, url, principal: auth.principal, resource });
       }
       return sendJson(res, 404, { error: 'not_found' });
     };
@@ -168,18 +186,4 @@ async function refuseUnverifiableLocalToken(
   if (token === undefined) return;
   const verdict = await verifier.verify(token);
   if (!verdict.ok) throw new Error(`--local-principal-token is not accepted: ${verdict.detail}`);
-}
-
-async function testApiFor(app: App, keys: KeySource, audience: string) {
-  const devKeys = keys.kind === 'dev' ? await loadOrCreateDevKeys(keys.dataDir) : null;
-  return createTestApi(app, {
-    mintDemoToken: devKeys
-      ? (p) =>
-          mintToken(
-            devKeys,
-            { sub: p.subject, tenant: p.tenant, actor: p.actor, scopes: p.scopes },
-            { audience },
-          )
-      : null,
-  });
 }

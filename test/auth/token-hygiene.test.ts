@@ -16,7 +16,7 @@ beforeAll(async () => {
   });
   const logger = pino({ level: 'trace', redact: { paths: REDACTED_PATHS, censor: '[redacted]' } }, sink);
   gw = await startGateway({
-    domains: [],
+    modules: [],
     tools: probeTools(newProbeLedger()),
     principals: [probeReader],
     logger,

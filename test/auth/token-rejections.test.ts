@@ -44,7 +44,7 @@ describe('bearer tokens at the HTTP edge', () => {
 
   beforeAll(async () => {
     ledger = newProbeLedger();
-    gw = await startGateway({ domains: [], tools: probeTools(ledger), principals: [probeReader] });
+    gw = await startGateway({ modules: [], tools: probeTools(ledger), principals: [probeReader] });
   });
   afterAll(() => gw.close());
   beforeEach(() => {

@@ -4,8 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { serializeContract } from '../../src/contract-artifacts/contract-export.ts';
-import { buildReferenceContract } from '../../src/contract-artifacts/reference-contract.ts';
+import { buildServedContract } from '../../src/contract-artifacts/served-contract.ts';
 import { renderToolCatalog } from '../../src/contract-artifacts/tool-catalog-doc.ts';
+import { referenceDomains } from '../../src/domains/reference-domains.ts';
 import { at, editTool, ticketContract } from './fixtures/ticket-tools.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'toolgate-contract-cli-'));
@@ -41,7 +42,7 @@ describe('toolgate contract and lint commands', () => {
     const out = join(dir, 'export.json');
     const run = toolgate('contract', 'export', '--out', out);
     expect(run.status, run.stderr).toBe(0);
-    expect(readFileSync(out, 'utf8')).toBe(serializeContract(await buildReferenceContract()));
+    expect(readFileSync(out, 'utf8')).toBe(serializeContract(await buildServedContract(referenceDomains)));
   });
 
   test("contract export publishes a deployment's retention only when asked to", () => {

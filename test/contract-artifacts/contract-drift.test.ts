@@ -6,8 +6,9 @@ import { type ContractDocument, readContractFile } from '../../src/contract-arti
 import { serializeContract } from '../../src/contract-artifacts/contract-export.ts';
 import { lintContract, lintReportText } from '../../src/contract-artifacts/contract-lint.ts';
 import { diffReportText } from '../../src/contract-artifacts/diff-report.ts';
-import { buildReferenceContract } from '../../src/contract-artifacts/reference-contract.ts';
+import { buildServedContract } from '../../src/contract-artifacts/served-contract.ts';
 import { DOCS_COMMAND, renderToolCatalog } from '../../src/contract-artifacts/tool-catalog-doc.ts';
+import { referenceDomains } from '../../src/domains/reference-domains.ts';
 
 /** Release gate: the committed contract and catalog are what the code serves, and the tools lint clean. */
 const CONTRACT_FILE = 'contracts/toolgate.contract.json';
@@ -17,7 +18,7 @@ const EXPORT_COMMAND = `npx toolgate contract export --out ${CONTRACT_FILE}`;
 
 let current: ContractDocument;
 beforeAll(async () => {
-  current = await buildReferenceContract();
+  current = await buildServedContract(referenceDomains);
 });
 
 function driftMessage(): string {

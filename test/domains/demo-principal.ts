@@ -1,4 +1,4 @@
-import type { DemoPrincipal } from '../../src/app/domain-module.ts';
+import type { DemoPrincipal } from '../../src/app/module.ts';
 import type { Principal } from '../../src/auth/principal.ts';
 
 /**

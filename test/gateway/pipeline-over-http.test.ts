@@ -9,7 +9,7 @@ describe('the pipeline over MCP Streamable HTTP', () => {
   let gw: StartedGateway;
   beforeAll(async () => {
     ledger = newProbeLedger();
-    gw = await startGateway({ domains: [], tools: probeTools(ledger), principals: [probeReader] });
+    gw = await startGateway({ modules: [], tools: probeTools(ledger), principals: [probeReader] });
   });
   afterAll(() => gw.close());
   beforeEach(() => {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { DemoPrincipal } from '../../src/app/domain-module.ts';
+import type { DemoPrincipal } from '../../src/app/module.ts';
 import { defineTool } from '../../src/contract/define-tool.ts';
 import { outcome } from '../../src/contract/outcome.ts';
 

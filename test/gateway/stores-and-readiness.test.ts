@@ -10,7 +10,7 @@ describe('the gateway over each store', () => {
     const scratch = await createScratchDatabase();
     const ledger = newProbeLedger();
     const gw = await startGateway({
-      domains: [],
+      modules: [],
       tools: probeTools(ledger),
       principals: [probeReader],
       databaseUrl: scratch.url,
@@ -29,7 +29,7 @@ describe('the gateway over each store', () => {
 
   test('/readyz answers 503 once the database stops answering, while /healthz stays up', async () => {
     const gw = await startGateway({
-      domains: [],
+      modules: [],
       tools: probeTools(newProbeLedger()),
       principals: [probeReader],
     });

@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { ShiftableClock } from '../../src/app/clock.ts';
 import type { App } from '../../src/app/create-app.ts';
+import { simulationWorld } from '../../src/external/simulation-world.ts';
 import { type StoreLocation, storeTargets } from '../store/store-targets.ts';
 import { executions, testPrincipal } from '../support/test-domain.ts';
 import { bankEffects, call, newKey, startTestApp } from './harness.ts';
@@ -57,7 +58,7 @@ for (const target of storeTargets) {
 
     it('also suspects a new key while the earlier request has an unknown outcome', async () => {
       const content = { account: 'acc-lost', amount: 700 };
-      app.faults.arm({ target: 'test_bank', fault: 'drop_response_after_apply' });
+      simulationWorld(app.db).faults.arm({ target: 'test_bank', fault: 'drop_response_after_apply' });
       const first = await gift(alice, { ...content, idempotency_key: newKey('lost1') });
       expect(first.status).toBe('outcome_unknown');
       const fresh = await gift(alice, { ...content, idempotency_key: newKey('lost2') });

@@ -3,6 +3,7 @@ import { ShiftableClock } from '../../src/app/clock.ts';
 import { type App, createApp } from '../../src/app/create-app.ts';
 import type { Principal } from '../../src/auth/principal.ts';
 import type { OutcomeEnvelope } from '../../src/contract/envelope.ts';
+import { simulationWorld } from '../../src/external/simulation-world.ts';
 import type { OperationsTuning } from '../../src/operations/operations-tuning.ts';
 import type { DatabaseConfig } from '../../src/store/open-database.ts';
 import { type TestDomainOptions, testDomain } from '../support/test-domain.ts';
@@ -34,7 +35,7 @@ export async function startTestApp(
     ...config,
     logger: pino({ level: 'silent' }),
     seed: false,
-    domains: [testDomain(options.domain)],
+    modules: [testDomain(options.domain)],
     backgroundJobs: options.backgroundJobs ?? false,
     retentionSeconds: options.retentionSeconds,
     clock,
@@ -71,5 +72,5 @@ export function credit(
 
 /** Effects the test bank applied, as the ledger records them. */
 export async function bankEffects(app: App) {
-  return app.ledger.list({ system: 'test_bank' });
+  return simulationWorld(app.db).ledger.list({ system: 'test_bank' });
 }

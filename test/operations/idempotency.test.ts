@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { ShiftableClock } from '../../src/app/clock.ts';
 import type { App } from '../../src/app/create-app.ts';
+import { simulationWorld } from '../../src/external/simulation-world.ts';
 import { type StoreLocation, storeTargets } from '../store/store-targets.ts';
 import { executions, testPrincipal } from '../support/test-domain.ts';
 import { bankEffects, call, credit, newKey, startTestApp } from './harness.ts';
@@ -146,7 +147,7 @@ for (const target of storeTargets) {
     });
 
     it('lets a failed execution (nothing changed) run again under the same operation', async () => {
-      app.faults.arm({ target: 'test_bank', fault: 'unavailable' });
+      simulationWorld(app.db).faults.arm({ target: 'test_bank', fault: 'unavailable' });
       const args = { account: 'acc-f', amount: 9, idempotency_key: newKey('failed') };
       const failed = await credit(app, alice, args);
       expect(failed).toMatchObject({ status: 'failed', code: 'DEPENDENCY_UNAVAILABLE', retryable: true });
@@ -163,7 +164,11 @@ for (const target of storeTargets) {
     });
 
     it('stores a rejection and replays it', async () => {
-      app.faults.arm({ target: 'test_bank', fault: 'reject', params: { message: 'account closed' } });
+      simulationWorld(app.db).faults.arm({
+        target: 'test_bank',
+        fault: 'reject',
+        params: { message: 'account closed' },
+      });
       const args = { account: 'acc-closed', amount: 9, idempotency_key: newKey('rejected') };
       const rejected = await credit(app, alice, args);
       expect(rejected).toMatchObject({ status: 'rejected', code: 'CREDIT_REFUSED' });

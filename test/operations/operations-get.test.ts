@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { ShiftableClock } from '../../src/app/clock.ts';
 import type { App } from '../../src/app/create-app.ts';
+import { simulationWorld } from '../../src/external/simulation-world.ts';
 import { type StoreLocation, storeTargets } from '../store/store-targets.ts';
 import { testPrincipal } from '../support/test-domain.ts';
 import { call, credit, newKey, startTestApp } from './harness.ts';
@@ -54,7 +55,7 @@ for (const target of storeTargets) {
     });
 
     it('shows an unknown outcome with its next check', async () => {
-      app.faults.arm({ target: 'test_bank', fault: 'drop_response_after_apply' });
+      simulationWorld(app.db).faults.arm({ target: 'test_bank', fault: 'drop_response_after_apply' });
       const unknown = await credit(app, alice, {
         account: 'acc-g',
         amount: 4,

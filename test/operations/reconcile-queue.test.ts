@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { ShiftableClock } from '../../src/app/clock.ts';
 import type { App } from '../../src/app/create-app.ts';
+import { simulationWorld } from '../../src/external/simulation-world.ts';
 import { ReconcileQueue } from '../../src/operations/reconcile-queue.ts';
 import { type StoreLocation, storeTargets } from '../store/store-targets.ts';
 import { testPrincipal } from '../support/test-domain.ts';
@@ -28,7 +29,11 @@ for (const target of storeTargets) {
     });
 
     async function unknownOperations(count: number): Promise<string[]> {
-      app.faults.arm({ target: 'test_bank', fault: 'drop_response_after_apply', times: count });
+      simulationWorld(app.db).faults.arm({
+        target: 'test_bank',
+        fault: 'drop_response_after_apply',
+        times: count,
+      });
       const ids: string[] = [];
       for (let i = 0; i < count; i += 1) {
         const answer = await credit(app, alice, {

@@ -2,6 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { ShiftableClock } from '../../src/app/clock.ts';
 import type { App } from '../../src/app/create-app.ts';
 import { requestFingerprint } from '../../src/contract/fingerprint.ts';
+import { simulationWorld } from '../../src/external/simulation-world.ts';
 import { newOperationId } from '../../src/operations/operation-id.ts';
 import { type StoreLocation, storeTargets } from '../store/store-targets.ts';
 import { executions, testPrincipal } from '../support/test-domain.ts';
@@ -39,7 +40,7 @@ for (const target of storeTargets) {
     }
 
     it('settles a lost response as completed from the bank, and a retry replays it with no second effect', async () => {
-      app.faults.arm({ target: 'test_bank', fault: 'drop_response_after_apply' });
+      simulationWorld(app.db).faults.arm({ target: 'test_bank', fault: 'drop_response_after_apply' });
       const args = { account: 'acc-u', amount: 40, idempotency_key: newKey('unknown') };
       const unknown = await credit(app, alice, args);
       expect(unknown).toMatchObject({ status: 'outcome_unknown', code: 'OUTCOME_UNKNOWN', ok: false });
@@ -66,7 +67,7 @@ for (const target of storeTargets) {
       const slowBank = await startTestApp(location.config, { domain: { timeoutMs: 100 } });
       try {
         const args = { account: 'acc-t', amount: 1, idempotency_key: newKey('timeout') };
-        slowBank.faults.arm({ target: 'test_bank', fault: 'timeout' });
+        simulationWorld(slowBank.db).faults.arm({ target: 'test_bank', fault: 'timeout' });
         const unknown = await credit(slowBank, alice, args);
         expect(unknown).toMatchObject({ status: 'outcome_unknown' });
         slowBank.clock.shift(1_000);
@@ -84,7 +85,7 @@ for (const target of storeTargets) {
 
     it('backs off while the bank cannot answer, then sends the record to review; an operator resolves it', async () => {
       bankAnswers = 'down';
-      app.faults.arm({ target: 'test_bank', fault: 'drop_response_after_apply' });
+      simulationWorld(app.db).faults.arm({ target: 'test_bank', fault: 'drop_response_after_apply' });
       const args = { account: 'acc-r', amount: 12, idempotency_key: newKey('review') };
       const unknown = await credit(app, alice, args);
       const id = unknown.operation_id!;
@@ -139,7 +140,7 @@ for (const target of storeTargets) {
 
     it('escalates straight to review when the destination has no status query', async () => {
       bankAnswers = 'no_query';
-      app.faults.arm({ target: 'test_bank', fault: 'drop_response_after_apply' });
+      simulationWorld(app.db).faults.arm({ target: 'test_bank', fault: 'drop_response_after_apply' });
       const unknown = await credit(app, alice, {
         account: 'acc-e',
         amount: 1,
@@ -206,7 +207,10 @@ for (const target of storeTargets) {
     it('runs in the background: an unknown outcome settles without anyone calling', async () => {
       const background = await startTestApp(location.config, { backgroundJobs: true });
       try {
-        background.faults.arm({ target: 'test_bank', fault: 'drop_response_after_apply' });
+        simulationWorld(background.db).faults.arm({
+          target: 'test_bank',
+          fault: 'drop_response_after_apply',
+        });
         const unknown = await credit(background, alice, {
           account: 'acc-b',
           amount: 3,

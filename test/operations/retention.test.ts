@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ShiftableClock } from '../../src/app/clock.ts';
 import type { App } from '../../src/app/create-app.ts';
+import { simulationWorld } from '../../src/external/simulation-world.ts';
 import { type StoreLocation, storeTargets } from '../store/store-targets.ts';
 import { executions, testPrincipal } from '../support/test-domain.ts';
 import { bankEffects, credit, newKey, startTestApp } from './harness.ts';
@@ -32,7 +33,7 @@ for (const target of storeTargets) {
       const keptKey = newKey('keep');
       const args = { account: 'acc-old', amount: 1, idempotency_key: newKey('old') };
       const old = await credit(app, alice, args);
-      app.faults.arm({ target: 'test_bank', fault: 'drop_response_after_apply' });
+      simulationWorld(app.db).faults.arm({ target: 'test_bank', fault: 'drop_response_after_apply' });
       const unknown = await credit(app, alice, { account: 'acc-u', amount: 1, idempotency_key: keptKey });
       expect(await app.operations.purge()).toBe(0);
 

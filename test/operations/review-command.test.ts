@@ -4,7 +4,8 @@ import { promisify } from 'node:util';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { ShiftableClock } from '../../src/app/clock.ts';
 import type { App } from '../../src/app/create-app.ts';
-import { reviewOperations } from '../../src/cli/operations-command.ts';
+import { reviewOperations } from '../../src/cli/operations-review.ts';
+import { simulationWorld } from '../../src/external/simulation-world.ts';
 import { type StoreLocation, storeTargets } from '../store/store-targets.ts';
 import { testPrincipal } from '../support/test-domain.ts';
 import { credit, newKey, startTestApp } from './harness.ts';
@@ -30,7 +31,7 @@ for (const target of storeTargets) {
     });
 
     async function operationNeedingReview(): Promise<{ id: string; args: Record<string, unknown> }> {
-      app.faults.arm({ target: 'test_bank', fault: 'drop_response_after_apply' });
+      simulationWorld(app.db).faults.arm({ target: 'test_bank', fault: 'drop_response_after_apply' });
       const args = { account: 'acc-cli', amount: 77, idempotency_key: newKey('cli') };
       const unknown = await credit(app, alice, args);
       app.clock.shift(1_000);

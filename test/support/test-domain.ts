@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { z } from 'zod';
-import type { DomainContext, DomainInstance, DomainModule } from '../../src/app/domain-module.ts';
+import type { ModuleContext, ModuleInstance, ToolgateModule } from '../../src/app/module.ts';
 import type { Principal } from '../../src/auth/principal.ts';
 import { defineTool } from '../../src/contract/define-tool.ts';
 import { defineErrorCodes } from '../../src/contract/error-catalog.ts';
@@ -13,6 +13,7 @@ import {
   ExternalUnavailableError,
 } from '../../src/external/external-errors.ts';
 import { throughFaults } from '../../src/external/fault-gate.ts';
+import { simulationMigrations, withSimulation } from '../../src/external/simulation-world.ts';
 import type { SqlExecutor } from '../../src/store/sql-database.ts';
 import { TestBank } from './test-bank.ts';
 
@@ -61,10 +62,11 @@ const creditResult = z.strictObject({
  * recorded in `test_executions` (shared by all processes on one database). `testing_send_gift` is
  * the same credit with duplicate suspicion.
  */
-export function testDomain(options: TestDomainOptions = {}): DomainModule {
+export function testDomain(options: TestDomainOptions = {}): ToolgateModule {
   return {
     name: 'testing',
     migrations: [
+      ...simulationMigrations,
       {
         id: '0900_testing',
         sql: `CREATE TABLE test_executions (execution_id TEXT PRIMARY KEY, operation_id TEXT, tool TEXT NOT NULL,
@@ -79,7 +81,8 @@ export function testDomain(options: TestDomainOptions = {}): DomainModule {
   };
 }
 
-function createTestDomain(context: DomainContext, options: TestDomainOptions): DomainInstance {
+function createTestDomain(moduleContext: ModuleContext, options: TestDomainOptions): ModuleInstance {
+  const context = withSimulation(moduleContext);
   const { db, faults, clock } = context;
   const bank = new TestBank(db, context.ledger, TEST_SYSTEM);
   const credit = (name: string, suspicion: boolean) =>
@@ -171,15 +174,19 @@ function createTestDomain(context: DomainContext, options: TestDomainOptions): D
     });
   return {
     tools: [credit('testing_credit_account', false), credit('testing_send_gift', true)],
-    principals: [],
-    async seed() {},
-    async reset() {
-      await db.execute('DELETE FROM test_executions');
-      await db.execute('DELETE FROM test_bank_credits');
-      await db.execute('DELETE FROM test_reconciles');
-    },
-    async fixtures() {
-      return {};
+    simulation: {
+      principals: [],
+      async seed() {},
+      async reset() {
+        faults.clear(TEST_SYSTEM);
+        await context.ledger.clear([TEST_SYSTEM]);
+        await db.execute('DELETE FROM test_executions');
+        await db.execute('DELETE FROM test_bank_credits');
+        await db.execute('DELETE FROM test_reconciles');
+      },
+      async fixtures() {
+        return {};
+      },
     },
   };
 }

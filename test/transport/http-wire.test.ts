@@ -36,7 +36,7 @@ describe('the Streamable HTTP wire', () => {
   beforeAll(async () => {
     ledger = newProbeLedger();
     gw = await startGateway({
-      domains: [],
+      modules: [],
       tools: probeTools(ledger),
       principals: [probeReader],
       http: { bodyLimitBytes: 4096 },

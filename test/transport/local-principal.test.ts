@@ -20,7 +20,7 @@ describe('--local-principal-token', () => {
       dataDir,
       logger: pino({ level: 'silent' }),
       seed: false,
-      domains: [testToolsDomain(probeTools(ledger), [probeReader])],
+      modules: [testToolsDomain(probeTools(ledger), [probeReader])],
     });
   });
   afterAll(async () => {

@@ -31,7 +31,7 @@ describe('the pipeline over stdio', () => {
       dataDir,
       logger: pino({ level: 'silent' }),
       seed: false,
-      domains: [testToolsDomain(probeTools(ledger), [probeReader])],
+      modules: [testToolsDomain(probeTools(ledger), [probeReader])],
     });
     const toServer = new PassThrough();
     const fromServer = new PassThrough();

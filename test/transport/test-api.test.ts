@@ -1,37 +1,40 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { z } from 'zod';
-import type { DomainModule } from '../../src/app/domain-module.ts';
+import type { ToolgateModule } from '../../src/app/module.ts';
+import { simulationMigrations, simulationWorld } from '../../src/external/simulation-world.ts';
 import { newProbeLedger, probeReader, probeTools } from '../gateway/probe-tools.ts';
 import { type StartedGateway, startGateway, TEST_CONTROLLER } from '../support/start-gateway.ts';
 
 /** A domain with a world to simulate and fixtures to publish, recording what the test API did. */
 const world = { resets: 0, simulated: [] as string[] };
-const worldDomain: DomainModule = {
+const worldDomain: ToolgateModule = {
   name: 'world',
-  migrations: [],
+  migrations: simulationMigrations,
   create: (ctx) => ({
     tools: probeTools(newProbeLedger()),
-    principals: [probeReader],
-    async seed() {},
-    async reset() {
-      world.resets += 1;
-    },
-    async fixtures() {
-      return { orders: { unshipped: [{ id: 'ord_1', owner: 'probe_reader' }] } };
-    },
-    async simulate(target, action, params) {
-      if (target !== 'warehouse') return null;
-      const { order_id } = z.strictObject({ order_id: z.string() }).parse(params);
-      world.simulated.push(`${action}:${order_id}`);
-      await ctx.ledger.record({
-        system: 'warehouse',
-        action,
-        ref: String(params.order_id),
-        tenant: 't',
-        requestId: null,
-        data: {},
-      });
-      return { locked: true };
+    simulation: {
+      principals: [probeReader],
+      async seed() {},
+      async reset() {
+        world.resets += 1;
+      },
+      async fixtures() {
+        return { orders: { unshipped: [{ id: 'ord_1', owner: 'probe_reader' }] } };
+      },
+      async simulate(target, action, params) {
+        if (target !== 'warehouse') return null;
+        const { order_id } = z.strictObject({ order_id: z.string() }).parse(params);
+        world.simulated.push(`${action}:${order_id}`);
+        await simulationWorld(ctx.db).ledger.record({
+          system: 'warehouse',
+          action,
+          ref: String(params.order_id),
+          tenant: 't',
+          requestId: null,
+          data: {},
+        });
+        return { locked: true };
+      },
     },
   }),
 };
@@ -39,7 +42,7 @@ const worldDomain: DomainModule = {
 describe('the test API', () => {
   let gw: StartedGateway;
   beforeAll(async () => {
-    gw = await startGateway({ domains: [worldDomain], testApi: true });
+    gw = await startGateway({ modules: [worldDomain], testApi: true });
   });
   afterAll(() => gw.close());
 
@@ -71,7 +74,7 @@ describe('the test API', () => {
       times: 2,
     });
     expect(armed.status).toBe(201);
-    expect(gw.app.faults.list()).toEqual([
+    expect(simulationWorld(gw.app.db).faults.list()).toEqual([
       expect.objectContaining({ target: 'warehouse', fault: 'unavailable', remaining: 2 }),
     ]);
     const bad = await gw.testApi('POST', '/test-api/faults', {
@@ -83,12 +86,12 @@ describe('the test API', () => {
     expect(
       (bad.body as { field_errors: { field: string }[] }).field_errors.map((e) => e.field).sort(),
     ).toEqual(['extra', 'fault']);
-    expect(gw.app.faults.list()).toHaveLength(1);
+    expect(simulationWorld(gw.app.db).faults.list()).toHaveLength(1);
     expect((await gw.testApi('POST', '/test-api/faults', { clear: true })).status).toBe(200);
-    expect(gw.app.faults.list()).toEqual([]);
+    expect(simulationWorld(gw.app.db).faults.list()).toEqual([]);
     await gw.testApi('POST', '/test-api/faults', { target: 'carrier', fault: 'timeout' });
     expect((await gw.testApi('DELETE', '/test-api/faults')).status).toBe(200);
-    expect(gw.app.faults.list()).toEqual([]);
+    expect(simulationWorld(gw.app.db).faults.list()).toEqual([]);
   });
 
   test('simulate reaches the domain owning the target; effects come from the ledger', async () => {
@@ -135,13 +138,13 @@ describe('the test API', () => {
       action: 'lock_order',
       params: { order_id: 'ord_reset' },
     });
-    expect(gw.app.faults.list()).not.toEqual([]);
-    expect(await gw.app.ledger.list()).not.toEqual([]);
+    expect(simulationWorld(gw.app.db).faults.list()).not.toEqual([]);
+    expect(await simulationWorld(gw.app.db).ledger.list()).not.toEqual([]);
     const before = world.resets;
     expect((await gw.testApi('POST', '/test-api/reset')).status).toBe(200);
     expect(world.resets).toBe(before + 1);
-    expect(gw.app.faults.list()).toEqual([]);
-    expect(await gw.app.ledger.list()).toEqual([]);
+    expect(simulationWorld(gw.app.db).faults.list()).toEqual([]);
+    expect(await simulationWorld(gw.app.db).ledger.list()).toEqual([]);
   });
 
   test('requires a token with test:control', async () => {
@@ -163,7 +166,7 @@ describe('the test API', () => {
 
 describe('without --enable-test-api', () => {
   test('the test API does not exist', async () => {
-    const gw = await startGateway({ domains: [worldDomain] });
+    const gw = await startGateway({ modules: [worldDomain] });
     try {
       const response = await gw.testApi('POST', '/test-api/reset');
       expect(response.status).toBe(404);

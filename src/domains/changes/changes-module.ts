@@ -1,8 +1,9 @@
-import type { DomainModule } from '../../app/domain-module.ts';
+import type { ToolgateModule } from '../../app/module.ts';
 import { ChangePlatform } from '../../external/change-platform/change-platform.ts';
 import { changePlatformMigration } from '../../external/change-platform/change-platform-migration.ts';
 import { ChangePlatformWorld } from '../../external/change-platform/change-platform-world.ts';
 import { CHANGE_PLATFORM } from '../../external/change-platform/change-record.ts';
+import { simulationMigrations, withSimulation } from '../../external/simulation-world.ts';
 import { ChangeService } from './change-service.ts';
 import { changesCatalogMigration } from './changes-migration.ts';
 import { changesPrincipals } from './demo-catalog.ts';
@@ -14,10 +15,11 @@ import { changeSearchTool } from './tools/change-search-tool.ts';
 import { cmdbServiceResolveTool } from './tools/cmdb-service-resolve-tool.ts';
 
 /** Change management (seed 003): a governed, dry-run-first create over a multi-step change platform. */
-export const changesDomain: DomainModule = {
+export const changesDomain: ToolgateModule = {
   name: 'changes',
-  migrations: [changesCatalogMigration, changePlatformMigration],
-  create(context) {
+  migrations: [...simulationMigrations, changesCatalogMigration, changePlatformMigration],
+  create(moduleContext) {
+    const context = withSimulation(moduleContext);
     const platform = new ChangePlatform(context);
     const world = new ChangePlatformWorld(context);
     const catalog = new ServiceCatalog(context.db);
@@ -30,18 +32,22 @@ export const changesDomain: DomainModule = {
         changeSearchTool(service),
         cmdbServiceResolveTool(service),
       ],
-      principals: changesPrincipals,
-      async seed() {
-        const [present] = await context.db.query('SELECT service_id FROM changes_services LIMIT 1');
-        if (!present) await seedChangesWorld(deps);
-      },
-      async reset() {
-        await world.reset();
-        await catalog.clear();
-      },
-      fixtures: () => changesFixtures(deps),
-      async simulate(target, action, params) {
-        return target === CHANGE_PLATFORM ? simulateChangePlatform(deps, action, params) : null;
+      simulation: {
+        principals: changesPrincipals,
+        async seed() {
+          const [present] = await context.db.query('SELECT service_id FROM changes_services LIMIT 1');
+          if (!present) await seedChangesWorld(deps);
+        },
+        async reset() {
+          context.faults.clear(CHANGE_PLATFORM);
+          await context.ledger.clear([CHANGE_PLATFORM]);
+          await world.reset();
+          await catalog.clear();
+        },
+        fixtures: () => changesFixtures(deps),
+        async simulate(target, action, params) {
+          return target === CHANGE_PLATFORM ? simulateChangePlatform(deps, action, params) : null;
+        },
       },
     };
   },

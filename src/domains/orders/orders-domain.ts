@@ -1,5 +1,9 @@
-import type { DomainContext, DomainInstance, DomainModule } from '../../app/domain-module.ts';
+import type { ModuleContext, ModuleInstance, ToolgateModule } from '../../app/module.ts';
+import { ADDRESS_VALIDATION_SYSTEM } from '../../external/address-validation/address-validation-service.ts';
 import { carrierMigration } from '../../external/carrier/carrier-migration.ts';
+import { CARRIER_SYSTEM } from '../../external/carrier/carrier-records.ts';
+import { simulationMigrations, withSimulation } from '../../external/simulation-world.ts';
+import { WAREHOUSE_SYSTEM } from '../../external/warehouse/simulated-warehouse.ts';
 import { warehouseMigration } from '../../external/warehouse/warehouse-migration.ts';
 import { AddressChangeService } from './address-change-service.ts';
 import { changeUnshippedAddressTool } from './change-unshipped-address-tool.ts';
@@ -21,17 +25,20 @@ export interface OrdersDomainOptions {
   readonly carrierWaitMs?: number;
 }
 
-const SIMULATED_SYSTEMS = new Set(['warehouse', 'carrier']);
+/** Systems whose world actions this module answers. */
+const WORLD_TARGETS = new Set([WAREHOUSE_SYSTEM, CARRIER_SYSTEM]);
+const SYSTEMS = [WAREHOUSE_SYSTEM, CARRIER_SYSTEM, ADDRESS_VALIDATION_SYSTEM];
 
 /**
  * The orders reference domain (seed 000): orders and their delivery addresses before carrier handoff,
  * carrier redirects after it, and the simulated warehouse, carrier and address validation.
  */
-export function createOrdersDomain(options: OrdersDomainOptions = {}): DomainModule {
+export function createOrdersDomain(options: OrdersDomainOptions = {}): ToolgateModule {
   return {
     name: 'orders',
-    migrations: [ordersMigration, warehouseMigration, carrierMigration],
-    create(context: DomainContext): DomainInstance {
+    migrations: [...simulationMigrations, ordersMigration, warehouseMigration, carrierMigration],
+    create(moduleContext: ModuleContext): ModuleInstance {
+      const context = withSimulation(moduleContext);
       const { db, clock } = context;
       const systems = createOrdersSystems(context);
       const addressChanges = new AddressChangeService({
@@ -55,13 +62,19 @@ export function createOrdersDomain(options: OrdersDomainOptions = {}): DomainMod
           requestRedirectTool(redirects),
           getRedirectTool(db, systems.carrier),
         ],
-        principals: ORDER_PRINCIPALS,
-        seed: () => seedDemoWorld(db, systems, clock.now()),
-        reset: () => resetDemoWorld(db, systems),
-        fixtures: () => demoFixtures(db),
-        async simulate(target, action, params) {
-          if (!SIMULATED_SYSTEMS.has(target)) return null;
-          return simulateOrdersWorld(db, systems, () => clock.now(), target, action, params);
+        simulation: {
+          principals: ORDER_PRINCIPALS,
+          seed: () => seedDemoWorld(db, systems, clock.now()),
+          async reset() {
+            for (const system of SYSTEMS) context.faults.clear(system);
+            await context.ledger.clear(SYSTEMS);
+            await resetDemoWorld(db, systems);
+          },
+          fixtures: () => demoFixtures(db),
+          async simulate(target, action, params) {
+            if (!WORLD_TARGETS.has(target)) return null;
+            return simulateOrdersWorld(db, systems, () => clock.now(), target, action, params);
+          },
         },
       };
     },
@@ -69,4 +82,4 @@ export function createOrdersDomain(options: OrdersDomainOptions = {}): DomainMod
 }
 
 /** The orders domain with default settings, as `toolgate serve` runs it. */
-export const ordersDomain: DomainModule = createOrdersDomain();
+export const ordersDomain: ToolgateModule = createOrdersDomain();

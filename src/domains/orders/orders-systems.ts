@@ -1,7 +1,7 @@
-import type { DomainContext } from '../../app/domain-module.ts';
 import { AddressValidationService } from '../../external/address-validation/address-validation-service.ts';
 import { CarrierWorld } from '../../external/carrier/carrier-world.ts';
 import { SimulatedCarrier } from '../../external/carrier/simulated-carrier.ts';
+import type { SimulationContext } from '../../external/simulation-world.ts';
 import { SimulatedWarehouse } from '../../external/warehouse/simulated-warehouse.ts';
 
 /** The external systems the orders domain talks to, all simulated over the domain's database. */
@@ -12,7 +12,7 @@ export interface OrdersSystems {
   readonly validator: AddressValidationService;
 }
 
-export function createOrdersSystems(context: DomainContext): OrdersSystems {
+export function createOrdersSystems(context: SimulationContext): OrdersSystems {
   const { db, faults, ledger, clock } = context;
   const now = () => clock.now();
   return {

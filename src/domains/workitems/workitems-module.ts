@@ -1,4 +1,5 @@
-import type { DomainContext, DomainInstance, DomainModule } from '../../app/domain-module.ts';
+import type { ModuleContext, ModuleInstance, ToolgateModule } from '../../app/module.ts';
+import { simulationMigrations, withSimulation } from '../../external/simulation-world.ts';
 import { SimulatedTracker } from '../../external/tracker/simulated-tracker.ts';
 import { trackerMigration } from '../../external/tracker/tracker-migration.ts';
 import { TRACKER_SYSTEM } from '../../external/tracker/tracker-model.ts';
@@ -15,10 +16,11 @@ import { workitemsMigration } from './workitems-migration.ts';
 import { WorkItemsService } from './workitems-service.ts';
 
 /** Seed 002: work items prepared as drafts and committed to a tracker that may or may not deduplicate. */
-export const workitemsDomain: DomainModule = {
+export const workitemsDomain: ToolgateModule = {
   name: 'workitems',
-  migrations: [trackerMigration, workitemsMigration],
-  create(context: DomainContext): DomainInstance {
+  migrations: [...simulationMigrations, trackerMigration, workitemsMigration],
+  create(moduleContext: ModuleContext): ModuleInstance {
+    const context = withSimulation(moduleContext);
     const { db, clock } = context;
     const tracker = new SimulatedTracker(context);
     const world = new TrackerWorld(context);
@@ -29,61 +31,65 @@ export const workitemsDomain: DomainModule = {
 
     return {
       tools: [createDraftTool(service), commitTool(committer), getTool(service), searchTool(service)],
-      principals: workitemsPrincipals,
-      async seed() {
-        const [present] = await db.query('SELECT project_id FROM workitems_projects LIMIT 1');
-        if (present) return;
-        for (const project of demoProjects) {
-          const { tenant, projectId, name, visibility } = project;
-          await projects.define({ tenant, projectId, name, visibility }, project.members);
-          await world.defineProject(tenant, projectId, name, project.trackerMode);
-          const filer = Object.keys(project.members)[0] ?? 'tracker-user';
-          for (const item of project.items) {
-            const created = await world.addItem(tenant, projectId, filer, seedItemFields(item), false);
-            if (item.state && item.state !== 'open')
-              await world.setItemState(tenant, created.itemId, item.state);
+      simulation: {
+        principals: workitemsPrincipals,
+        async seed() {
+          const [present] = await db.query('SELECT project_id FROM workitems_projects LIMIT 1');
+          if (present) return;
+          for (const project of demoProjects) {
+            const { tenant, projectId, name, visibility } = project;
+            await projects.define({ tenant, projectId, name, visibility }, project.members);
+            await world.defineProject(tenant, projectId, name, project.trackerMode);
+            const filer = Object.keys(project.members)[0] ?? 'tracker-user';
+            for (const item of project.items) {
+              const created = await world.addItem(tenant, projectId, filer, seedItemFields(item), false);
+              if (item.state && item.state !== 'open')
+                await world.setItemState(tenant, created.itemId, item.state);
+            }
           }
-        }
-      },
-      async reset() {
-        await draftStore.clear(db);
-        await db.execute('DELETE FROM workitems_members');
-        await db.execute('DELETE FROM workitems_projects');
-        await world.reset();
-      },
-      async fixtures() {
-        const items: Record<string, unknown>[] = [];
-        for (const project of demoProjects) {
-          const found = await tracker.searchItems({
-            tenant: project.tenant,
-            projectKey: project.projectId,
-            text: null,
-            beforeSeq: null,
-            limit: 50,
-          });
-          for (const item of found) {
-            items.push({ tenant: item.tenant, item_id: item.itemId, title: item.title, state: item.state });
+        },
+        async reset() {
+          context.faults.clear(TRACKER_SYSTEM);
+          await context.ledger.clear([TRACKER_SYSTEM]);
+          await draftStore.clear(db);
+          await db.execute('DELETE FROM workitems_members');
+          await db.execute('DELETE FROM workitems_projects');
+          await world.reset();
+        },
+        async fixtures() {
+          const items: Record<string, unknown>[] = [];
+          for (const project of demoProjects) {
+            const found = await tracker.searchItems({
+              tenant: project.tenant,
+              projectKey: project.projectId,
+              text: null,
+              beforeSeq: null,
+              limit: 50,
+            });
+            for (const item of found) {
+              items.push({ tenant: item.tenant, item_id: item.itemId, title: item.title, state: item.state });
+            }
           }
-        }
-        return {
-          workitems: {
-            principals: Object.fromEntries(workitemsPrincipals.map((p) => [p.name, p.description])),
-            projects: demoProjects.map((p) => ({
-              tenant: p.tenant,
-              project_id: p.projectId,
-              name: p.name,
-              visibility: p.visibility,
-              tracker_mode: p.trackerMode,
-              role: p.role,
-              members: p.members,
-            })),
-            projects_by_role: Object.fromEntries(demoProjects.map((p) => [p.role, p.projectId])),
-            items,
-          },
-        };
-      },
-      async simulate(target, action, params) {
-        return target === TRACKER_SYSTEM ? world.simulate(action, params) : null;
+          return {
+            workitems: {
+              principals: Object.fromEntries(workitemsPrincipals.map((p) => [p.name, p.description])),
+              projects: demoProjects.map((p) => ({
+                tenant: p.tenant,
+                project_id: p.projectId,
+                name: p.name,
+                visibility: p.visibility,
+                tracker_mode: p.trackerMode,
+                role: p.role,
+                members: p.members,
+              })),
+              projects_by_role: Object.fromEntries(demoProjects.map((p) => [p.role, p.projectId])),
+              items,
+            },
+          };
+        },
+        async simulate(target, action, params) {
+          return target === TRACKER_SYSTEM ? world.simulate(action, params) : null;
+        },
       },
     };
   },

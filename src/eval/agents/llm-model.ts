@@ -1,9 +1,7 @@
 import { createAnthropic } from '@ai-sdk/anthropic';
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import type { LanguageModel } from 'ai';
-
-export const LLM_PROVIDERS = ['openai-compatible', 'anthropic'] as const;
-export type LlmProvider = (typeof LLM_PROVIDERS)[number];
+import type { LlmProvider } from './llm-providers.ts';
 
 /** Where the model lives; flags and TOOLGATE_EVAL_* variables fill this in. */
 export interface LlmEndpoint {

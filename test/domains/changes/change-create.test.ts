@@ -1,4 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { simulationWorld } from '../../../src/external/simulation-world.ts';
 import { type StoreLocation, storeTargets } from '../../store/store-targets.ts';
 import {
   allPlatformRecords,
@@ -147,8 +148,8 @@ for (const target of storeTargets) {
     });
 
     it('refuses a change during an active freeze, and accepts it once the freeze is lifted', async () => {
-      const domain = app.domains[0]!;
-      const freeze = await domain.simulate!('change_platform', 'set_freeze', {
+      const domain = app.modules[0]!;
+      const freeze = await domain.simulation!.simulate!('change_platform', 'set_freeze', {
         hours: 24 * 14,
         reason: 'Year-end',
       });
@@ -166,7 +167,7 @@ for (const target of storeTargets) {
       expect(await call(app, engineer, 'change_create', testEnvironmentRequest(app))).toMatchObject({
         status: 'validated',
       });
-      await domain.simulate!('change_platform', 'clear_freeze', {});
+      await domain.simulation!.simulate!('change_platform', 'clear_freeze', {});
       const later = await call(app, engineer, 'change_create', { ...request, idempotency_key: newKey() });
       expect(later).toMatchObject({ status: 'completed' });
     });
@@ -288,7 +289,11 @@ for (const target of storeTargets) {
     });
 
     it('answers DEPENDENCY_UNAVAILABLE when the platform takes nothing, and the same key then creates one change', async () => {
-      app.faults.arm({ target: 'change_platform', fault: 'unavailable', match: { action: 'create_record' } });
+      simulationWorld(app.db).faults.arm({
+        target: 'change_platform',
+        fault: 'unavailable',
+        match: { action: 'create_record' },
+      });
       const request = testEnvironmentRequest(app, { dry_run: false });
       const down = await call(app, engineer, 'change_create', request);
       expect(down).toMatchObject({ status: 'failed', code: 'DEPENDENCY_UNAVAILABLE', retryable: true });
@@ -303,7 +308,7 @@ for (const target of storeTargets) {
     });
 
     it('abandons a half-made change the platform refuses part-way; it never becomes visible', async () => {
-      app.faults.arm({
+      simulationWorld(app.db).faults.arm({
         target: 'change_platform',
         fault: 'reject',
         match: { action: 'attach_rollback_plan' },

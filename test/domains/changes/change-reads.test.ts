@@ -1,5 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ChangePlatform } from '../../../src/external/change-platform/change-platform.ts';
+import { simulationWorld } from '../../../src/external/simulation-world.ts';
 import { type StoreLocation, storeTargets } from '../../store/store-targets.ts';
 import {
   type ChangesApp,
@@ -109,7 +110,7 @@ for (const target of storeTargets) {
       const pending = (await call(app, engineer, 'change_search', { state: 'pending_approval' }))
         .result as unknown as Listed;
       const changeId = pending.changes[0]!.change_id;
-      const decided = await app.domains[0]!.simulate!('change_platform', 'decide_approval', {
+      const decided = await app.modules[0]!.simulation!.simulate!('change_platform', 'decide_approval', {
         change_id: changeId,
         decision: 'approve',
       });
@@ -119,12 +120,14 @@ for (const target of storeTargets) {
       });
       expect((await platformEffects(app)).map((e) => [e.action, e.ref])).toEqual([['approve', changeId]]);
       expect(
-        await app.domains[0]!.simulate!('change_platform', 'decide_approval', {
+        await app.modules[0]!.simulation!.simulate!('change_platform', 'decide_approval', {
           change_id: changeId,
           decision: 'decline',
         }),
       ).toEqual({ applied: false, reason: `change ${changeId} is not pending approval` });
-      expect(await app.domains[0]!.simulate!('change_platform', 'summon_approver', {})).toBeNull();
+      expect(
+        await app.modules[0]!.simulation!.simulate!('change_platform', 'summon_approver', {}),
+      ).toBeNull();
       expect(await platformEffects(app)).toHaveLength(1);
     });
 
@@ -145,7 +148,7 @@ for (const target of storeTargets) {
     });
 
     it('answers DEPENDENCY_UNAVAILABLE for reads the platform does not answer', async () => {
-      app.faults.arm({
+      simulationWorld(app.db).faults.arm({
         target: 'change_platform',
         fault: 'unavailable',
         match: { action: 'search_changes' },
@@ -158,7 +161,7 @@ for (const target of storeTargets) {
     });
 
     it('applies each creation step once per operation, whoever sends it again', async () => {
-      const platform = new ChangePlatform(app);
+      const platform = new ChangePlatform({ ...app, ...simulationWorld(app.db) });
       const signal = new AbortController().signal;
       const draft = {
         tenant: 'acme',

@@ -2,6 +2,7 @@ import { pino } from 'pino';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { OperationHandle } from '../../../src/contract/define-tool.ts';
 import { requestFingerprint } from '../../../src/contract/fingerprint.ts';
+import { simulationWorld } from '../../../src/external/simulation-world.ts';
 import { newOperationId } from '../../../src/operations/operation-id.ts';
 import { type StoreLocation, storeTargets } from '../../store/store-targets.ts';
 import {
@@ -165,7 +166,7 @@ for (const target of storeTargets) {
     });
 
     it('a platform outage part-way is an unknown outcome, finished by the reconciler without duplicates', async () => {
-      app.faults.arm({
+      simulationWorld(app.db).faults.arm({
         target: 'change_platform',
         fault: 'unavailable',
         match: { action: 'attach_rollback_plan' },
@@ -186,7 +187,7 @@ for (const target of storeTargets) {
     });
 
     it('a lost answer to the last step settles from the platform without sending anything again', async () => {
-      app.faults.arm({
+      simulationWorld(app.db).faults.arm({
         target: 'change_platform',
         fault: 'drop_response_after_apply',
         match: { action: 'schedule' },
@@ -221,7 +222,7 @@ for (const target of storeTargets) {
     });
 
     it('keeps an operation unknown while the platform does not answer the reconciler', async () => {
-      app.faults.arm({
+      simulationWorld(app.db).faults.arm({
         target: 'change_platform',
         fault: 'unavailable',
         match: { action: 'attach_implementation_plan' },
@@ -232,7 +233,7 @@ for (const target of storeTargets) {
         'change_create',
         testEnvironmentRequest(app, { dry_run: false }),
       );
-      app.faults.arm({
+      simulationWorld(app.db).faults.arm({
         target: 'change_platform',
         fault: 'unavailable',
         match: { action: 'get_operation_status' },

@@ -7,6 +7,7 @@ import { changesDomain } from '../../../src/domains/changes/changes-module.ts';
 import { changesPrincipals, demoServices } from '../../../src/domains/changes/demo-catalog.ts';
 import { nextWindow } from '../../../src/domains/changes/maintenance-windows.ts';
 import { formatAtOffset } from '../../../src/domains/changes/rfc3339.ts';
+import { simulationWorld } from '../../../src/external/simulation-world.ts';
 import type { DatabaseConfig } from '../../../src/store/open-database.ts';
 import { FAST_TUNING } from '../../operations/harness.ts';
 import { demoPrincipalNamed } from '../demo-principal.ts';
@@ -20,7 +21,7 @@ export async function startChangesApp(config: DatabaseConfig): Promise<ChangesAp
     ...config,
     logger: pino({ level: 'silent' }),
     seed: true,
-    domains: [changesDomain],
+    modules: [changesDomain],
     backgroundJobs: false,
     clock,
     operations: FAST_TUNING,
@@ -99,5 +100,8 @@ export async function allPlatformRecords(app: App, tenant = 'acme') {
 }
 
 export async function platformEffects(app: App, requestId?: string) {
-  return app.ledger.list({ system: 'change_platform', ...(requestId ? { requestId } : {}) });
+  return simulationWorld(app.db).ledger.list({
+    system: 'change_platform',
+    ...(requestId ? { requestId } : {}),
+  });
 }

@@ -15,7 +15,7 @@ describe('change management over MCP and the test API', () => {
   let keySeq = 0;
 
   beforeAll(async () => {
-    gateway = await startGateway({ domains: [changesDomain], testApi: true });
+    gateway = await startGateway({ modules: [changesDomain], testApi: true });
   });
   afterEach(async () => {
     await gateway.testApi('POST', '/test-api/reset');

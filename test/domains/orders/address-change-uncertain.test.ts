@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ADDRESS_SAMPLES } from '../../../src/domains/orders/demo-orders.ts';
+import { simulationWorld } from '../../../src/external/simulation-world.ts';
 import { storeTargets } from '../../store/store-targets.ts';
 import { newKey, type OrdersHarness, orderId, startOrders } from './orders-app.ts';
 
@@ -41,7 +42,7 @@ for (const target of storeTargets) {
         const id = orderId('alice-editable');
         const before = await h.order(id);
         const key = newKey();
-        h.app.faults.arm({
+        simulationWorld(h.app.db).faults.arm({
           target: 'warehouse',
           fault: 'drop_response_after_apply',
           match: { action: 'apply_address_update' },
@@ -94,7 +95,7 @@ for (const target of storeTargets) {
       it('a late warehouse answer lands after the call gave up; reconciliation finds it and applies nothing twice', async () => {
         const id = orderId('alice-editable');
         const key = newKey();
-        h.app.faults.arm({
+        simulationWorld(h.app.db).faults.arm({
           target: 'warehouse',
           fault: 'delay_ms',
           params: { ms: 700 },
@@ -117,7 +118,7 @@ for (const target of storeTargets) {
 
       it('an update that never reached the warehouse is sent again by reconciliation under the same operation id', async () => {
         const id = orderId('alice-editable');
-        h.app.faults.arm({
+        simulationWorld(h.app.db).faults.arm({
           target: 'warehouse',
           fault: 'timeout',
           match: { action: 'apply_address_update' },
@@ -125,7 +126,7 @@ for (const target of storeTargets) {
         const lost = await change(id, 3, newKey());
         expect(lost.status).toBe('outcome_unknown');
         expect(await updates()).toHaveLength(0);
-        h.app.faults.arm({
+        simulationWorld(h.app.db).faults.arm({
           target: 'warehouse',
           fault: 'unavailable',
           match: { action: 'get_address_update' },
@@ -148,14 +149,14 @@ for (const target of storeTargets) {
       it('if the warehouse locks the order before the lost update arrives, reconciliation settles it rejected', async () => {
         const id = orderId('alice-editable');
         const before = await h.order(id);
-        h.app.faults.arm({
+        simulationWorld(h.app.db).faults.arm({
           target: 'warehouse',
           fault: 'timeout',
           match: { action: 'apply_address_update' },
         });
         const lost = await change(id, 3, newKey());
         expect(lost.status).toBe('outcome_unknown');
-        await h.app.domains[0]!.simulate!('warehouse', 'lock_order', { order_id: id });
+        await h.app.modules[0]!.simulation!.simulate!('warehouse', 'lock_order', { order_id: id });
         await h.reconcile();
         const settled = await operation(lost.operation_id);
         expect(settled.status).toBe('rejected');

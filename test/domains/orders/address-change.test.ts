@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ADDRESS_SAMPLES } from '../../../src/domains/orders/demo-orders.ts';
 import { addressDigest } from '../../../src/domains/orders/postal-address.ts';
+import { simulationWorld } from '../../../src/external/simulation-world.ts';
 import { storeTargets } from '../../store/store-targets.ts';
 import { newKey, type OrdersHarness, orderId, startOrders } from './orders-app.ts';
 
@@ -155,7 +156,9 @@ for (const target of storeTargets) {
       const id = orderId('alice-editable');
       const read = await h.call(ALICE, 'orders_get', { order_id: id });
       const version = (read.result as { version: number }).version;
-      const locked = await h.app.domains[0]!.simulate!('warehouse', 'lock_order', { order_id: id });
+      const locked = await h.app.modules[0]!.simulation!.simulate!('warehouse', 'lock_order', {
+        order_id: id,
+      });
       expect(locked).toMatchObject({
         applied: true,
         fulfilment_state: 'locked_for_warehouse',
@@ -233,7 +236,7 @@ for (const target of storeTargets) {
       const id = orderId('alice-editable');
       const before = await h.order(id);
       const key = newKey();
-      h.app.faults.arm({ target: 'address_validation', fault: 'unavailable' });
+      simulationWorld(h.app.db).faults.arm({ target: 'address_validation', fault: 'unavailable' });
       const noValidation = await change(id, 3, ADDRESS_SAMPLES.clean_us!, ALICE, key);
       expect(noValidation).toMatchObject({
         status: 'failed',
@@ -241,7 +244,7 @@ for (const target of storeTargets) {
         retryable: true,
       });
       await expectUntouched(id, before);
-      h.app.faults.arm({
+      simulationWorld(h.app.db).faults.arm({
         target: 'warehouse',
         fault: 'unavailable',
         match: { action: 'apply_address_update' },

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADDRESS_SAMPLES } from '../../../src/domains/orders/demo-orders.ts';
 import type { PostalAddress } from '../../../src/domains/orders/postal-address.ts';
+import { simulationWorld } from '../../../src/external/simulation-world.ts';
 import { storeTargets } from '../../store/store-targets.ts';
 import { newKey, type OrdersHarness, orderId, startOrders } from './orders-app.ts';
 
@@ -32,7 +33,7 @@ describe('addresses stay out of logs and metrics', () => {
     expect((await change('alice-editable-2', ADDRESS_SAMPLES.material_street_us!, 2)).status).toBe(
       'requires_confirmation',
     );
-    h.app.faults.arm({ target: 'warehouse', fault: 'drop_response_after_apply' });
+    simulationWorld(h.app.db).faults.arm({ target: 'warehouse', fault: 'drop_response_after_apply' });
     expect((await change('alice-pending', ADDRESS_SAMPLES.suggested_us!, 1)).status).toBe('outcome_unknown');
     await h.reconcile();
     expect(

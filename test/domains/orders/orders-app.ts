@@ -8,6 +8,7 @@ import { DEMO_ORDERS, demoId } from '../../../src/domains/orders/demo-orders.ts'
 import { createOrdersDomain, type OrdersDomainOptions } from '../../../src/domains/orders/orders-domain.ts';
 import type { PostalAddress } from '../../../src/domains/orders/postal-address.ts';
 import type { Effect } from '../../../src/external/effects-ledger.ts';
+import { simulationWorld } from '../../../src/external/simulation-world.ts';
 import type { StoreTarget } from '../../store/store-targets.ts';
 import { demoPrincipalNamed } from '../demo-principal.ts';
 
@@ -62,7 +63,7 @@ export async function startOrders(
     ...location.config,
     logger: pino({ level: 'debug' }, sink),
     seed: true,
-    domains: [createOrdersDomain({ warehouseWaitMs: 400, carrierWaitMs: 400, ...options })],
+    modules: [createOrdersDomain({ warehouseWaitMs: 400, carrierWaitMs: 400, ...options })],
     backgroundJobs: false,
     clock,
   });
@@ -88,7 +89,7 @@ export async function startOrders(
         pending_change_id: row.pending_change_id,
       };
     },
-    effects: (system, action) => app.ledger.list({ system, action }),
+    effects: (system, action) => simulationWorld(app.db).ledger.list({ system, action }),
     async reconcile() {
       clock.shift(10 * 60_000);
       return app.operations.reconciler.runOnce();

@@ -33,7 +33,7 @@ describe('orders through the MCP client and the test API', () => {
   let gw: StartedGateway;
   let fixtures: Fixtures;
   beforeAll(async () => {
-    gw = await startGateway({ domains: [createOrdersDomain({ warehouseWaitMs: 500 })], testApi: true });
+    gw = await startGateway({ modules: [createOrdersDomain({ warehouseWaitMs: 500 })], testApi: true });
   });
   afterAll(async () => {
     await gw?.close();

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ADDRESS_SAMPLES, demoId } from '../../../src/domains/orders/demo-orders.ts';
 import { addressDigest } from '../../../src/domains/orders/postal-address.ts';
+import { simulationWorld } from '../../../src/external/simulation-world.ts';
 import { storeTargets } from '../../store/store-targets.ts';
 import { newKey, type OrdersHarness, orderId, startOrders } from './orders-app.ts';
 
@@ -33,7 +34,7 @@ for (const target of storeTargets) {
         'SELECT request_id, status, code FROM shipment_redirect_requests ORDER BY request_id',
       );
     const decide = (params: Record<string, unknown>) =>
-      h.app.domains[0]!.simulate!('carrier', 'decide_redirect', params);
+      h.app.modules[0]!.simulation!.simulate!('carrier', 'decide_redirect', params);
 
     it('a customer token cannot redirect; nothing reaches the carrier', async () => {
       const answer = await redirect('alice-in-transit', US_ADDRESS, 'acme-customer-alice');
@@ -74,7 +75,7 @@ for (const target of storeTargets) {
       expect(accepted.result).toMatchObject({
         redirects: [{ status: 'accepted', decided_at: expect.any(String) }],
       });
-      await h.app.domains[0]!.simulate!('carrier', 'complete_redirect', {
+      await h.app.modules[0]!.simulation!.simulate!('carrier', 'complete_redirect', {
         request_id: submitted.operation_id,
       });
       const completed = await status('alice-in-transit');
@@ -141,7 +142,7 @@ for (const target of storeTargets) {
     });
 
     it('a lost carrier answer is outcome_unknown and reconciled to submitted with one request at the carrier', async () => {
-      h.app.faults.arm({
+      simulationWorld(h.app.db).faults.arm({
         target: 'carrier',
         fault: 'drop_response_after_apply',
         match: { action: 'submit_redirect' },
@@ -162,7 +163,11 @@ for (const target of storeTargets) {
     });
 
     it('a request that never reached the carrier is sent again by reconciliation', async () => {
-      h.app.faults.arm({ target: 'carrier', fault: 'timeout', match: { action: 'submit_redirect' } });
+      simulationWorld(h.app.db).faults.arm({
+        target: 'carrier',
+        fault: 'timeout',
+        match: { action: 'submit_redirect' },
+      });
       const lost = await redirect('alice-in-transit');
       expect(lost.status).toBe('outcome_unknown');
       expect(await requested()).toEqual([]);

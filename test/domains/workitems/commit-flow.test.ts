@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { simulationWorld } from '../../../src/external/simulation-world.ts';
 import { storeTargets } from '../../store/store-targets.ts';
 import { newKey, startWorkitems, type WorkitemsHarness } from './workitems-app.ts';
 
@@ -172,7 +173,7 @@ for (const target of storeTargets) {
     it('changes nothing when the tracker is unavailable, and the same key may then succeed', async () => {
       const draftId = await draft();
       const key = newKey();
-      h.app.faults.arm({ target: 'tracker', fault: 'unavailable' });
+      simulationWorld(h.app.db).faults.arm({ target: 'tracker', fault: 'unavailable' });
       const down = await h.call(MEMBER, 'workitems_commit', { draft_id: draftId, idempotency_key: key });
       expect(down).toMatchObject({ status: 'failed', code: 'DEPENDENCY_UNAVAILABLE', retryable: true });
       expect(await h.trackerCreates()).toHaveLength(0);
@@ -186,7 +187,7 @@ for (const target of storeTargets) {
 
     it('reports a tracker refusal as rejected and leaves the draft open', async () => {
       const draftId = await draft();
-      h.app.faults.arm({
+      simulationWorld(h.app.db).faults.arm({
         target: 'tracker',
         fault: 'reject',
         params: { code: 'FIELD_LOCKED', message: 'type is locked' },

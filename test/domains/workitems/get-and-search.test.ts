@@ -36,7 +36,7 @@ for (const target of storeTargets) {
         result: { found: 'draft', item: null, draft: { state: 'draft', labels: ['wishlist'] } },
       });
       await h.call(MEMBER, 'workitems_commit', { draft_id: draftId, idempotency_key: newKey() });
-      await h.app.domains[0]!.simulate!('tracker', 'set_item_state', {
+      await h.app.modules[0]!.simulation!.simulate!('tracker', 'set_item_state', {
         item_id: 'WEB-4',
         state: 'in_progress',
       });
@@ -59,7 +59,7 @@ for (const target of storeTargets) {
 
     it('pages through a project newest first with a cursor bound to the query', async () => {
       for (let i = 1; i <= 5; i += 1) {
-        await h.app.domains[0]!.simulate!('tracker', 'create_item', {
+        await h.app.modules[0]!.simulation!.simulate!('tracker', 'create_item', {
           project_id: 'WEB',
           title: `Flaky test ${i}`,
         });

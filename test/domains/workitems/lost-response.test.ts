@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { simulationWorld } from '../../../src/external/simulation-world.ts';
 import { storeTargets } from '../../store/store-targets.ts';
 import { newKey, startWorkitems, type WorkitemsHarness } from './workitems-app.ts';
 
@@ -39,7 +40,7 @@ for (const target of storeTargets) {
     it('idempotent tracker: a lost answer after the write is settled by the status query, without a second create', async () => {
       const draftId = await draft('WEB');
       const key = newKey('commit');
-      h.app.faults.arm({
+      simulationWorld(h.app.db).faults.arm({
         target: 'tracker',
         fault: 'drop_response_after_apply',
         match: { action: 'create_item' },
@@ -90,7 +91,7 @@ for (const target of storeTargets) {
 
     it('idempotent tracker: a request that never arrived is settled as not applied and fenced', async () => {
       const draftId = await draft('WEB');
-      h.app.faults.arm({
+      simulationWorld(h.app.db).faults.arm({
         target: 'tracker',
         fault: 'timeout',
         params: { ms: 20 },
@@ -117,12 +118,16 @@ for (const target of storeTargets) {
 
     it('idempotent tracker: a status query that fails leaves the operation unknown for a later attempt', async () => {
       const draftId = await draft('WEB');
-      h.app.faults.arm({
+      simulationWorld(h.app.db).faults.arm({
         target: 'tracker',
         fault: 'drop_response_after_apply',
         match: { action: 'create_item' },
       });
-      h.app.faults.arm({ target: 'tracker', fault: 'unavailable', match: { action: 'query_request' } });
+      simulationWorld(h.app.db).faults.arm({
+        target: 'tracker',
+        fault: 'unavailable',
+        match: { action: 'query_request' },
+      });
       const lost = await h.call(MEMBER, 'workitems_commit', { draft_id: draftId, idempotency_key: newKey() });
       expect(await reconcile()).toMatchObject({ deferred: 1, settled: 0 });
       expect((await operation(lost.operation_id)).result).toMatchObject({ status: 'outcome_unknown' });
@@ -135,7 +140,7 @@ for (const target of storeTargets) {
     it('unprotected tracker: a lost answer goes to human review and nothing re-sends the write', async () => {
       const draftId = await draft('OPS');
       const key = newKey('commit');
-      h.app.faults.arm({
+      simulationWorld(h.app.db).faults.arm({
         target: 'tracker',
         fault: 'drop_response_after_apply',
         match: { action: 'create_item' },
@@ -161,7 +166,7 @@ for (const target of storeTargets) {
 
     it('idempotent tracker: a request arriving after the status query said "not received" is refused', async () => {
       const draftId = await draft('WEB');
-      h.app.faults.arm({
+      simulationWorld(h.app.db).faults.arm({
         target: 'tracker',
         fault: 'delay_ms',
         params: { ms: 400 },

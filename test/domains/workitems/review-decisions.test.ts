@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { reviewOperations } from '../../../src/cli/operations-command.ts';
+import { reviewOperations } from '../../../src/cli/operations-review.ts';
+import { simulationWorld } from '../../../src/external/simulation-world.ts';
 import { storeTargets } from '../../store/store-targets.ts';
 import { newKey, startWorkitems, type WorkitemsHarness } from './workitems-app.ts';
 
@@ -31,7 +32,12 @@ for (const target of storeTargets) {
           idempotency_key: newKey('draft'),
         });
         const draftId = (created.result as { draft: { draft_id: string } }).draft.draft_id;
-        h.app.faults.arm({ target: 'tracker', fault, match: { action: 'create_item' }, params: { ms: 50 } });
+        simulationWorld(h.app.db).faults.arm({
+          target: 'tracker',
+          fault,
+          match: { action: 'create_item' },
+          params: { ms: 50 },
+        });
         const lost = await h.call(MEMBER, 'workitems_commit', {
           draft_id: draftId,
           idempotency_key: newKey('c1'),

@@ -5,6 +5,7 @@ import type { Principal } from '../../../src/auth/principal.ts';
 import type { OutcomeEnvelope } from '../../../src/contract/envelope.ts';
 import { workitemsDomain } from '../../../src/domains/workitems/workitems-module.ts';
 import type { Effect } from '../../../src/external/effects-ledger.ts';
+import { simulationWorld } from '../../../src/external/simulation-world.ts';
 import type { StoreTarget } from '../../store/store-targets.ts';
 import { demoPrincipalNamed } from '../demo-principal.ts';
 
@@ -39,7 +40,7 @@ export async function startWorkitems(target: StoreTarget): Promise<WorkitemsHarn
     ...location.config,
     logger: pino({ level: process.env.TOOLGATE_TEST_LOG_LEVEL ?? 'silent' }),
     seed: true,
-    domains: [workitemsDomain],
+    modules: [workitemsDomain],
     backgroundJobs: false,
     clock,
   });
@@ -49,7 +50,7 @@ export async function startWorkitems(target: StoreTarget): Promise<WorkitemsHarn
     clock,
     call: (who, tool, args, signal) =>
       app.gateway.callToolEnvelope({ name: tool, arguments: args }, principalOf(who), signal),
-    trackerCreates: () => app.ledger.list({ system: 'tracker', action: 'create_item' }),
+    trackerCreates: () => simulationWorld(app.db).ledger.list({ system: 'tracker', action: 'create_item' }),
     rows: (sql, params = []) => app.db.query(sql, params),
     async close() {
       await app.close();

@@ -33,7 +33,7 @@ describe('workitems over MCP', () => {
   const clock = new ShiftableClock();
   beforeAll(async () => {
     gw = await startGateway({
-      domains: [workitemsDomain],
+      modules: [workitemsDomain],
       testApi: true,
       app: { backgroundJobs: false, clock },
     });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { DomainContext, DomainModule } from '../../../src/app/domain-module.ts';
+import type { ModuleContext, ToolgateModule } from '../../../src/app/module.ts';
 import { defineTool } from '../../../src/contract/define-tool.ts';
 import { defineErrorCodes } from '../../../src/contract/error-catalog.ts';
 import { outcome } from '../../../src/contract/outcome.ts';
@@ -8,6 +8,7 @@ import {
   ExternalUnavailableError,
 } from '../../../src/external/external-errors.ts';
 import { throughFaults } from '../../../src/external/fault-gate.ts';
+import { simulationMigrations, withSimulation } from '../../../src/external/simulation-world.ts';
 
 /**
  * A tiny domain for testing the evaluation harness itself: lamps a customer can switch through a
@@ -46,7 +47,8 @@ const SEED = [
   { id: 'lamp_garage', owner: 'bob', is_on: 0 },
 ];
 
-function createLamps({ db, faults, ledger }: DomainContext) {
+function createLamps(context: ModuleContext) {
+  const { db, faults, ledger } = withSimulation(context);
   const load = async (id: string, owner: string) =>
     (await db.query<LampRow>('SELECT * FROM eval_lamps WHERE id = ? AND owner = ?', [id, owner]))[0];
   const view = (row: LampRow) => ({
@@ -148,65 +150,68 @@ function createLamps({ db, faults, ledger }: DomainContext) {
 
   return {
     tools: [lampsGet, lampsSwitch],
-    principals: [
-      {
-        name: 'ann',
-        subject: 'ann',
-        tenant: 'home',
-        actor: 'customer' as const,
-        scopes: ['lamps:read', 'lamps:write', 'operations:read'],
-        description: 'owns two lamps',
-      },
-      {
-        name: 'viewer',
-        subject: 'ann',
-        tenant: 'home',
-        actor: 'customer' as const,
-        scopes: ['lamps:read'],
-        description: 'reads only',
-      },
-    ],
-    async seed() {
-      for (const lamp of SEED) {
-        await db.execute(
-          'INSERT INTO eval_lamps (id, owner, is_on, version, locked) VALUES (?, ?, ?, 1, 0) ON CONFLICT DO NOTHING',
-          [lamp.id, lamp.owner, lamp.is_on],
-        );
-      }
-    },
-    async reset() {
-      await db.execute('DELETE FROM eval_lamps');
-    },
-    async fixtures() {
-      return {
-        lamps: {
-          off: [{ id: 'lamp_kitchen' }],
-          on: [{ id: 'lamp_porch' }],
-          foreign: [{ id: 'lamp_garage' }],
+    simulation: {
+      principals: [
+        {
+          name: 'ann',
+          subject: 'ann',
+          tenant: 'home',
+          actor: 'customer' as const,
+          scopes: ['lamps:read', 'lamps:write', 'operations:read'],
+          description: 'owns two lamps',
         },
-      };
-    },
-    async simulate(target: string, action: string, params: Record<string, unknown>) {
-      if (target !== 'grid' || action !== 'lock') return null;
-      await db.execute('UPDATE eval_lamps SET locked = 1, version = version + 1 WHERE id = ?', [
-        String(params.lamp_id),
-      ]);
-      await ledger.record({
-        system: 'grid',
-        action: 'lock',
-        ref: String(params.lamp_id),
-        tenant: 'home',
-        requestId: null,
-        data: {},
-      });
-      return { locked: params.lamp_id };
+        {
+          name: 'viewer',
+          subject: 'ann',
+          tenant: 'home',
+          actor: 'customer' as const,
+          scopes: ['lamps:read'],
+          description: 'reads only',
+        },
+      ],
+      async seed() {
+        for (const lamp of SEED) {
+          await db.execute(
+            'INSERT INTO eval_lamps (id, owner, is_on, version, locked) VALUES (?, ?, ?, 1, 0) ON CONFLICT DO NOTHING',
+            [lamp.id, lamp.owner, lamp.is_on],
+          );
+        }
+      },
+      async reset() {
+        await db.execute('DELETE FROM eval_lamps');
+      },
+      async fixtures() {
+        return {
+          lamps: {
+            off: [{ id: 'lamp_kitchen' }],
+            on: [{ id: 'lamp_porch' }],
+            foreign: [{ id: 'lamp_garage' }],
+          },
+        };
+      },
+      async simulate(target: string, action: string, params: Record<string, unknown>) {
+        if (target !== 'grid' || action !== 'lock') return null;
+        await db.execute('UPDATE eval_lamps SET locked = 1, version = version + 1 WHERE id = ?', [
+          String(params.lamp_id),
+        ]);
+        await ledger.record({
+          system: 'grid',
+          action: 'lock',
+          ref: String(params.lamp_id),
+          tenant: 'home',
+          requestId: null,
+          data: {},
+        });
+        return { locked: params.lamp_id };
+      },
     },
   };
 }
 
-export const lampsDomain: DomainModule = {
+export const lampsDomain: ToolgateModule = {
   name: 'lamps',
   migrations: [
+    ...simulationMigrations,
     {
       id: '9000_eval_lamps',
       sql: `CREATE TABLE eval_lamps (id TEXT PRIMARY KEY, owner TEXT NOT NULL, is_on INTEGER NOT NULL,

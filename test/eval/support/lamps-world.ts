@@ -10,7 +10,7 @@ export const LAMP_SCENARIOS = join(import.meta.dirname, '..', 'scenarios');
 /** A gateway serving the lamps domain over MCP HTTP, SQLite in a temp dir. */
 export async function startLampsWorld() {
   const dataDir = mkdtempSync(join(tmpdir(), 'toolgate-eval-test-'));
-  const world = await InProcessWorld.start({ domains: [lampsDomain], dataDir });
+  const world = await InProcessWorld.start({ modules: [lampsDomain], dataDir });
   return {
     world,
     scenarios: loadScenarios(LAMP_SCENARIOS),

@@ -13,7 +13,7 @@ export const SCENARIO_ROOT = join(import.meta.dirname, '..', '..', '..', 'eval',
 export async function startReferenceWorld() {
   const dataDir = mkdtempSync(join(tmpdir(), 'toolgate-eval-ref-'));
   const world = await InProcessWorld.start({
-    domains: [ordersDomain, workitemsDomain, changesDomain],
+    modules: [ordersDomain, workitemsDomain, changesDomain],
     dataDir,
   });
   return {

@@ -1,8 +1,8 @@
 import type { IncomingMessage } from 'node:http';
 import { z } from 'zod';
-import type { FieldError } from '../contract/envelope.ts';
-import { faultSpecSchema } from '../external/faults.ts';
-import { readBody } from './read-body.ts';
+import type { FieldError } from '../../contract/envelope.ts';
+import { readBody } from '../../transport/read-body.ts';
+import { faultSpecSchema } from '../faults.ts';
 
 const TEST_API_BODY_LIMIT = 64 * 1024;
 

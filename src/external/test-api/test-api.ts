@@ -1,9 +1,12 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import { z } from 'zod';
-import type { App } from '../app/create-app.ts';
-import type { DemoPrincipal } from '../app/domain-module.ts';
-import type { Principal } from '../auth/principal.ts';
-import { sendJson } from './http-replies.ts';
+import type { App } from '../../app/create-app.ts';
+import type { DemoPrincipal } from '../../app/module.ts';
+import { loadOrCreateDevKeys } from '../../auth/dev-keys.ts';
+import { mintToken } from '../../auth/mint-token.ts';
+import type { KeySource } from '../../auth/token-verifier.ts';
+import { sendJson } from '../../transport/http-replies.ts';
+import type { HttpRouteFamily, RouteRequest } from '../../transport/http-server.ts';
+import { resetSimulation, simulationWorld } from '../simulation-world.ts';
 import {
   effectsQuerySchema,
   faultsBodySchema,
@@ -16,22 +19,27 @@ import {
 export const TEST_CONTROL_SCOPE = 'test:control';
 
 export interface TestApiOptions {
-  /** Mints a token for a demo principal when this server signs its own (dev) tokens. */
-  readonly mintDemoToken: ((principal: DemoPrincipal) => Promise<string>) | null;
+  /** Where the server's verification keys come from; with the dev key, fixtures carry ready demo tokens. */
+  readonly keys: KeySource;
 }
+
+type MintDemoToken = ((principal: DemoPrincipal, audience: string) => Promise<string>) | null;
 
 /**
  * The test API of DESIGN.md section 8, for the evaluation harness and other programs' tests:
- * fixtures, fault injection, world simulation, the effects ledger and a world reset. Mounted only
- * with --enable-test-api, and only for principals holding `test:control`.
+ * fixtures, fault injection, world simulation, the effects ledger and a world reset, over the modules
+ * of `app` that bring simulation hooks. Mounted only with --enable-test-api, and only answered for
+ * principals holding `test:control`.
  */
-export function createTestApi(app: App, options: TestApiOptions) {
-  return async function serveTestApi(
-    req: IncomingMessage,
-    res: ServerResponse,
-    url: URL,
-    principal: Principal,
-  ): Promise<void> {
+export function testApiRoutes(app: App, options: TestApiOptions): HttpRouteFamily {
+  const world = simulationWorld(app.db);
+  const simulated = app.modules.flatMap((m) => (m.simulation ? [m.simulation] : []));
+  let minter: Promise<MintDemoToken> | null = null;
+  const mintDemoToken = () => {
+    minter ??= demoTokenMinter(options.keys);
+    return minter;
+  };
+  const handle = async ({ req, res, url, principal, resource }: RouteRequest): Promise<void> => {
     if (!principal.scopes.has(TEST_CONTROL_SCOPE)) {
       return sendJson(res, 403, {
         error: 'forbidden',
@@ -41,29 +49,29 @@ export function createTestApi(app: App, options: TestApiOptions) {
     const route = `${req.method} ${url.pathname}`;
     switch (route) {
       case 'GET /test-api/fixtures':
-        return sendJson(res, 200, await fixtures(app, options));
+        return sendJson(res, 200, await fixtures(app, await mintDemoToken(), resource));
       case 'GET /test-api/faults':
-        return sendJson(res, 200, { faults: app.faults.list() });
+        return sendJson(res, 200, { faults: world.faults.list() });
       case 'DELETE /test-api/faults':
-        app.faults.clear(url.searchParams.get('target') ?? undefined);
+        world.faults.clear(url.searchParams.get('target') ?? undefined);
         return sendJson(res, 200, { cleared: true });
       case 'POST /test-api/faults': {
         const body = await parseJsonBody(req, faultsBodySchema);
         if (!body.ok) return sendJson(res, body.status, { error: 'invalid_body', field_errors: body.errors });
         if ('clear' in body.value) {
-          app.faults.clear(body.value.target);
+          world.faults.clear(body.value.target);
           return sendJson(res, 200, { cleared: true });
         }
-        return sendJson(res, 201, { fault: app.faults.arm(body.value) });
+        return sendJson(res, 201, { fault: world.faults.arm(body.value) });
       }
       case 'POST /test-api/simulate': {
         const body = await parseJsonBody(req, simulateBodySchema);
         if (!body.ok) return sendJson(res, body.status, { error: 'invalid_body', field_errors: body.errors });
         const { target, action, params } = body.value;
-        for (const domain of app.domains) {
+        for (const hooks of simulated) {
           let outcome: Record<string, unknown> | null | undefined;
           try {
-            outcome = await domain.simulate?.(target, action, params);
+            outcome = await hooks.simulate?.(target, action, params);
           } catch (error) {
             // A world action that rejects its params changed nothing: the caller's body is at fault.
             if (!(error instanceof z.ZodError)) throw error;
@@ -81,18 +89,26 @@ export function createTestApi(app: App, options: TestApiOptions) {
         const query = validate(effectsQuerySchema, Object.fromEntries(url.searchParams));
         if (!query.ok) return sendJson(res, 400, { error: 'invalid_query', field_errors: query.errors });
         const { target, ref, action } = query.value;
-        return sendJson(res, 200, { effects: await app.ledger.list({ system: target, ref, action }) });
+        return sendJson(res, 200, { effects: await world.ledger.list({ system: target, ref, action }) });
       }
       case 'POST /test-api/reset':
-        await app.resetWorld();
+        await resetSimulation(app);
         return sendJson(res, 200, { reset: true });
       default:
         return sendJson(res, 404, { error: 'not_found', error_description: `no test API route ${route}` });
     }
   };
+  return { prefix: '/test-api/', scopes: [TEST_CONTROL_SCOPE], handle };
 }
 
-async function fixtures(app: App, options: TestApiOptions): Promise<Record<string, unknown>> {
+async function demoTokenMinter(keys: KeySource): Promise<MintDemoToken> {
+  if (keys.kind !== 'dev') return null;
+  const devKeys = await loadOrCreateDevKeys(keys.dataDir);
+  return (p, audience) =>
+    mintToken(devKeys, { sub: p.subject, tenant: p.tenant, actor: p.actor, scopes: p.scopes }, { audience });
+}
+
+async function fixtures(app: App, mint: MintDemoToken, audience: string): Promise<Record<string, unknown>> {
   const principals = await Promise.all(
     app.principals.map(async (p) => ({
       name: p.name,
@@ -102,10 +118,11 @@ async function fixtures(app: App, options: TestApiOptions): Promise<Record<strin
       tenant: p.tenant,
       actor: p.actor,
       scopes: [...p.scopes],
-      token: options.mintDemoToken ? await options.mintDemoToken(p) : null,
+      token: mint ? await mint(p, audience) : null,
     })),
   );
   const merged: Record<string, unknown> = {};
-  for (const domain of app.domains) Object.assign(merged, await domain.fixtures());
+  for (const module of app.modules)
+    if (module.simulation) Object.assign(merged, await module.simulation.fixtures());
   return { ...merged, principals };
 }

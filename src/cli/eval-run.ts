@@ -1,0 +1,90 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { ADVERSARIAL_POLICIES, adversarialAgent } from '../eval/agents/adversarial-agent.ts';
+import type { EvalAgent } from '../eval/agents/eval-agent.ts';
+import { llmAgent } from '../eval/agents/llm-agent.ts';
+import { languageModel } from '../eval/agents/llm-model.ts';
+import { referenceAgent } from '../eval/agents/reference-agent.ts';
+import { runEvaluation } from '../eval/evaluation.ts';
+import { InProcessWorld } from '../eval/in-process-world.ts';
+import { progressBar } from '../eval/progress-bar.ts';
+import { writeReports } from '../eval/report/write-reports.ts';
+import { ScenarioLoadError } from '../eval/scenario-loader.ts';
+import { selectScenarios } from '../eval/scenario-selection.ts';
+import type { EvalFlags } from './eval-command.ts';
+import { servedModules } from './served-modules.ts';
+
+/** Runs the selected scenarios in an in-process gateway; 0 when every trial passed, 1 otherwise, 2 on bad input. */
+export async function runEvalCommand(flags: EvalFlags): Promise<number> {
+  let scenarios: ReturnType<typeof selectScenarios>;
+  try {
+    scenarios = selectScenarios(resolve(flags.scenarios), flags.split, flags.filter);
+  } catch (error) {
+    if (!(error instanceof ScenarioLoadError)) throw error;
+    process.stderr.write(`toolgate eval: scenarios that cannot be used:\n${error.problems.join('\n')}\n`);
+    return 2;
+  }
+  if (scenarios.length === 0) {
+    process.stderr.write('no scenarios match\n');
+    return 2;
+  }
+  const agents = agentsFor(flags);
+  const { modules } = await servedModules(flags.config);
+  const dataDir = mkdtempSync(join(tmpdir(), 'toolgate-eval-'));
+  const world = await InProcessWorld.start({
+    modules,
+    dataDir,
+    databaseUrl: flags.databaseUrl,
+  });
+  try {
+    const report = await runEvaluation({
+      world,
+      scenarios,
+      agents,
+      trials: Math.max(1, Number(flags.trials)),
+      ...(flags.progress ? { onTrial: progressBar() } : {}),
+      about: {
+        database: flags.databaseUrl ? 'postgresql' : 'sqlite',
+        split: flags.split,
+        ...(flags.filter ? { filter: flags.filter } : {}),
+        ...(flags.agent === 'llm' ? { model: `${flags.provider}:${flags.model}` } : {}),
+      },
+    });
+    const out =
+      flags.out ?? join('eval', 'results', `${flags.agent}-${report.startedAt.replace(/[:.]/g, '-')}`);
+    const paths = writeReports(report, out);
+    const { overall } = report;
+    process.stdout.write(
+      `${overall.passed}/${overall.trials} trials passed, ${overall.unsafeExecutions} unsafe executions, ` +
+        `${(report.durationMs / 1000).toFixed(1)} s\n${paths.json}\n${paths.markdown}\n${paths.html}\n`,
+    );
+    return overall.passed === overall.trials ? 0 : 1;
+  } finally {
+    await world.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+function agentsFor(flags: EvalFlags): EvalAgent[] {
+  if (flags.agent === 'reference') return [referenceAgent];
+  if (flags.agent === 'adversarial') return (flags.policy ?? [...ADVERSARIAL_POLICIES]).map(adversarialAgent);
+  if (!flags.model) throw new Error('--agent llm needs --model (or TOOLGATE_EVAL_MODEL)');
+  const apiKey =
+    flags.apiKey ??
+    (flags.provider === 'anthropic' ? process.env.ANTHROPIC_API_KEY : process.env.OPENAI_API_KEY);
+  return [
+    llmAgent({
+      model: languageModel({
+        provider: flags.provider,
+        model: flags.model,
+        ...(flags.baseUrl ? { baseUrl: flags.baseUrl } : {}),
+        ...(apiKey ? { apiKey } : {}),
+      }),
+      label: flags.model,
+      maxSteps: Math.max(1, Number(flags.maxSteps)),
+      ...(flags.systemPrompt ? { systemPrompt: readFileSync(flags.systemPrompt, 'utf8') } : {}),
+      ...(flags.temperature !== undefined ? { temperature: Number(flags.temperature) } : {}),
+    }),
+  ];
+}

@@ -1,0 +1,119 @@
+import type { App } from '../app/create-app.ts';
+import { createApp } from '../app/create-app.ts';
+import { loadOrCreateDevKeys } from '../auth/dev-keys.ts';
+import { createTokenVerifier } from '../auth/token-verifier.ts';
+import { ToolContractError } from '../contract/tool-contract-error.ts';
+import { testApiRoutes } from '../external/test-api/test-api.ts';
+import { createLogger } from '../telemetry/logger.ts';
+import { MCP_PATH } from '../transport/endpoint-defaults.ts';
+import { type HttpRouteFamily, startHttpTransport } from '../transport/http-server.ts';
+import { startStdioTransport } from '../transport/stdio-server.ts';
+import { devTokenBanner } from './dev-token-banner.ts';
+import { ConfigError, type RawServeOptions, resolveServeConfig, type ServeConfig } from './serve-options.ts';
+import { exitOnConfigError, type ServedModules, servedModules } from './served-modules.ts';
+
+/** Resolves the configuration (every problem named, exit 2) and serves until SIGINT/SIGTERM. */
+export async function runServe(raw: RawServeOptions): Promise<void> {
+  let served: ServedModules;
+  let config: ServeConfig;
+  try {
+    served = await servedModules(raw.config);
+    config = resolveServeConfig(raw, served.settings);
+  } catch (error) {
+    exitOnConfigError('serve', error);
+    if (!(error instanceof ConfigError)) throw error;
+    process.stderr.write(
+      `toolgate serve: invalid configuration\n  ${error.message.split('\n').join('\n  ')}\n`,
+    );
+    process.exit(2);
+  }
+  await serve(config, served).catch((error: unknown) => {
+    if (error instanceof ToolContractError) {
+      // A module's tools are known only once it is created; they break rules like a config's tools do.
+      process.stderr.write(
+        `toolgate serve: invalid config ${served.file ?? ''}:\n  ${error.message.split('\n').join('\n  ')}\n`,
+      );
+      process.exit(2);
+    }
+    // Start-up failures (database unreachable, port taken) are operator errors: say what, not where.
+    process.stderr.write(`toolgate serve: could not start: ${(error as Error).message}\n`);
+    process.exit(1);
+  });
+}
+
+async function serve(config: ServeConfig, served: ServedModules): Promise<void> {
+  const logger = createLogger();
+  const app = await createApp({
+    dataDir: config.dataDir,
+    databaseUrl: config.databaseUrl,
+    logger,
+    seed: config.seed,
+    retentionSeconds: config.retentionSeconds,
+    modules: served.modules,
+    processMetrics: true,
+    ...(config.operations ? { operations: config.operations } : {}),
+  });
+  const stop = config.stdio ? await serveStdio(app, config) : await serveHttp(app, config);
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) process.exit(1);
+    stopping = true;
+    logger.info({ signal }, 'shutting down');
+    await stop();
+    await app.close();
+    logger.flush();
+    process.exit(0);
+  };
+  process.once('SIGINT', () => void shutdown('SIGINT'));
+  process.once('SIGTERM', () => void shutdown('SIGTERM'));
+}
+
+/** The test API, when asked for, over the modules that bring a simulated world. */
+function testApiFor(app: App, config: ServeConfig): HttpRouteFamily[] {
+  if (!config.enableTestApi) return [];
+  if (!app.modules.some((m) => m.simulation)) {
+    app.logger.warn('--enable-test-api: no served module has simulation hooks; the test API is not mounted');
+    return [];
+  }
+  return [testApiRoutes(app, { keys: config.keys })];
+}
+
+async function serveHttp(app: App, config: ServeConfig): Promise<() => Promise<void>> {
+  const routes = testApiFor(app, config);
+  const http = await startHttpTransport(app, {
+    host: config.host,
+    port: config.port,
+    keys: config.keys,
+    resourceUrl: config.audience,
+    routes,
+    localPrincipalToken: config.localPrincipalToken,
+    allowedHosts: config.allowedHosts,
+  }).catch(async (error: unknown) => {
+    await app.close();
+    process.stderr.write(`toolgate serve: ${(error as Error).message}\n`);
+    process.exit(2);
+  });
+  const keys = config.keys.kind === 'dev' ? await loadOrCreateDevKeys(config.dataDir) : null;
+  process.stdout.write(await devTokenBanner(http.resource, app.principals, keys));
+  app.logger.info({ url: http.url, testApi: routes.length > 0 }, 'serving MCP over HTTP');
+  return () => http.close();
+}
+
+async function serveStdio(app: App, config: ServeConfig): Promise<() => Promise<void>> {
+  const token = process.env.TOOLGATE_TOKEN;
+  const audience = config.audience ?? `http://${config.host}:${config.port}${MCP_PATH}`;
+  const verdict = token
+    ? await (await createTokenVerifier(config.keys, audience)).verify(token)
+    : { ok: false as const, detail: 'TOOLGATE_TOKEN is not set' };
+  if (!verdict.ok) {
+    await app.close();
+    process.stderr.write(`toolgate serve --stdio: refusing to start: ${verdict.detail}\n`);
+    process.exit(2);
+  }
+  const stdio = await startStdioTransport(app, verdict.principal);
+  void stdio.closed.then(async () => {
+    await app.close();
+    process.exit(0);
+  });
+  return () => stdio.close();
+}

@@ -1,0 +1,30 @@
+import type { ToolgateModule } from '../app/module.ts';
+import type { ToolgateConfig } from '../config/define-config.ts';
+import { ConfigFileError, loadConfigFile } from '../config/load-config.ts';
+import { configFileOption } from './serve-options.ts';
+
+/** What a command works on: a config file's modules, or the reference domains when none is named. */
+export interface ServedModules {
+  readonly modules: readonly ToolgateModule[];
+  readonly settings: ToolgateConfig;
+  /** The config file, or null for the reference domains. */
+  readonly file: string | null;
+}
+
+/** Loads --config (or TOOLGATE_CONFIG); without one, the reference domains, loaded only then. */
+export async function servedModules(configFlag: string | undefined): Promise<ServedModules> {
+  const path = configFileOption(configFlag);
+  if (path === undefined) {
+    const { referenceDomains } = await import('../domains/reference-domains.ts');
+    return { modules: referenceDomains, settings: {}, file: null };
+  }
+  const loaded = await loadConfigFile(path);
+  return { modules: loaded.modules, settings: loaded.config, file: loaded.file };
+}
+
+/** Prints a config's problems the way every command does, and exits 2. */
+export function exitOnConfigError(command: string, error: unknown): void {
+  if (!(error instanceof ConfigFileError)) return;
+  process.stderr.write(`toolgate ${command}: invalid config ${error.message}\n`);
+  process.exit(2);
+}

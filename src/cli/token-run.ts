@@ -1,0 +1,49 @@
+import { z } from 'zod';
+import { loadOrCreateDevKeys } from '../auth/dev-keys.ts';
+import { mintToken } from '../auth/mint-token.ts';
+import { ACTORS } from '../auth/principal.ts';
+import { principalClaimsSchema } from '../auth/token-claims.ts';
+import { dataDirProblem, defaultAudience, resolveDataDir } from './serve-options.ts';
+
+const tokenRequestSchema = z.strictObject({
+  sub: principalClaimsSchema.shape.sub,
+  tenant: principalClaimsSchema.shape.tenant,
+  actor: z.enum(ACTORS),
+  scopes: z.string().max(2000),
+  ttl: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(30 * 24 * 3600),
+  audience: z.url({ protocol: /^https?$/ }),
+});
+
+/** Prints only a dev JWT the server with the same data dir accepts; every bad argument named, exit 2. */
+export async function runTokenCommand(raw: Record<string, string | undefined>): Promise<void> {
+  const parsed = tokenRequestSchema.safeParse({
+    sub: raw.sub,
+    tenant: raw.tenant,
+    actor: raw.actor,
+    scopes: raw.scopes ?? '',
+    ttl: raw.ttl,
+    audience: raw.audience ?? defaultAudience(),
+  });
+  const dataDir = resolveDataDir(raw.dataDir);
+  const problems = parsed.success
+    ? []
+    : parsed.error.issues.map((i) => `--${String(i.path[0] ?? '?')}: ${i.message}`);
+  const dirProblem = dataDirProblem(dataDir);
+  if (dirProblem) problems.push(`--data-dir ${dataDir}: ${dirProblem}`);
+  if (!parsed.success || problems.length > 0) {
+    process.stderr.write(`toolgate token: invalid arguments\n  ${problems.join('\n  ')}\n`);
+    process.exit(2);
+  }
+  const { sub, tenant, actor, scopes, ttl, audience } = parsed.data;
+  const keys = await loadOrCreateDevKeys(dataDir);
+  const token = await mintToken(
+    keys,
+    { sub, tenant, actor, scopes: scopes.split(/\s+/).filter(Boolean) },
+    { audience, ttlSeconds: ttl },
+  );
+  process.stdout.write(`${token}\n`);
+}

@@ -1,0 +1,153 @@
+import { existsSync } from 'node:fs';
+import { dirname, extname, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { z } from 'zod';
+import type { ToolgateModule } from '../app/module.ts';
+import type { AnyToolDefinition } from '../contract/define-tool.ts';
+import {
+  collectContractProblems,
+  ToolContractError,
+  type ToolContractProblem,
+} from '../contract/tool-contract-error.ts';
+import { ToolRegistry } from '../contract/tool-registry.ts';
+import type { ToolgateConfig } from './define-config.ts';
+
+/** A config file that cannot be served; every problem is named, each on its own line. */
+export class ConfigFileError extends Error {
+  constructor(
+    readonly file: string,
+    readonly problems: readonly string[],
+  ) {
+    super(`${file}:\n  ${problems.join('\n  ')}`);
+    this.name = 'ConfigFileError';
+  }
+}
+
+export interface LoadedConfig {
+  /** Absolute path of the file. */
+  readonly file: string;
+  readonly config: ToolgateConfig;
+  /** What to serve: the config's modules, plus one module holding its plain `tools`. */
+  readonly modules: readonly ToolgateModule[];
+}
+
+const LOADABLE = new Set(['.mjs', '.js', '.cjs', '.ts', '.mts']);
+
+const settingsSchema = z.strictObject({
+  tools: z.array(z.unknown()).optional(),
+  modules: z.array(z.unknown()).optional(),
+  host: z.string().min(1).optional(),
+  port: z.number().int().min(0).max(65535).optional(),
+  dataDir: z.string().min(1).optional(),
+  databaseUrl: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'must start with postgres:// or postgresql://')
+    .optional(),
+  jwksUrl: z.url({ protocol: /^https?$/ }).optional(),
+  issuer: z.string().min(1).optional(),
+  audience: z.url({ protocol: /^https?$/ }).optional(),
+  allowedHosts: z.array(z.string().min(1)).optional(),
+  retentionSeconds: z.number().int().min(60).max(31_536_000).optional(),
+  enableTestApi: z.boolean().optional(),
+  seed: z.boolean().optional(),
+  operations: z.record(z.string(), z.number().int().positive()).optional(),
+});
+
+/**
+ * Imports a config module and checks it whole: the default export, every setting, and every tool's
+ * contract (defineTool and registry rules), so that one run names every problem. Throws
+ * ConfigFileError; the CLI prints it and exits 2.
+ */
+export async function loadConfigFile(path: string): Promise<LoadedConfig> {
+  const file = resolve(path);
+  if (!existsSync(file)) throw new ConfigFileError(file, ['no such file']);
+  if (!LOADABLE.has(extname(file))) {
+    throw new ConfigFileError(file, [
+      `cannot load a ${extname(file) || 'extensionless'} file; use .mjs, .js or .ts`,
+    ]);
+  }
+  let loaded: { value: Record<string, unknown>; problems: ToolContractProblem[] };
+  try {
+    loaded = await collectContractProblems(() => import(pathToFileURL(file).href));
+  } catch (error) {
+    throw new ConfigFileError(file, problemsOfThrown(error, 'cannot be loaded'));
+  }
+  const problems = loaded.problems.map(describeProblem);
+  const config = loaded.value.default;
+  if (typeof config !== 'object' || config === null) {
+    throw new ConfigFileError(file, [
+      ...problems,
+      'has no default export; write `export default defineConfig({...})`',
+    ]);
+  }
+  const settings = settingsSchema.safeParse(config);
+  if (!settings.success) {
+    for (const issue of settings.error.issues) problems.push(describeIssue(issue));
+  }
+  const { tools = [], modules = [] } = config as ToolgateConfig;
+  const registry = new ToolRegistry({ retentionSeconds: 86_400 });
+  for (const [index, tool] of tools.entries()) {
+    if (!isToolDefinition(tool)) {
+      problems.push(`tools[${index}]: not a tool made by defineTool`);
+      continue;
+    }
+    if (tool.name === 'operations_get')
+      problems.push(`tool operations_get: the gateway serves its own [unique-name]`);
+    try {
+      registry.register(tool);
+    } catch (error) {
+      problems.push(...problemsOfThrown(error, `tool ${tool.name}`));
+    }
+  }
+  modules.forEach((module, index) => {
+    if (!isModule(module)) problems.push(`modules[${index}]: needs a name and a create(context) function`);
+  });
+  if (tools.length === 0 && modules.length === 0) problems.push('serves nothing: give `tools` or `modules`');
+  if (problems.length > 0) throw new ConfigFileError(file, problems);
+  const fromTools: ToolgateModule[] = tools.length > 0 ? [{ name: 'config', create: () => ({ tools }) }] : [];
+  return {
+    file,
+    config: relativeToFile(config as ToolgateConfig, dirname(file)),
+    modules: [...modules, ...fromTools],
+  };
+}
+
+/** A contract error's problems, or the one message of any other error (never a stack). */
+export function problemsOfThrown(error: unknown, what: string): string[] {
+  if (error instanceof ToolContractError) return error.problems.map(describeProblem);
+  return [`${what}: ${error instanceof Error ? error.message : String(error)}`];
+}
+
+function describeProblem(problem: ToolContractProblem): string {
+  return `tool ${problem.tool}: ${problem.message} [${problem.rule}]`;
+}
+
+function describeIssue(issue: z.core.$ZodIssue): string {
+  const at = issue.path.join('.') || '(config)';
+  if (issue.code === 'unrecognized_keys') {
+    const allowed = Object.keys(settingsSchema.shape).join(', ');
+    return `${issue.keys.join(', ')}: not a setting (allowed: ${allowed})`;
+  }
+  return `${at}: ${issue.message}`;
+}
+
+function isToolDefinition(value: unknown): value is AnyToolDefinition {
+  const candidate = value as Partial<AnyToolDefinition> | null;
+  return (
+    typeof candidate === 'object' &&
+    candidate !== null &&
+    typeof candidate.name === 'string' &&
+    typeof candidate.handler === 'function' &&
+    typeof candidate.annotations === 'object' &&
+    typeof candidate.majorVersion === 'number'
+  );
+}
+
+function isModule(value: unknown): value is ToolgateModule {
+  const candidate = value as Partial<ToolgateModule> | null;
+  return typeof candidate?.name === 'string' && typeof candidate.create === 'function';
+}
+
+function relativeToFile(config: ToolgateConfig, dir: string): ToolgateConfig {
+  return config.dataDir === undefined ? config : { ...config, dataDir: resolve(dir, config.dataDir) };
+}

@@ -1,0 +1,46 @@
+import type { App } from '../app/create-app.ts';
+import type { ModuleContext } from '../app/module.ts';
+import type { Migration, SqlDatabase } from '../store/sql-database.ts';
+import { EffectsLedger, effectsLedgerMigration } from './effects-ledger.ts';
+import { FaultInjector } from './faults.ts';
+
+/**
+ * The shared parts of a simulated world over one database: the fault injector every simulated system
+ * consults and the effects ledger every one of them writes to. Modules over the same database share
+ * them, so a fault armed through the test API reaches whichever module's system it names.
+ */
+export interface SimulationWorld {
+  readonly faults: FaultInjector;
+  readonly ledger: EffectsLedger;
+}
+
+/** What a module built on the simulation kit works with: its module context plus the shared world. */
+export interface SimulationContext extends ModuleContext, SimulationWorld {}
+
+/** Tables the simulation kit needs; a module that uses the kit lists them among its migrations. */
+export const simulationMigrations: readonly Migration[] = [effectsLedgerMigration];
+
+const worlds = new WeakMap<SqlDatabase, SimulationWorld>();
+
+/** The simulated world over `db`, created on first use and shared by every caller with the same database. */
+export function simulationWorld(db: SqlDatabase): SimulationWorld {
+  let world = worlds.get(db);
+  if (!world) {
+    world = { faults: new FaultInjector(), ledger: new EffectsLedger(db) };
+    worlds.set(db, world);
+  }
+  return world;
+}
+
+/** A module context joined with the simulated world of its database. */
+export function withSimulation(context: ModuleContext): SimulationContext {
+  return { ...context, ...simulationWorld(context.db) };
+}
+
+/** A fresh demo world: no armed faults, an empty ledger, then every simulated module reset and seeded. */
+export async function resetSimulation(app: App): Promise<void> {
+  const world = simulationWorld(app.db);
+  world.faults.clear();
+  await world.ledger.clear();
+  await app.resetWorld();
+}
