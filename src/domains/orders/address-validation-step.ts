@@ -1,7 +1,8 @@
 import type { Warning } from '../../contract/envelope.ts';
 import { outcome, type ToolOutcome } from '../../contract/outcome.ts';
 import type { AddressValidationService } from '../../external/address-validation/address-validation-service.ts';
-import type { AddressField, PostalAddress } from './postal-address.ts';
+import type { AddressField } from '../../external/postal-address.ts';
+import type { PostalAddress } from './postal-address.ts';
 
 /** Validation is a lookup; a validator slower than this is treated as unavailable. */
 const VALIDATION_WAIT_MS = 2_000;

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { REDIRECT_STATUSES } from '../../external/carrier/carrier-records.ts';
+import { ADDRESS_FIELDS } from '../../external/postal-address.ts';
 import { fulfilmentStateSchema } from './fulfilment.ts';
-import { ADDRESS_FIELDS, postalAddressSchema } from './postal-address.ts';
+import { postalAddressSchema } from './postal-address.ts';
 
 /** The agent-visible shapes the orders and shipments tools share. */
 export const orderIdSchema = z

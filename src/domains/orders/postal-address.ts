@@ -1,7 +1,10 @@
 import { z } from 'zod';
-import { canonicalJson, sha256Hex } from '../../contract/canonical-json.ts';
+import type { PostalAddress as SystemsAddress } from '../../external/postal-address.ts';
 
-/** A closed postal address: every field bounded, nothing else accepted. */
+/**
+ * A closed postal address: every field bounded, nothing else accepted. What the agent gives is exactly
+ * what the warehouse and carrier take (checked by `satisfies`).
+ */
 export const postalAddressSchema = z
   .strictObject({
     recipient_name: z
@@ -46,29 +49,11 @@ export const postalAddressSchema = z
       .regex(/^[A-Z]{2}$/)
       .describe('Two-letter ISO 3166-1 alpha-2 country code in capitals, e.g. "US", "GB", "DE".'),
   })
-  .describe('A complete postal address; it replaces the previous one in full.');
+  .describe(
+    'A complete postal address; it replaces the previous one in full.',
+  ) satisfies z.ZodType<SystemsAddress>;
 
 export type PostalAddress = z.output<typeof postalAddressSchema>;
-
-export const ADDRESS_FIELDS = [
-  'recipient_name',
-  'address_line_1',
-  'address_line_2',
-  'locality',
-  'administrative_area',
-  'postal_code',
-  'country_code',
-] as const satisfies readonly (keyof PostalAddress)[];
-export type AddressField = (typeof ADDRESS_FIELDS)[number];
-
-/**
- * A short, stable digest of an address. External systems and the effects ledger keep this (with the
- * country and postal code) instead of the address itself, so tests can compare addresses without the
- * ledger ever holding one.
- */
-export function addressDigest(address: PostalAddress): string {
-  return sha256Hex(canonicalJson(address)).slice(0, 16);
-}
 
 /** Parses an address stored as JSON by this domain; a malformed row is a programmer error. */
 export function parseStoredAddress(json: string): PostalAddress {

@@ -1,4 +1,4 @@
-import type { AddressField, PostalAddress } from '../../domains/orders/postal-address.ts';
+import type { AddressField, PostalAddress } from '../postal-address.ts';
 
 /** One cosmetic change: the meaning of the address is the same before and after. */
 export interface Normalization {

@@ -1,6 +1,6 @@
-import type { AddressField, PostalAddress } from '../../domains/orders/postal-address.ts';
 import { throughFaults } from '../fault-gate.ts';
 import type { FaultInjector } from '../faults.ts';
+import type { AddressField, PostalAddress } from '../postal-address.ts';
 import {
   DIRECTORY,
   editDistance,

@@ -1,6 +1,6 @@
-import { addressDigest, type PostalAddress } from '../../domains/orders/postal-address.ts';
 import type { SqlDatabase, SqlExecutor } from '../../store/sql-database.ts';
 import type { EffectsLedger } from '../effects-ledger.ts';
+import { addressDigest, type PostalAddress } from '../postal-address.ts';
 import {
   CARRIER_SYSTEM,
   type CarrierRedirect,

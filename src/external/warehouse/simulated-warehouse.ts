@@ -1,9 +1,9 @@
-import { addressDigest, type PostalAddress } from '../../domains/orders/postal-address.ts';
 import type { SqlDatabase, SqlExecutor } from '../../store/sql-database.ts';
 import type { EffectsLedger } from '../effects-ledger.ts';
 import { ExternalRejectedError } from '../external-errors.ts';
 import { throughFaults } from '../fault-gate.ts';
 import type { FaultInjector } from '../faults.ts';
+import { addressDigest, type PostalAddress } from '../postal-address.ts';
 
 export const WAREHOUSE_SYSTEM = 'warehouse';
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ADDRESS_SAMPLES, demoId } from '../../../src/domains/orders/demo-orders.ts';
-import { addressDigest } from '../../../src/domains/orders/postal-address.ts';
+import { addressDigest } from '../../../src/external/postal-address.ts';
 import { simulationWorld } from '../../../src/external/simulation-world.ts';
 import { storeTargets } from '../../store/store-targets.ts';
 import { newKey, type OrdersHarness, orderId, startOrders } from './orders-app.ts';

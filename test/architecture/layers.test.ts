@@ -1,0 +1,79 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { describe, expect, test } from 'vitest';
+
+const SRC = join(import.meta.dirname, '../../src');
+
+/** The rooms of the house, arrows down: each may import only from its own room and the rooms below it. */
+const LAYERS = {
+  framework: [
+    'app',
+    'auth',
+    'backend',
+    'config',
+    'contract',
+    'contract-artifacts',
+    'gateway',
+    'operations',
+    'store',
+    'telemetry',
+    'transport',
+    'index.ts',
+  ],
+  kit: ['external', 'testing', 'testing.ts'],
+  domains: ['domains'],
+  top: ['cli', 'eval'],
+} as const;
+type Layer = keyof typeof LAYERS;
+const MAY_IMPORT: Record<Layer, readonly Layer[]> = {
+  framework: ['framework'],
+  kit: ['framework', 'kit'],
+  domains: ['framework', 'kit', 'domains'],
+  top: ['framework', 'kit', 'domains', 'top'],
+};
+
+function layerOf(file: string): Layer {
+  const first = relative(SRC, file).split('/')[0]!;
+  const found = (Object.keys(LAYERS) as Layer[]).find((layer) =>
+    (LAYERS[layer] as readonly string[]).includes(first),
+  );
+  if (!found) throw new Error(`${first} belongs to no layer; add it to LAYERS`);
+  return found;
+}
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return sourceFiles(path);
+    return entry.name.endsWith('.ts') ? [path] : [];
+  });
+}
+
+/** Relative specifiers of static and dynamic imports (type-only imports count: they are dependencies too). */
+function importsOf(file: string): string[] {
+  const text = readFileSync(file, 'utf8');
+  const specifiers = [...text.matchAll(/(?:from|import\()\s*'(\.{1,2}\/[^']+)'/g)].map((m) => m[1]!);
+  // Outside src/ is only the package manifest (read for the version), which belongs to every layer.
+  return specifiers.map((s) => resolve(dirname(file), s)).filter((target) => target.startsWith(SRC));
+}
+
+describe('the layers of the source tree', () => {
+  test('the framework imports nothing from the simulation kit, the reference domains, the CLI or eval', () => {
+    const violations: string[] = [];
+    for (const file of sourceFiles(SRC)) {
+      const from = layerOf(file);
+      for (const target of importsOf(file)) {
+        const to = layerOf(target);
+        if (!MAY_IMPORT[from].includes(to)) {
+          violations.push(`${relative(SRC, file)} (${from}) imports ${relative(SRC, target)} (${to})`);
+        }
+      }
+    }
+    expect(violations).toEqual([]);
+  });
+
+  test('the check sees real imports (a kit file importing the framework is found)', () => {
+    const kitFile = join(SRC, 'external/simulation-world.ts');
+    expect(importsOf(kitFile).map((f) => layerOf(f))).toContain('framework');
+  });
+});
