@@ -27,6 +27,14 @@ export async function devTokenBanner(
     lines.push('Tokens come from the configured issuer (JWKS); no dev tokens are printed.');
     return `${lines.join('\n')}\n`;
   }
+  if (principals.length === 0) {
+    // A config's own tools have no demo identities: say how to mint one for this very server.
+    lines.push(
+      'Mint a dev token for this server (same data dir):',
+      `  npx toolgate token --sub S --tenant T --actor A --scopes "a b" --audience ${url}`,
+    );
+    return `${lines.join('\n')}\n`;
+  }
   const hours = DEFAULT_TOKEN_TTL_SECONDS / 3600;
   lines.push(`Dev tokens (valid ${hours} h; send as "Authorization: Bearer <token>"):`, '');
   const subjects = principals.map((p) => ({

@@ -1,0 +1,112 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { runCommand, type ServingProcess, startServing } from '../support/serve-process.ts';
+
+const BIN = join(import.meta.dirname, '../../bin/toolgate.mjs');
+const FIXTURES = join(import.meta.dirname, 'fixtures');
+const NOTES = join(FIXTURES, 'notes.config.mjs');
+const BROKEN = join(FIXTURES, 'broken.config.mjs');
+
+describe('toolgate with a config file', () => {
+  let dir: string;
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'toolgate-config-'));
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  test('serve refuses a broken config, naming the file, every broken tool with its rule, and the bad setting', async () => {
+    const result = await runCommand(BIN, ['serve', '--config', BROKEN, '--port', '0', '--data-dir', dir]);
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toContain(BROKEN);
+    expect(result.stderr).toContain('tool broken_write: write tool must provide reconcile [reconcile]');
+    expect(result.stderr).toContain(
+      'tool broken_read: version 1.0 is not semver MAJOR.MINOR.PATCH [version]',
+    );
+    expect(result.stderr).toMatch(/tool broken_read: input objects must be closed .*\[closed-input\]/);
+    expect(result.stderr).toMatch(/prot: not a setting \(allowed: .*port/);
+    expect(result.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  test("lint and contract export check only the config's tools (and operations_get), exactly as serve would serve them", async () => {
+    const lint = await runCommand(BIN, ['lint', '--config', NOTES, '--json']);
+    expect(lint.stderr).toBe('');
+    const report = JSON.parse(lint.stdout) as { ok: boolean; findings: { tool: string; rule: string }[] };
+    expect(report.findings.filter((f) => f.tool !== 'operations_get')).toEqual([]);
+    expect(lint.code).toBe(0);
+
+    const exported = await runCommand(BIN, ['contract', 'export'], { env: { TOOLGATE_CONFIG: NOTES } });
+    expect(exported.code).toBe(0);
+    const contract = JSON.parse(exported.stdout) as {
+      tools: { name: string; contract: Record<string, unknown> }[];
+    };
+    expect(contract.tools.map((t) => t.name)).toEqual(['notes_create', 'notes_get', 'operations_get']);
+  });
+
+  test('a config that serves nothing, or a missing file, is named and refused', async () => {
+    const missing = await runCommand(BIN, ['lint', '--config', join(dir, 'nope.mjs')]);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('nope.mjs');
+    expect(missing.stderr).toContain('no such file');
+  });
+
+  describe('serving it', () => {
+    let serving: ServingProcess;
+    let client: Client;
+    beforeAll(async () => {
+      const dataDir = join(dir, 'serve');
+      serving = await startServing(BIN, ['--config', NOTES, '--port', '0', '--data-dir', dataDir]);
+      const token = await runCommand(BIN, [
+        'token',
+        '--sub',
+        'u1',
+        '--tenant',
+        't1',
+        '--actor',
+        'customer',
+        '--scopes',
+        'notes:read notes:write operations:read',
+        '--data-dir',
+        dataDir,
+        '--audience',
+        serving.url,
+      ]);
+      client = new Client({ name: 'config-test', version: '0.0.0' });
+      await client.connect(
+        new StreamableHTTPClientTransport(new URL(serving.url), {
+          requestInit: { headers: { authorization: `Bearer ${token.stdout.trim()}` } },
+        }),
+      );
+    });
+    afterAll(async () => {
+      await client?.close();
+      await serving?.stop();
+    });
+
+    test("only the config's tools and operations_get are served; the demo is not", async () => {
+      const { tools } = await client.listTools();
+      expect(tools.map((t) => t.name).sort()).toEqual(['notes_create', 'notes_get', 'operations_get']);
+      expect(serving.output()).not.toContain('Dev tokens');
+      expect(serving.output()).toContain(`--audience ${serving.url}`);
+    });
+
+    test('a write through the config executes once per key, and a retry replays it', async () => {
+      const args = { text: 'Call the carrier', idempotency_key: 'config-test-key-0001' };
+      const first = (await client.callTool({ name: 'notes_create', arguments: args }))
+        .structuredContent as Record<string, unknown>;
+      expect(first).toMatchObject({ status: 'completed', replayed: false, result: { executions: 1 } });
+      const again = (await client.callTool({ name: 'notes_create', arguments: args })).structuredContent;
+      expect(again).toMatchObject({ status: 'completed', replayed: true, operation_id: first.operation_id });
+      const read = (await client.callTool({ name: 'notes_get', arguments: { note_id: 'note_1' } }))
+        .structuredContent;
+      expect(read).toMatchObject({
+        status: 'completed',
+        result: { text: 'Call the carrier', executions: 1 },
+      });
+    });
+  });
+});
