@@ -35,6 +35,8 @@ export interface ToolContext {
   readonly principal: Principal;
   /** Aborted when the tool's timeout elapses or the client cancels. */
   readonly signal: AbortSignal;
+  /** Epoch milliseconds at which the tool's timeout elapses; backend calls start no attempt after it. */
+  readonly deadline: number;
   readonly correlationId: string;
   /** Present for write/request tools executing (not dry-running) under a reserved key. */
   readonly operation: OperationHandle | null;

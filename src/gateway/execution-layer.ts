@@ -15,10 +15,11 @@ export type Execution =
 export async function executeWithTimeout(
   tool: RegisteredTool,
   args: Record<string, unknown>,
-  context: Omit<ToolContext, 'signal'>,
+  context: Omit<ToolContext, 'signal' | 'deadline'>,
   clientSignal: AbortSignal | undefined,
 ): Promise<Execution> {
   const controller = new AbortController();
+  const deadlineAt = Date.now() + tool.definition.timeoutMs;
   let timer: NodeJS.Timeout | undefined;
   let onClientAbort: (() => void) | undefined;
   const deadline = new Promise<Execution>((resolve) => {
@@ -37,7 +38,7 @@ export async function executeWithTimeout(
   });
   const run = (async (): Promise<Execution> => {
     try {
-      const outcome = await tool.definition.handler(args, { ...context, signal: controller.signal });
+      const outcome = await tool.definition.handler(args, { ...context, signal: controller.signal, deadline: deadlineAt });
       return { kind: 'returned', outcome };
     } catch (error) {
       return { kind: 'threw', error };

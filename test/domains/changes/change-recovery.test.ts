@@ -101,6 +101,7 @@ for (const target of storeTargets) {
         tool.definition.handler(input, {
           principal: engineer,
           signal: new AbortController().signal,
+          deadline: Date.now() + 5_000,
           correlationId: 'corr-died',
           operation,
           log: pino({ level: 'silent' }),

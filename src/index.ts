@@ -1,0 +1,60 @@
+/**
+ * toolgate: define business operations as tool contracts and serve them to agents as MCP tools whose
+ * safety does not depend on the model. Every name here is documented in docs/api.md; nothing else
+ * in the package is importable.
+ */
+
+export type { Clock } from './app/clock.ts';
+// Configuration and modules: what `toolgate serve --config FILE` loads.
+export type {
+  BackgroundWork,
+  DemoPrincipal,
+  ModuleContext,
+  ModuleInstance,
+  SimulationHooks,
+  ToolgateModule,
+} from './app/module.ts';
+export { defineModule } from './app/module.ts';
+export type { Actor, Principal } from './auth/principal.ts';
+// Calling real systems over HTTP with the idempotency and unknown-outcome rules kept.
+export type { BackendResult, RejectionMapping, RejectionRules } from './backend/backend-failure.ts';
+export type { BackendLog, BackendOutcomeOptions } from './backend/backend-outcome.ts';
+export { backendOutcome } from './backend/backend-outcome.ts';
+export type {
+  BackendCallContext,
+  BackendRequest,
+  HttpBackend,
+  HttpBackendOptions,
+  HttpMethod,
+} from './backend/http-backend.ts';
+export { createHttpBackend } from './backend/http-backend.ts';
+export type { LookupContext, StatusDecision, StatusLookup } from './backend/status-lookup.ts';
+export type { ToolgateConfig } from './config/define-config.ts';
+export { defineConfig } from './config/define-config.ts';
+// Tool contracts.
+export type {
+  AnyToolDefinition,
+  Mutation,
+  OperationHandle,
+  OperationSnapshot,
+  ReconcileVerdict,
+  ReviewDecisionView,
+  ToolAnnotations,
+  ToolContext,
+  ToolDefinition,
+  ToolExample,
+  ToolKind,
+  ToolSpec,
+} from './contract/define-tool.ts';
+export { defineTool } from './contract/define-tool.ts';
+export type { FieldError, OutcomeEnvelope, OutcomeStatus, Warning } from './contract/envelope.ts';
+export type { ErrorCategory, ErrorCodeSpec } from './contract/error-catalog.ts';
+export { defineErrorCodes, gatewayErrors } from './contract/error-catalog.ts';
+export type { ToolOutcome } from './contract/outcome.ts';
+export { outcome } from './contract/outcome.ts';
+export { cursorSchema, idempotencyKeySchema, pageSizeSchema } from './contract/schema-helpers.ts';
+export type { ToolContractProblem } from './contract/tool-contract-error.ts';
+export { ToolContractError } from './contract/tool-contract-error.ts';
+export type { OperationsTuning } from './operations/operations-tuning.ts';
+// Storage a module's own tables use.
+export type { Migration, SqlDatabase, SqlDialect, SqlExecutor, SqlRow } from './store/sql-database.ts';
