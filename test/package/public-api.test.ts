@@ -1,0 +1,83 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, expectTypeOf, test } from 'vitest';
+import { z } from 'zod';
+import {
+  type BackendCallContext,
+  defineConfig,
+  defineTool,
+  idempotencyKeySchema,
+  outcome,
+  type ToolContext,
+  type ToolDefinition,
+  type ToolgateConfig,
+  type ToolOutcome,
+} from '../../src/index.ts';
+import type { TestGateway } from '../../src/testing.ts';
+
+const ROOT = join(import.meta.dirname, '../..');
+const ENTRIES = { toolgate: 'src/index.ts', 'toolgate/testing': 'src/testing.ts' } as const;
+const BUILT = { toolgate: 'dist/index.js', 'toolgate/testing': 'dist/testing.js' } as const;
+
+/** Names an entry exports, read from its source: values and types apart. */
+function exportedNames(file: string): { values: string[]; types: string[] } {
+  const text = readFileSync(join(ROOT, file), 'utf8');
+  const values: string[] = [];
+  const types: string[] = [];
+  for (const [, typeOnly, list] of text.matchAll(/export (type )?\{([^}]*)\} from/g)) {
+    const names = list!
+      .split(',')
+      .map((n) => n.trim())
+      .filter(Boolean);
+    (typeOnly ? types : values).push(...names);
+  }
+  return { values: values.sort(), types: types.sort() };
+}
+
+describe('the public package surface', () => {
+  test('every exported name of both entries is documented in docs/api.md', () => {
+    const doc = readFileSync(join(ROOT, 'docs/api.md'), 'utf8');
+    const undocumented = Object.values(ENTRIES).flatMap((file) => {
+      const { values, types } = exportedNames(file);
+      return [...values, ...types].filter((name) => !new RegExp(`\`${name}[\`(<,]`).test(doc));
+    });
+    expect(undocumented).toEqual([]);
+  });
+
+  test('the built entries export exactly the values their sources declare, nothing more', async () => {
+    for (const entry of Object.keys(ENTRIES) as (keyof typeof ENTRIES)[]) {
+      const built = (await import(join(ROOT, BUILT[entry]))) as Record<string, unknown>;
+      expect(Object.keys(built).sort(), entry).toEqual(exportedNames(ENTRIES[entry]).values);
+    }
+  });
+
+  test('types: a tool is typed from its zod schemas, and its context fits the backend kit', () => {
+    const tool = defineTool({
+      name: 'things_touch',
+      title: 'Touch a thing',
+      description: 'Touches one thing of the caller. Do not use it to read things; use things_get instead.',
+      kind: 'write',
+      mutation: 'update',
+      version: '1.0.0',
+      input: z.strictObject({ thing_id: z.string().max(20), idempotency_key: idempotencyKeySchema }),
+      output: z.strictObject({ touched: z.boolean() }),
+      errors: [],
+      scopes: ['things:write'],
+      timeoutMs: 1_000,
+      examples: [],
+      async handler(input) {
+        expectTypeOf(input.thing_id).toEqualTypeOf<string>();
+        return outcome.completed({ touched: true });
+      },
+      reconcile: async () => ({ settled: false, note: 'no status query' }),
+    });
+    expectTypeOf(tool).toExtend<ToolDefinition>();
+    expectTypeOf(tool.handler).returns.toEqualTypeOf<Promise<ToolOutcome<{ touched: boolean }>>>();
+    expectTypeOf<ToolContext>().toExtend<BackendCallContext>();
+    expectTypeOf(defineConfig({ tools: [tool], port: 0 })).toEqualTypeOf<ToolgateConfig>();
+    // @ts-expect-error a config has no such setting
+    defineConfig({ tools: [tool], prot: 1 });
+    expectTypeOf<TestGateway['callTool']>().returns.resolves.toHaveProperty('status');
+    expect(tool.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: true });
+  });
+});
