@@ -1,4 +1,5 @@
 import type { BenchMeasure, BenchSection } from './bench-section.ts';
+import { cliStartupBench } from './cli-startup-bench.ts';
 import { evalBench } from './eval-bench.ts';
 import { gatewayVsSdkBench } from './gateway-vs-sdk.ts';
 import { operationsBench } from './operations-bench.ts';
@@ -11,6 +12,7 @@ const sections: BenchSection[] = [
   { title: 'gateway vs bare SDK: no-op read tool over HTTP', run: () => gatewayVsSdkBench() },
   { title: 'operations: reservations, replays, durable writes', run: () => operationsBench() },
   { title: 'evaluation: reference run of every scenario', run: () => evalBench() },
+  { title: 'CLI start-up: commands that do not serve', run: () => cliStartupBench() },
 ];
 
 function format(measure: BenchMeasure): string {
