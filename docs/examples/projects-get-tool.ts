@@ -1,7 +1,5 @@
+import { defineErrorCodes, defineTool, outcome } from 'toolgate';
 import { z } from 'zod';
-import { defineTool } from '../../src/contract/define-tool.ts';
-import { defineErrorCodes } from '../../src/contract/error-catalog.ts';
-import { outcome } from '../../src/contract/outcome.ts';
 
 const projectErrors = defineErrorCodes({
   PROJECT_NOT_FOUND: {

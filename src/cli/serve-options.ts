@@ -70,11 +70,16 @@ export function resolveDataDir(flag: string | undefined, file: ToolgateConfig = 
   return resolve(flag ?? env('TOOLGATE_DATA_DIR') ?? file.dataDir ?? '.toolgate');
 }
 
-/** The audience dev tokens are minted for when the caller names none: the default MCP URL. */
-export function defaultAudience(): string {
-  const explicit = env('TOOLGATE_AUDIENCE');
+/**
+ * The audience dev tokens are minted for when the caller names none: what `serve` with the same
+ * variables and config would take as its resource URL.
+ */
+export function defaultAudience(file: ToolgateConfig = {}): string {
+  const explicit = env('TOOLGATE_AUDIENCE') ?? file.audience;
   if (explicit) return explicit;
-  return `http://${env('TOOLGATE_HOST') ?? DEFAULT_HOST}:${env('TOOLGATE_PORT') ?? DEFAULT_PORT}${MCP_PATH}`;
+  const host = env('TOOLGATE_HOST') ?? file.host ?? DEFAULT_HOST;
+  const port = env('TOOLGATE_PORT') ?? file.port ?? DEFAULT_PORT;
+  return `http://${host}:${port}${MCP_PATH}`;
 }
 
 /**

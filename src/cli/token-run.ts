@@ -3,7 +3,8 @@ import { loadOrCreateDevKeys } from '../auth/dev-keys.ts';
 import { mintToken } from '../auth/mint-token.ts';
 import { ACTORS } from '../auth/principal.ts';
 import { principalClaimsSchema } from '../auth/token-claims.ts';
-import { dataDirProblem, defaultAudience, resolveDataDir } from './serve-options.ts';
+import { configFileOption, dataDirProblem, defaultAudience, resolveDataDir } from './serve-options.ts';
+import { exitOnConfigError, servedModules } from './served-modules.ts';
 
 const tokenRequestSchema = z.strictObject({
   sub: principalClaimsSchema.shape.sub,
@@ -20,15 +21,26 @@ const tokenRequestSchema = z.strictObject({
 
 /** Prints only a dev JWT the server with the same data dir accepts; every bad argument named, exit 2. */
 export async function runTokenCommand(raw: Record<string, string | undefined>): Promise<void> {
+  // With a config, the token is for the server that config runs: its data dir and its address.
+  const settings =
+    configFileOption(raw.config) === undefined
+      ? {}
+      : await servedModules(raw.config).then(
+          (served) => served.settings,
+          (error: unknown) => {
+            exitOnConfigError('token', error);
+            throw error;
+          },
+        );
   const parsed = tokenRequestSchema.safeParse({
     sub: raw.sub,
     tenant: raw.tenant,
     actor: raw.actor,
     scopes: raw.scopes ?? '',
     ttl: raw.ttl,
-    audience: raw.audience ?? defaultAudience(),
+    audience: raw.audience ?? defaultAudience(settings),
   });
-  const dataDir = resolveDataDir(raw.dataDir);
+  const dataDir = resolveDataDir(raw.dataDir, settings);
   const problems = parsed.success
     ? []
     : parsed.error.issues.map((i) => `--${String(i.path[0] ?? '?')}: ${i.message}`);

@@ -47,6 +47,24 @@ describe('toolgate with a config file', () => {
     expect(contract.tools.map((t) => t.name)).toEqual(['notes_create', 'notes_get', 'operations_get']);
   });
 
+  test('token --config mints for the server that config runs (its port), and a flag still wins', async () => {
+    const guide = join(import.meta.dirname, '../../docs/examples/build-your-own/toolgate.config.ts');
+    const audienceOf = (jwt: string) =>
+      (JSON.parse(Buffer.from(jwt.split('.')[1]!, 'base64url').toString()) as { aud: string }).aud;
+    const base = ['token', '--sub', 'u', '--tenant', 't', '--actor', 'customer', '--data-dir', dir];
+    const fromConfig = await runCommand(BIN, [...base, '--config', guide]);
+    expect(fromConfig.stderr).toBe('');
+    expect(audienceOf(fromConfig.stdout.trim())).toBe('http://127.0.0.1:8788/mcp');
+    const fromFlag = await runCommand(BIN, [
+      ...base,
+      '--config',
+      guide,
+      '--audience',
+      'http://gw.example:9/mcp',
+    ]);
+    expect(audienceOf(fromFlag.stdout.trim())).toBe('http://gw.example:9/mcp');
+  });
+
   test('a config that serves nothing, or a missing file, is named and refused', async () => {
     const missing = await runCommand(BIN, ['lint', '--config', join(dir, 'nope.mjs')]);
     expect(missing.code).toBe(2);

@@ -32,6 +32,15 @@ describe('the README example tool', () => {
     expect(readme).toContain(source.slice(source.indexOf('export const projectsGet')).trim());
   });
 
+  it('the guide shows the config file the tests serve, as it is', () => {
+    const guide = readFileSync(new URL('../../docs/build-your-own-tool.md', import.meta.url), 'utf8');
+    const config = readFileSync(
+      new URL('../../docs/examples/build-your-own/toolgate.config.ts', import.meta.url),
+      'utf8',
+    );
+    expect(guide).toContain(config.trim());
+  });
+
   it('registers and answers through the gateway, hiding other tenants', async () => {
     const call = { name: 'projects_get', arguments: { project_id: 'prj_0a1b2c3d' } };
     expect(await gateway.callToolEnvelope(call, principal('acme'))).toMatchObject({
