@@ -20,7 +20,12 @@ export interface SimulationContext extends ModuleContext, SimulationWorld {}
 /** Tables the simulation kit needs; a module that uses the kit lists them among its migrations. */
 export const simulationMigrations: readonly Migration[] = [effectsLedgerMigration];
 
-const worlds = new WeakMap<SqlDatabase, SimulationWorld>();
+// Kept on globalThis so that two copies of the package in one process (a config's modules resolving
+// another copy than the command running them) still share one world per database.
+const WORLDS = Symbol.for('toolgate.simulation-worlds');
+const registry = globalThis as { [WORLDS]?: WeakMap<SqlDatabase, SimulationWorld> };
+registry[WORLDS] ??= new WeakMap<SqlDatabase, SimulationWorld>();
+const worlds = registry[WORLDS];
 
 /** The simulated world over `db`, created on first use and shared by every caller with the same database. */
 export function simulationWorld(db: SqlDatabase): SimulationWorld {

@@ -1,14 +1,12 @@
-import { z } from 'zod';
-import type { ModuleContext, ToolgateModule } from '../../../src/app/module.ts';
-import { defineTool } from '../../../src/contract/define-tool.ts';
-import { defineErrorCodes } from '../../../src/contract/error-catalog.ts';
-import { outcome } from '../../../src/contract/outcome.ts';
+import { defineErrorCodes, defineTool, type ModuleContext, outcome, type ToolgateModule } from 'toolgate';
 import {
   ExternalOutcomeUnknownError,
   ExternalUnavailableError,
-} from '../../../src/external/external-errors.ts';
-import { throughFaults } from '../../../src/external/fault-gate.ts';
-import { simulationMigrations, withSimulation } from '../../../src/external/simulation-world.ts';
+  simulationMigrations,
+  throughFaults,
+  withSimulation,
+} from 'toolgate/testing';
+import { z } from 'zod';
 
 /**
  * A tiny domain for testing the evaluation harness itself: lamps a customer can switch through a
