@@ -19,10 +19,13 @@ export interface HttpBackendOptions {
   readonly baseUrl: string;
   /** Header that carries the operation id; default `Idempotency-Key`. */
   readonly idempotencyHeader?: string;
-  /** Sent on every call (e.g. service credentials); a function is asked once per call. */
+  /**
+   * Sent on every call (e.g. service credentials); a function is asked once per call with that call's
+   * context, so it can carry per-caller identity (a ToolContext's principal) the way the service wants it.
+   */
   readonly headers?:
     | Readonly<Record<string, string>>
-    | (() => Record<string, string> | Promise<Record<string, string>>);
+    | ((ctx: BackendCallContext) => Record<string, string> | Promise<Record<string, string>>);
   /** Cap per attempt, body included; default what remains until `ctx.deadline`, or 10 s without one. */
   readonly attemptTimeoutMs?: number;
   readonly retry?: {
@@ -170,7 +173,7 @@ export function createHttpBackend(options: HttpBackendOptions): HttpBackend {
     }
     let extra: Readonly<Record<string, string>> | undefined;
     try {
-      extra = typeof options.headers === 'function' ? await options.headers() : options.headers;
+      extra = typeof options.headers === 'function' ? await options.headers(ctx) : options.headers;
     } catch {
       return { kind: 'unavailable', reason: 'the headers provider failed before anything was sent' };
     }
