@@ -38,7 +38,11 @@ export async function executeWithTimeout(
   });
   const run = (async (): Promise<Execution> => {
     try {
-      const outcome = await tool.definition.handler(args, { ...context, signal: controller.signal, deadline: deadlineAt });
+      const outcome = await tool.definition.handler(args, {
+        ...context,
+        signal: controller.signal,
+        deadline: deadlineAt,
+      });
       return { kind: 'returned', outcome };
     } catch (error) {
       return { kind: 'threw', error };
