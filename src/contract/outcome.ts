@@ -6,7 +6,14 @@ import type { FieldError, Warning } from './envelope.ts';
  * retryable from the tool's declared error codes.
  */
 export type ToolOutcome<R> =
-  | { status: 'completed' | 'validated' | 'submitted'; result: R; message?: string; warnings?: Warning[] }
+  | {
+      status: 'completed' | 'validated' | 'submitted';
+      result: R;
+      message?: string;
+      /** The next step, where success still leaves one (poll later, report as requested). */
+      resolution?: string | null;
+      warnings?: Warning[];
+    }
   | {
       status: 'requires_confirmation' | 'rejected' | 'outcome_unknown' | 'failed';
       code: string;
@@ -19,6 +26,7 @@ export type ToolOutcome<R> =
 
 interface Extras {
   message?: string;
+  resolution?: string | null;
   warnings?: Warning[];
 }
 interface RefusalExtras<R> {

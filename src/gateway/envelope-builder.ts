@@ -30,6 +30,29 @@ const DEFAULT_MESSAGES: Record<OutcomeStatus, string> = {
   failed: 'The call failed; nothing was changed.',
 };
 
+/**
+ * The gateway's own database did not answer. Before execution nothing ran: `failed`, retry later with
+ * the same key. Once a write may have executed: `outcome_unknown`, settled by the same-key rule.
+ */
+export function storeUnavailable(
+  tool: RegisteredTool,
+  call: { readonly correlationId: string },
+  mayHaveEffect: boolean,
+  operationId: string | null = null,
+): OutcomeEnvelope {
+  const retry =
+    tool.definition.kind === 'read' ? 'Retry the call later.' : 'Retry later with the same idempotency_key.';
+  return buildEnvelope(tool, {
+    status: mayHaveEffect ? 'outcome_unknown' : 'failed',
+    code: 'DEPENDENCY_UNAVAILABLE',
+    message: mayHaveEffect
+      ? `The gateway's database stopped answering during the call (correlation id ${call.correlationId}); the change may or may not have happened.`
+      : `The gateway's database is not answering (correlation id ${call.correlationId}); nothing was executed.`,
+    resolution: mayHaveEffect ? POLL_INSTEAD_RESOLUTION : retry,
+    operation_id: operationId,
+  });
+}
+
 /** The contract an envelope answers for: the tool's name and version, and the codes it may answer with. */
 export interface EnvelopeSource {
   readonly tool: string;

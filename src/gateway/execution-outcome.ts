@@ -1,7 +1,8 @@
 import type { Logger } from 'pino';
 import type { OutcomeEnvelope } from '../contract/envelope.ts';
+import { isStoreUnavailable } from '../store/store-unavailable.ts';
 import type { CallState } from './call-state.ts';
-import { buildEnvelope, POLL_INSTEAD_RESOLUTION } from './envelope-builder.ts';
+import { buildEnvelope, POLL_INSTEAD_RESOLUTION, storeUnavailable } from './envelope-builder.ts';
 import type { Execution } from './execution-layer.ts';
 import { outcomeContractProblems } from './output-layer.ts';
 
@@ -43,6 +44,8 @@ export function envelopeForExecution(
         { corr: call.correlationId, tool: tool.definition.name, op: operationId, err: execution.error },
         'tool handler threw',
       );
+      if (isStoreUnavailable(execution.error))
+        return storeUnavailable(tool, call, mayHaveEffect, operationId);
       return uncertain(
         'INTERNAL_ERROR',
         mayHaveEffect

@@ -5,11 +5,12 @@ import type { Principal } from '../auth/principal.ts';
 import type { FieldError, OutcomeEnvelope } from '../contract/envelope.ts';
 import { requestFingerprint } from '../contract/fingerprint.ts';
 import type { RegisteredTool, ToolRegistry } from '../contract/tool-registry.ts';
+import { isStoreUnavailable } from '../store/store-unavailable.ts';
 import type { AuditSink } from '../telemetry/audit.ts';
 import type { GatewayMetrics } from '../telemetry/metrics.ts';
 import { missingScopes } from './authorization-layer.ts';
 import type { CallState } from './call-state.ts';
-import { buildEnvelope } from './envelope-builder.ts';
+import { buildEnvelope, storeUnavailable } from './envelope-builder.ts';
 import { executeWithTimeout } from './execution-layer.ts';
 import { envelopeForExecution } from './execution-outcome.ts';
 import type { Admission, IdempotencyLayer } from './idempotency-layer.ts';
@@ -34,7 +35,8 @@ export interface ToolCallRequest {
 
 /**
  * The enforcement pipeline of DESIGN.md section 2, composed in one place. Each numbered step is one
- * module; the order is the contract. Protocol errors throw McpError (JSON-RPC errors); everything
+ * module; the order is the contract, except that the scope check runs before input validation so that
+ * a caller without the tool's scopes learns nothing about its input schema. Protocol errors throw McpError (JSON-RPC errors); everything
  * after that answers with the outcome envelope.
  */
 export class Gateway {
@@ -79,7 +81,7 @@ export class Gateway {
     signal?: AbortSignal,
   ): Promise<OutcomeEnvelope> {
     // 1. Protocol: unknown tool or non-object arguments are JSON-RPC errors.
-    const tool = resolveTool(this.#deps.registry, request.name);
+    const tool = resolveTool(this.#deps.registry, request.name, principal);
     const rawArgs = requireArgumentsObject(request.arguments);
     // 2. Identity: verified by the transport; refuse if absent.
     const who = requirePrincipal(principal);
@@ -92,15 +94,8 @@ export class Gateway {
       mode: 'execute',
       key: null,
     };
-    // 3. Input schema: closed objects, one field error per problem.
-    const input = validateInput(tool, rawArgs, request._meta);
-    if (!input.ok) {
-      return this.#finish(call, this.#invalidArguments(tool, input.fieldErrors));
-    }
-    call.args = input.args;
-    call.key = input.key;
-    call.mode = tool.definition.supportsDryRun && input.args.dry_run === true ? 'dry_run' : 'execute';
-    // 4. Authorization: the tool's scopes against the principal.
+    // 3. Authorization: the tool's scopes against the principal, before anything about the input schema
+    // is echoed to a caller who may not use the tool at all.
     const missing = missingScopes(tool, who);
     if (missing.length > 0) {
       return this.#finish(
@@ -113,6 +108,14 @@ export class Gateway {
         }),
       );
     }
+    // 4. Input schema: closed objects, one field error per problem.
+    const input = validateInput(tool, rawArgs, request._meta);
+    if (!input.ok) {
+      return this.#finish(call, this.#invalidArguments(tool, input.fieldErrors));
+    }
+    call.args = input.args;
+    call.key = input.key;
+    call.mode = tool.definition.supportsDryRun && input.args.dry_run === true ? 'dry_run' : 'execute';
     try {
       return await this.#admitAndExecute(call, signal);
     } catch (error) {
@@ -121,6 +124,7 @@ export class Gateway {
         { corr: call.correlationId, tool: tool.definition.name, err: error },
         'pipeline failure',
       );
+      if (isStoreUnavailable(error)) return this.#finish(call, storeUnavailable(tool, call, false));
       return this.#finish(
         call,
         buildEnvelope(tool, {
@@ -179,7 +183,7 @@ export class Gateway {
     return buildEnvelope(tool, {
       status: 'failed',
       code: 'INVALID_ARGUMENT',
-      message: `The arguments do not match the input schema of ${tool.definition.name} (${fieldErrors.length} problem${fieldErrors.length === 1 ? '' : 's'}).`,
+      message: `The arguments do not match the input schema of ${tool.definition.name}; field_errors says what is wrong with each field.`,
       resolution: 'Fix the fields listed in field_errors and call again; nothing was executed.',
       field_errors: fieldErrors,
     });

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { FieldError } from '../contract/envelope.ts';
 import type { RegisteredTool } from '../contract/tool-registry.ts';
+import { fieldErrorsOf } from './field-errors.ts';
 
 export const META_IDEMPOTENCY_KEY = 'io.toolgate/idempotency-key';
 
@@ -10,7 +11,8 @@ export type InputVerdict =
 
 /**
  * Layer 3. Validates arguments against the closed input schema. Every problem gets its own field
- * error; an unknown field is named together with the fields that are allowed at that place.
+ * error saying what is wrong (up to MAX_FIELD_ERRORS, the rest counted); an unknown field is named
+ * together with the fields that are allowed at that place.
  * A key sent in `_meta` fills a missing `idempotency_key`; both present and different is refused.
  */
 export function validateInput(
@@ -36,61 +38,18 @@ export function validateInput(
       };
     }
   }
-  const parsed = tool.definition.input.safeParse(args);
-  if (!parsed.success) return { ok: false, fieldErrors: toFieldErrors(tool.definition.input, parsed.error) };
+  // reportInput: a present value of the wrong type is then told apart from a missing one.
+  const parsed = tool.definition.input.safeParse(args, { reportInput: true });
+  if (!parsed.success) {
+    const schema = tool.definition.input;
+    return {
+      ok: false,
+      fieldErrors: fieldErrorsOf(parsed.error.issues, (path) => allowedKeysAt(schema, path)),
+    };
+  }
   const value = parsed.data as Record<string, unknown>;
   const key = typeof value.idempotency_key === 'string' ? value.idempotency_key : null;
   return { ok: true, args: value, key };
-}
-
-function toFieldErrors(schema: z.ZodType, error: z.ZodError): FieldError[] {
-  const errors: FieldError[] = [];
-  for (const issue of error.issues) {
-    const base = issue.path.map(String).join('.');
-    if (issue.code === 'unrecognized_keys') {
-      const allowed = allowedKeysAt(schema, issue.path);
-      for (const key of issue.keys) {
-        errors.push({
-          field: base ? `${base}.${key}` : key,
-          code: 'UNKNOWN_FIELD',
-          message: `Unknown field "${key}" is not accepted; allowed fields: ${allowed.join(', ')}`,
-        });
-      }
-      continue;
-    }
-    errors.push({ field: base || '(arguments)', code: issueCode(issue), message: issueMessage(issue) });
-  }
-  return errors;
-}
-
-function issueCode(issue: z.core.$ZodIssue): string {
-  switch (issue.code) {
-    case 'invalid_type':
-      return issue.input === undefined ? 'REQUIRED' : 'INVALID_TYPE';
-    case 'too_small':
-      return 'TOO_SMALL';
-    case 'too_big':
-      return 'TOO_BIG';
-    case 'invalid_format':
-      return 'INVALID_FORMAT';
-    case 'invalid_value':
-      return 'NOT_ALLOWED';
-    case 'not_multiple_of':
-      return 'NOT_MULTIPLE_OF';
-    case 'custom':
-      return typeof issue.params?.code === 'string' ? issue.params.code : 'INVALID';
-    default:
-      return 'INVALID';
-  }
-}
-
-function issueMessage(issue: z.core.$ZodIssue): string {
-  if (issue.code === 'invalid_type' && issue.input === undefined) return `Required field is missing`;
-  if (issue.code === 'invalid_value')
-    return `Must be one of: ${issue.values.map((v) => JSON.stringify(v)).join(', ')}`;
-  if (issue.code === 'invalid_format' && issue.format === 'regex')
-    return `Does not match the pattern ${issue.pattern}`;
-  return issue.message;
 }
 
 function allowedKeysAt(schema: z.ZodType, path: readonly PropertyKey[]): string[] {

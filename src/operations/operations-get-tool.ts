@@ -78,9 +78,53 @@ export function operationsGetTool(store: OperationStore) {
           },
         );
       }
-      return outcome.completed(viewOf(record));
+      const { message, resolution } = describeStatus(record);
+      // The top-level message says where the operation stands, never only that the read worked.
+      return outcome.completed(viewOf(record), { message, ...(resolution ? { resolution } : {}) });
     },
   });
+}
+
+const POLL = 'Do not start a new operation for the same change; call operations_get again later.';
+
+/** What the caller should know and do about an operation in this status. */
+export function describeStatus(record: OperationRecord): { message: string; resolution: string | null } {
+  const what = `Operation ${record.id} (${record.tool})`;
+  const whether = `whether operation ${record.id} (${record.tool})`;
+  const code = record.envelope?.code ? ` (${record.envelope.code})` : '';
+  switch (record.status) {
+    case 'in_progress':
+      return { message: `${what} is still running.`, resolution: POLL };
+    case 'completed':
+      return { message: `${what} completed; outcome holds its result.`, resolution: null };
+    case 'submitted':
+      return {
+        message: `${what} was submitted; the other party has not decided yet. Report it as requested, not done.`,
+        resolution: null,
+      };
+    case 'rejected':
+      return { message: `${what} was refused${code}; nothing was changed.`, resolution: null };
+    case 'requires_confirmation':
+      return {
+        message: `${what} needs the user's confirmation${code}; nothing was changed.`,
+        resolution: null,
+      };
+    case 'failed':
+      return {
+        message: `${what} failed${code}; nothing was changed.`,
+        resolution: 'It may be retried with the same idempotency_key.',
+      };
+    case 'outcome_unknown':
+      return {
+        message: `It is not known yet ${whether} took effect; the gateway is asking the owning system.`,
+        resolution: POLL,
+      };
+    case 'needs_review':
+      return {
+        message: `It could not be established automatically ${whether} took effect; an operator is reviewing it.`,
+        resolution: `Tell the user it awaits review. ${POLL}`,
+      };
+  }
 }
 
 function visibleTo(record: OperationRecord, principal: Principal): boolean {

@@ -64,6 +64,37 @@ for (const target of storeTargets) {
       const view = await get(alice, unknown.operation_id!);
       expect(view.result).toMatchObject({ status: 'outcome_unknown', outcome: { code: 'OUTCOME_UNKNOWN' } });
       expect(Date.parse(String(view.result?.next_check_at))).toBeGreaterThan(0);
+      // The message is about the operation, not about the read having worked.
+      expect(view.message).toBe(
+        `It is not known yet whether operation ${unknown.operation_id} (testing_credit_account) took effect; the gateway is asking the owning system.`,
+      );
+      expect(view.resolution).toMatch(/^Do not start a new operation/);
+    });
+
+    it('says an operation in review awaits an operator, and a completed one that it completed', async () => {
+      const slow = await startTestApp(location.config, { domain: { statusQuery: () => 'no_query' } });
+      try {
+        simulationWorld(slow.db).faults.arm({ target: 'test_bank', fault: 'drop_response_after_apply' });
+        const unknown = await credit(slow, alice, {
+          account: 'acc-r',
+          amount: 4,
+          idempotency_key: newKey('rev'),
+        });
+        slow.clock.shift(60_000);
+        await slow.operations.reconciler.runOnce();
+        const view = await call(slow, alice, 'operations_get', { operation_id: unknown.operation_id! });
+        expect(view.result).toMatchObject({ status: 'needs_review' });
+        expect(view.message).toMatch(
+          /^It could not be established automatically whether operation op_\w+ \(testing_credit_account\) took effect; an operator is reviewing it\.$/,
+        );
+        expect(view.resolution).toMatch(/^Tell the user it awaits review\./);
+      } finally {
+        await slow.close();
+      }
+      const done = await credit(app, alice, { account: 'acc-g', amount: 4, idempotency_key: newKey('msg') });
+      expect((await get(alice, done.operation_id!)).message).toBe(
+        `Operation ${done.operation_id} (testing_credit_account) completed; outcome holds its result.`,
+      );
     });
 
     it("answers another subject's or tenant's operation exactly like an unknown one", async () => {

@@ -26,7 +26,12 @@ export class PostgresDatabase implements SqlDatabase {
 
   /** Connects and checks the server answers, so a wrong URL fails at start and not on the first call. */
   static async connect(url: string, options: PostgresOptions = {}): Promise<PostgresDatabase> {
-    const pool = new pg.Pool({ connectionString: url, max: options.maxConnections ?? 10 });
+    // A server that does not answer fails a checkout after 5 s instead of holding the call indefinitely.
+    const pool = new pg.Pool({
+      connectionString: url,
+      max: options.maxConnections ?? 10,
+      connectionTimeoutMillis: 5_000,
+    });
     // An idle connection that breaks is dropped by the pool; the next checkout opens a new one.
     pool.on('error', () => undefined);
     const db = new PostgresDatabase(pool);

@@ -1,0 +1,182 @@
+import { McpError } from '@modelcontextprotocol/sdk/types.js';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { z } from 'zod';
+import { defineTool } from '../../src/contract/define-tool.ts';
+import type { FieldError } from '../../src/contract/envelope.ts';
+import { outcome } from '../../src/contract/outcome.ts';
+import { fieldErrorsOf, MAX_FIELD_ERRORS } from '../../src/gateway/field-errors.ts';
+import { type StartedGateway, startGateway } from '../support/start-gateway.ts';
+import { newProbeLedger, probeReader, probeTools } from './probe-tools.ts';
+
+/** One field per kind of zod issue, so that every kind can be provoked through MCP. */
+const everyKind = defineTool({
+  name: 'probe_kinds',
+  title: 'Every kind of field',
+  description: 'Takes one field of every constraint kind, so the tests can provoke each kind of field error.',
+  kind: 'read',
+  version: '1.0.0',
+  input: z.strictObject({
+    count: z.number().int().min(1).max(10).optional().describe('An integer 1-10.'),
+    name: z.string().min(2).max(5).optional().describe('2-5 characters.'),
+    color: z.enum(['red', 'blue']).optional().describe('red or blue.'),
+    code: z
+      .string()
+      .regex(/^[A-Z]{3}$/)
+      .optional()
+      .describe('Three capitals.'),
+    link: z.url().optional().describe('A URL.'),
+    step: z.number().multipleOf(5).optional().describe('A multiple of 5.'),
+    either: z
+      .union([z.string().max(3), z.number()])
+      .optional()
+      .describe('A short string or a number.'),
+    list: z.array(z.number()).max(2).optional().describe('At most two numbers.'),
+    flag: z.boolean().optional().describe('true or false.'),
+    odd: z
+      .number()
+      .refine((v) => v % 2 === 1, { message: 'Must be odd.', params: { code: 'NOT_ODD' } })
+      .optional()
+      .describe('An odd number.'),
+    needed: z.string().max(10).describe('Required.'),
+  }),
+  output: z.strictObject({ ok: z.boolean() }),
+  errors: [],
+  scopes: ['probe:read'],
+  timeoutMs: 2_000,
+  examples: [],
+  handler: async () => outcome.completed({ ok: true }),
+});
+
+describe('answers that lead an agent to the right next step', () => {
+  let gw: StartedGateway;
+  const ledger = newProbeLedger();
+  beforeAll(async () => {
+    gw = await startGateway({
+      modules: [],
+      tools: [...probeTools(ledger), everyKind],
+      principals: [probeReader],
+    });
+  });
+  afterAll(() => gw.close());
+
+  const errorsFor = async (args: Record<string, unknown>) => {
+    const envelope = await gw.callTool('probe_reader', 'probe_kinds', { needed: 'x', ...args });
+    expect(envelope).toMatchObject({ status: 'failed', code: 'INVALID_ARGUMENT' });
+    return envelope.field_errors;
+  };
+  const only = async (args: Record<string, unknown>): Promise<FieldError> => {
+    const errors = await errorsFor(args);
+    expect(errors).toHaveLength(1);
+    return errors[0]!;
+  };
+
+  test('a present value of the wrong type says expected and got, never "missing"', async () => {
+    expect(await only({ count: '3' })).toEqual({
+      field: 'count',
+      code: 'INVALID_TYPE',
+      message: 'Expected a number, got the string "3" (send it without quotes).',
+    });
+    expect(await only({ count: 3.5 })).toMatchObject({
+      code: 'INVALID_TYPE',
+      message: 'Expected an integer, got the number 3.5.',
+    });
+    expect(await only({ flag: 'false' })).toMatchObject({
+      code: 'INVALID_TYPE',
+      message: expect.stringContaining('Expected true or false'),
+    });
+    expect(await only({ count: null })).toMatchObject({
+      code: 'INVALID_TYPE',
+      message: 'Expected a number, got null.',
+    });
+    expect(await only({ name: ['a'] })).toMatchObject({
+      code: 'INVALID_TYPE',
+      message: 'Expected a string, got an array.',
+    });
+    const missing = (await gw.callTool('probe_reader', 'probe_kinds', {})).field_errors;
+    expect(missing).toEqual([{ field: 'needed', code: 'REQUIRED', message: 'Required field is missing.' }]);
+  });
+
+  test('every other kind of problem is named for what it is', async () => {
+    expect(await only({ name: 'toolong' })).toMatchObject({
+      code: 'TOO_BIG',
+      message: 'Too long: at most 5 character(s) (got 7).',
+    });
+    expect(await only({ name: 'a' })).toMatchObject({
+      code: 'TOO_SMALL',
+      message: 'Too short: at least 2 character(s) (got 1).',
+    });
+    expect(await only({ count: 11 })).toMatchObject({
+      code: 'TOO_BIG',
+      message: 'Must be at most 10; got the number 11.',
+    });
+    expect(await only({ list: [1, 2, 3] })).toMatchObject({
+      code: 'TOO_BIG',
+      message: 'Too many: at most 2 item(s) (got 3).',
+    });
+    expect(await only({ color: 'green' })).toMatchObject({
+      code: 'NOT_ALLOWED',
+      message: 'Must be one of: "red", "blue"; got the string "green".',
+    });
+    expect(await only({ code: 'abc' })).toMatchObject({
+      code: 'INVALID_FORMAT',
+      message: 'Does not match the pattern /^[A-Z]{3}$/.',
+    });
+    expect(await only({ link: 'not a url' })).toMatchObject({
+      code: 'INVALID_FORMAT',
+      message: 'Not a valid URL.',
+    });
+    expect(await only({ step: 7 })).toMatchObject({
+      code: 'NOT_MULTIPLE_OF',
+      message: 'Must be a multiple of 5; got the number 7.',
+    });
+    expect(await only({ either: true })).toMatchObject({ code: 'NO_MATCHING_FORM' });
+    expect(await only({ odd: 2 })).toMatchObject({ code: 'NOT_ODD', message: 'Must be odd.' });
+    expect(await only({ colour: 'red' })).toMatchObject({ field: 'colour', code: 'UNKNOWN_FIELD' });
+  });
+
+  test('record keys and collection elements (not reachable from closed tool inputs) are named too', () => {
+    const record = z.record(z.string().regex(/^t_/), z.number()).safeParse({ x: 1 }, { reportInput: true });
+    const set = z.set(z.number()).safeParse(new Set(['a']), { reportInput: true });
+    const map = z.map(z.string().max(1), z.number()).safeParse(new Map([['long', 1]]), { reportInput: true });
+    const errors = [record, set, map].flatMap((r) => fieldErrorsOf(r.error!.issues, () => []));
+    expect(errors.map((e) => e.code)).toEqual(['INVALID_KEY', 'INVALID_TYPE', 'TOO_BIG']);
+    expect(errors[0]!.message).toBe('The key is not allowed here: Invalid string: must match pattern /^t_/.');
+  });
+
+  test('a flood of unknown fields answers a bounded list, and a caller without the scopes learns nothing of the schema', async () => {
+    const flood = Object.fromEntries(Array.from({ length: 40_000 }, (_, i) => [`junk_${i}`, i]));
+    const client = await gw.client('probe_reader');
+    const result = await client.callTool({ name: 'probe_echo', arguments: { text: 'hi', ...flood } });
+    const envelope = result.structuredContent as { field_errors: FieldError[] };
+    expect(envelope.field_errors).toHaveLength(MAX_FIELD_ERRORS + 1);
+    expect(envelope.field_errors.at(-1)).toMatchObject({
+      code: 'MORE_PROBLEMS',
+      message: `${40_000 - MAX_FIELD_ERRORS} more problem(s) not listed; fix the ones above and call again.`,
+    });
+    expect(JSON.stringify(result).length).toBeLessThan(20_000);
+
+    const outsider = await gw.client({
+      sub: 'nobody',
+      tenant: 'tenant_probe',
+      actor: 'customer',
+      scopes: [],
+    });
+    const refused = (await outsider.callTool({ name: 'probe_echo', arguments: { text: 5, ...flood } }))
+      .structuredContent as { code: string; field_errors: unknown[] };
+    expect(refused).toMatchObject({ status: 'failed', code: 'FORBIDDEN', field_errors: [] });
+    expect(JSON.stringify(refused)).not.toContain('allowed fields');
+    expect(ledger.executions.probe_echo ?? 0).toBe(0);
+  });
+
+  test('an unknown tool is a plain -32602 message naming the closest tools the caller may use', async () => {
+    const client = await gw.client('probe_reader');
+    const error = await client.callTool({ name: 'probe_ecko', arguments: {} }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(McpError);
+    expect((error as McpError).code).toBe(-32602);
+    const { message } = error as McpError;
+    expect(message).toMatch(
+      /^MCP error -32602: No tool is named "probe_ecko"\. Closest tools you may use: probe_echo, [a-z_, ]+\. tools\/list lists them all\.$/,
+    );
+    expect(message).not.toContain('probe_admin_echo');
+  });
+});
