@@ -22,6 +22,7 @@ export interface RegisteredTool {
 }
 
 export const CONTRACT_META_KEY = 'io.toolgate/contract';
+const MAX_VIEWS = 256;
 
 /**
  * Holds the registered tools. Registration is where contracts are checked as a whole: closed input
@@ -30,6 +31,8 @@ export const CONTRACT_META_KEY = 'io.toolgate/contract';
  */
 export class ToolRegistry {
   readonly #tools = new Map<string, RegisteredTool>();
+  /** tools/list payloads by the scope set that sees them; few distinct sets exist, so few entries. */
+  readonly #views = new Map<string, Record<string, unknown>[]>();
   readonly #catalog = new Map<string, ErrorCodeSpec>(Object.values(gatewayErrors).map((e) => [e.code, e]));
   #listing: Record<string, unknown>[] | null = null;
 
@@ -49,10 +52,28 @@ export class ToolRegistry {
     return [...this.#tools.values()].sort((a, b) => (a.definition.name < b.definition.name ? -1 : 1));
   }
 
-  /** The tools/list payload, built once and reused for every request. */
+  /** The tools/list payload of every tool, built once and reused for every request. */
   listing(): Record<string, unknown>[] {
     this.#listing ??= this.all().map((tool) => tool.listing);
     return this.#listing;
+  }
+
+  /**
+   * The tools/list payload a holder of these scopes sees: the tools whose scopes it holds. Calls to
+   * the others still answer FORBIDDEN; hiding them only keeps an agent from choosing them.
+   */
+  listingFor(scopes: ReadonlySet<string>): Record<string, unknown>[] {
+    const key = [...scopes].sort().join(' ');
+    let view = this.#views.get(key);
+    if (!view) {
+      view = this.all()
+        .filter((tool) => tool.definition.scopes.every((scope) => scopes.has(scope)))
+        .map((tool) => tool.listing);
+      // Scope sets come from tokens: bound the cache so that odd combinations cannot grow it forever.
+      if (this.#views.size >= MAX_VIEWS) this.#views.delete(this.#views.keys().next().value!);
+      this.#views.set(key, view);
+    }
+    return view;
   }
 
   /** The shared error catalog: every code any registered tool (or the gateway) may answer with. */
@@ -113,5 +134,6 @@ export class ToolRegistry {
     };
     this.#tools.set(name, { definition, inputSchema, outputSchema, errors, meta, listing });
     this.#listing = null;
+    this.#views.clear();
   }
 }

@@ -52,8 +52,9 @@ export class Gateway {
     return this.#deps.registry;
   }
 
-  listTools(): Record<string, unknown>[] {
-    return this.#deps.registry.listing();
+  /** The tools this principal may call (every tool when the transport knows no principal). */
+  listTools(principal: Principal | null): Record<string, unknown>[] {
+    return principal ? this.#deps.registry.listingFor(principal.scopes) : this.#deps.registry.listing();
   }
 
   /** One tools/call, as MCP `CallToolResult`: the envelope as structuredContent and as JSON text. */

@@ -39,8 +39,8 @@ export function createMcpServer(gateway: Gateway, principalOf: PrincipalSource):
     { name: 'toolgate', version: packageJson.version },
     { capabilities: { tools: { listChanged: false } }, instructions: INSTRUCTIONS },
   );
-  server.setRequestHandler(ListToolsRequestSchema, () => ({
-    tools: gateway.listTools() as ListToolsResult['tools'],
+  server.setRequestHandler(ListToolsRequestSchema, (_request, extra) => ({
+    tools: gateway.listTools(principalOf(extra)) as ListToolsResult['tools'],
   }));
   server.setRequestHandler(toolsCallEnvelopeSchema, (request, extra) => {
     // The SDK server validated params against CallToolRequestSchema before calling this handler.

@@ -180,3 +180,27 @@ describe('answers that lead an agent to the right next step', () => {
     expect(message).not.toContain('probe_admin_echo');
   });
 });
+
+describe('tools/list per principal', () => {
+  let gw: StartedGateway;
+  beforeAll(async () => {
+    gw = await startGateway();
+  });
+  afterAll(() => gw.close());
+
+  const names = async (principal: string) =>
+    (await (await gw.client(principal)).listTools()).tools.map((t) => t.name).sort();
+
+  test('each principal is offered the tools its scopes allow; others still answer FORBIDDEN', async () => {
+    const customer = await names('acme-customer-alice');
+    expect(customer).toEqual(['operations_get', 'orders_change_unshipped_address', 'orders_get']);
+    expect(customer).not.toContain('change_create');
+    expect(await gw.callTool('acme-customer-alice', 'change_create', {})).toMatchObject({
+      status: 'failed',
+      code: 'FORBIDDEN',
+    });
+    const engineer = await names('changes_engineer');
+    expect(engineer).toContain('change_create');
+    expect(engineer).not.toContain('orders_change_unshipped_address');
+  });
+});
