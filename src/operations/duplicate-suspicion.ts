@@ -28,8 +28,10 @@ export function requestContentHash(
 /**
  * DESIGN.md section 4: a new key whose content matches an operation the same principal completed
  * within the window is refused with requires_confirmation / POSSIBLE_DUPLICATE naming the earlier
- * operation, unless the caller set the confirmation field to true. Nothing is reserved or stored,
- * so the confirmed call may reuse the key. Advisory, not a guarantee: two racing keys may both pass.
+ * operation, unless the caller set the confirmation field to true. Nothing is reserved or stored. The
+ * confirmed call is a new operation and says so with a new key, the one rule for every duplicate check
+ * (domains that decide it next to their write store their refusal). Advisory, not a guarantee: two
+ * racing keys may both pass.
  */
 export async function suspectDuplicate(
   store: OperationStore,

@@ -80,8 +80,13 @@ export class DurableIdempotency implements IdempotencyLayer {
     for (;;) {
       const record = await store.findByKey(call.principal.tenant, call.principal.subject, call.key);
       if (!record) return null;
-      if (record.fingerprint !== call.fingerprint) return answer(conflictEnvelope(call.tool, record));
       const now = clock.now();
+      // Past retention a settled record is gone for every request, whatever its arguments: one rule.
+      if (TERMINAL_STATUSES.includes(record.status) && record.expiresAt <= now) {
+        await store.deleteExpired(record.id, now);
+        return null;
+      }
+      if (record.fingerprint !== call.fingerprint) return answer(conflictEnvelope(call.tool, record));
       if (record.status === 'in_progress') {
         if (record.leaseExpiresAt !== null && record.leaseExpiresAt <= now) {
           await store.abandon(
@@ -104,10 +109,6 @@ export class DurableIdempotency implements IdempotencyLayer {
         const taken = await store.takeOver(record.id, call.correlationId, now, this.#leaseFrom(call, now));
         if (taken) return this.#execute(taken.id, call.key, taken.checkpoints, taken.externalRefs);
         continue;
-      }
-      if (TERMINAL_STATUSES.includes(record.status) && record.expiresAt <= now) {
-        await store.deleteExpired(record.id, now);
-        return null;
       }
       if (record.status === 'outcome_unknown' && now - record.updatedAt >= tuning.reconcileBackoffMs) {
         await store.checkSoon(record.id, now);

@@ -56,7 +56,7 @@ export function possibleDuplicateEnvelope(
     status: 'requires_confirmation',
     code: 'POSSIBLE_DUPLICATE',
     message: `An identical request was made ${seconds} s ago as operation ${earlier.id} (${earlier.status}); nothing was changed now.`,
-    resolution: `Ask the user whether this is a new, separate request. If it is, call again with the same idempotency_key and ${confirmField}: true; if not, report operation ${earlier.id} (see operations_get).`,
+    resolution: `Ask the user whether this is a new, separate request. If it is, call again with ${confirmField}: true and a new idempotency_key; if not, report operation ${earlier.id} (see operations_get).`,
   });
 }
 

@@ -51,5 +51,25 @@ for (const target of storeTargets) {
       });
       expect(await bankEffects(app)).toHaveLength(3);
     });
+
+    it('one rule at the boundary: before expiry the key replays or conflicts; after it, any request starts afresh', async () => {
+      const key = newKey('edge');
+      const first = await credit(app, alice, { account: 'acc-e', amount: 2, idempotency_key: key });
+      app.clock.shift(RETENTION_SECONDS * 1000 - 1_000);
+      expect(await credit(app, alice, { account: 'acc-e', amount: 2, idempotency_key: key })).toMatchObject({
+        replayed: true,
+        operation_id: first.operation_id,
+      });
+      expect(await credit(app, alice, { account: 'acc-e', amount: 3, idempotency_key: key })).toMatchObject({
+        status: 'failed',
+        code: 'IDEMPOTENCY_CONFLICT',
+      });
+      app.clock.shift(2_000);
+      const changed = await credit(app, alice, { account: 'acc-e', amount: 3, idempotency_key: key });
+      expect(changed).toMatchObject({ status: 'completed', replayed: false });
+      expect(changed.operation_id).not.toBe(first.operation_id);
+      const effects = (await bankEffects(app)).filter((e) => e.ref === 'acc-e');
+      expect(effects.map((e) => e.data.amount)).toEqual([2, 3]);
+    });
   });
 }
