@@ -66,20 +66,24 @@ export async function createTokenVerifier(source: KeySource, audience: string): 
         if (verdict.ok) cache.put(token, verdict.principal, (payload.exp ?? 0) * 1000);
         return verdict;
       } catch (error) {
-        return { ok: false, detail: describeRejection(error) };
+        return { ok: false, detail: describeRejection(error, audience) };
       }
     },
   };
 }
 
 /** A short reason for the 401 and the log; never the token itself. */
-function describeRejection(error: unknown): string {
+function describeRejection(error: unknown, audience: string): string {
   const code = (error as { code?: unknown }).code;
   switch (code) {
     case 'ERR_JWT_EXPIRED':
       return 'token expired';
-    case 'ERR_JWT_CLAIM_VALIDATION_FAILED':
-      return `token claim check failed: ${(error as { claim?: string }).claim ?? 'claim'}`;
+    case 'ERR_JWT_CLAIM_VALIDATION_FAILED': {
+      const claim = (error as { claim?: string }).claim ?? 'claim';
+      // The resource URL is public (it is in the metadata document): naming it saves a guess.
+      if (claim === 'aud') return `token audience does not match: this server expects aud ${audience}`;
+      return `token claim check failed: ${claim}`;
+    }
     case 'ERR_JOSE_ALG_NOT_ALLOWED':
       return 'token algorithm not allowed';
     case 'ERR_JWS_SIGNATURE_VERIFICATION_FAILED':

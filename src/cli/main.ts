@@ -26,4 +26,10 @@ registerLintCommand(program);
 registerOperationsCommand(program);
 registerEvalCommand(program);
 
+// `toolgate contract docs | head` closes the pipe early: that is the reader being done, not a failure.
+process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+  if (error.code === 'EPIPE') process.exit(0);
+  throw error;
+});
+
 await program.parseAsync(process.argv);

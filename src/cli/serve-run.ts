@@ -1,9 +1,11 @@
+import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
 import type { App } from '../app/create-app.ts';
 import { createApp } from '../app/create-app.ts';
 import { loadOrCreateDevKeys } from '../auth/dev-keys.ts';
 import { createTokenVerifier } from '../auth/token-verifier.ts';
 import { ToolContractError } from '../contract/tool-contract-error.ts';
 import { testApiRoutes } from '../external/test-api/test-api.ts';
+import { ProtocolError } from '../gateway/protocol-layer.ts';
 import { createLogger } from '../telemetry/logger.ts';
 import { MCP_PATH } from '../transport/endpoint-defaults.ts';
 import { type HttpRouteFamily, startHttpTransport } from '../transport/http-server.ts';
@@ -102,15 +104,27 @@ async function serveHttp(app: App, config: ServeConfig): Promise<() => Promise<v
 async function serveStdio(app: App, config: ServeConfig): Promise<() => Promise<void>> {
   const token = process.env.TOOLGATE_TOKEN;
   const audience = config.audience ?? `http://${config.host}:${config.port}${MCP_PATH}`;
+  const verifier = await createTokenVerifier(config.keys, audience);
   const verdict = token
-    ? await (await createTokenVerifier(config.keys, audience)).verify(token)
+    ? await verifier.verify(token)
     : { ok: false as const, detail: 'TOOLGATE_TOKEN is not set' };
-  if (!verdict.ok) {
+  if (!verdict.ok || token === undefined) {
     await app.close();
-    process.stderr.write(`toolgate serve --stdio: refusing to start: ${verdict.detail}\n`);
+    process.stderr.write(
+      `toolgate serve --stdio: refusing to start: ${verdict.ok ? 'no token' : verdict.detail}\n`,
+    );
     process.exit(2);
   }
-  const stdio = await startStdioTransport(app, verdict.principal);
+  // Checked again on every request: the session acts as the token's principal only while it is valid.
+  const principalNow = async () => {
+    const now = await verifier.verify(token);
+    if (now.ok) return now.principal;
+    throw new ProtocolError(
+      ErrorCode.InvalidRequest,
+      `TOOLGATE_TOKEN is no longer accepted (${now.detail}); restart the server with a fresh token.`,
+    );
+  };
+  const stdio = await startStdioTransport(app, verdict.principal, {}, principalNow);
   void stdio.closed.then(async () => {
     await app.close();
     process.exit(0);

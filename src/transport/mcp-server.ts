@@ -11,8 +11,13 @@ import type { Principal } from '../auth/principal.ts';
 import type { Gateway } from '../gateway/gateway.ts';
 import { principalFromAuthInfo } from './principal-auth-info.ts';
 
-/** How a transport tells the server who is calling. */
-export type PrincipalSource = (extra: Pick<MessageExtraInfo, 'authInfo'>) => Principal | null;
+/**
+ * How a transport tells the server who is calling, per request: HTTP from the request's verified token,
+ * stdio by re-checking the session's token (which may expire while the session lasts).
+ */
+export type PrincipalSource = (
+  extra: Pick<MessageExtraInfo, 'authInfo'>,
+) => Principal | null | Promise<Principal | null>;
 
 /** HTTP: the principal the transport verified for this request. */
 export const principalFromRequest: PrincipalSource = (extra) => principalFromAuthInfo(extra.authInfo);
@@ -39,15 +44,15 @@ export function createMcpServer(gateway: Gateway, principalOf: PrincipalSource):
     { name: 'toolgate', version: packageJson.version },
     { capabilities: { tools: { listChanged: false } }, instructions: INSTRUCTIONS },
   );
-  server.setRequestHandler(ListToolsRequestSchema, (_request, extra) => ({
-    tools: gateway.listTools(principalOf(extra)) as ListToolsResult['tools'],
+  server.setRequestHandler(ListToolsRequestSchema, async (_request, extra) => ({
+    tools: gateway.listTools(await principalOf(extra)) as ListToolsResult['tools'],
   }));
-  server.setRequestHandler(toolsCallEnvelopeSchema, (request, extra) => {
+  server.setRequestHandler(toolsCallEnvelopeSchema, async (request, extra) => {
     // The SDK server validated params against CallToolRequestSchema before calling this handler.
     const params = request.params as CallToolRequest['params'];
     return gateway.callTool(
       { name: params.name, arguments: params.arguments, _meta: params._meta },
-      principalOf(extra),
+      await principalOf(extra),
       extra.signal,
     );
   });

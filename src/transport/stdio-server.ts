@@ -2,7 +2,7 @@ import type { Readable, Writable } from 'node:stream';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { App } from '../app/create-app.ts';
 import type { Principal } from '../auth/principal.ts';
-import { createMcpServer } from './mcp-server.ts';
+import { createMcpServer, type PrincipalSource } from './mcp-server.ts';
 
 export interface StdioTransport {
   /** Resolves when the client closes stdin or close() is called. */
@@ -12,16 +12,18 @@ export interface StdioTransport {
 
 /**
  * MCP over stdio for one local client. There are no headers on a pipe, so the whole session acts
- * as one principal, verified from TOOLGATE_TOKEN before the server starts. stdout carries only the
+ * as one principal, verified from TOOLGATE_TOKEN before the server starts and, when `principalNow`
+ * is given, again on every request, so the session ends with its token. stdout carries only the
  * protocol; logs go to stderr.
  */
 export async function startStdioTransport(
   app: App,
   principal: Principal,
   streams: { input?: Readable; output?: Writable } = {},
+  principalNow: PrincipalSource = () => principal,
 ): Promise<StdioTransport> {
   const input = streams.input ?? process.stdin;
-  const server = createMcpServer(app.gateway, () => principal);
+  const server = createMcpServer(app.gateway, principalNow);
   const transport = new StdioServerTransport(input, streams.output ?? process.stdout);
   let markClosed: () => void = () => {};
   const closed = new Promise<void>((resolve) => {

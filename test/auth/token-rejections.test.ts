@@ -120,6 +120,15 @@ describe('bearer tokens at the HTTP edge', () => {
     ['garbage', async () => 'not.a.jwt'],
   ];
 
+  test('a token for another audience is told which audience this server expects', async () => {
+    const token = await gw.tokenFor(reader, { audience: 'http://127.0.0.1:1/mcp' });
+    const response = await post(`Bearer ${token}`);
+    expect(response.status).toBe(401);
+    expect(await response.json()).toMatchObject({
+      error_description: `token audience does not match: this server expects aud ${gw.url}`,
+    });
+  });
+
   test.each(rejected)('%s: 401 invalid_token and no handler ran', async (_name, token) => {
     const response = await post(`Bearer ${await token()}`);
     expect(response.status).toBe(401);

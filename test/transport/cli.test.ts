@@ -113,3 +113,17 @@ describe('the toolgate command', () => {
     }
   }, 30_000);
 });
+
+describe('the toolgate command in a pipeline', () => {
+  test('a reader that closes the pipe early (contract docs | head) ends it quietly with status 0', async () => {
+    const child = spawn(process.execPath, [CLI, 'contract', 'docs'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr?.on('data', (chunk) => {
+      stderr += chunk;
+    });
+    child.stdout?.once('data', () => child.stdout?.destroy());
+    const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
+  });
+});

@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { type App, createApp } from '../../src/app/create-app.ts';
 import { loadOrCreateDevKeys } from '../../src/auth/dev-keys.ts';
 import { mintToken } from '../../src/auth/mint-token.ts';
+import { ProtocolError } from '../../src/gateway/protocol-layer.ts';
 import { type StdioTransport, startStdioTransport } from '../../src/transport/stdio-server.ts';
 import { newProbeLedger, probeReader, probeTools } from '../gateway/probe-tools.ts';
 import { testToolsDomain } from '../support/start-gateway.ts';
@@ -78,6 +79,36 @@ describe('the pipeline over stdio', () => {
     const unknown = await client.callTool({ name: 'probe_nope', arguments: {} }).catch((e: unknown) => e);
     expect((unknown as McpError).code).toBe(-32602);
     expect(ledger.executions).toEqual({ probe_echo: 1, probe_wrong_shape: 1, probe_throw: 1, probe_slow: 1 });
+  });
+
+  test('a session ends with its token: a call after the token stopped being valid is refused, nothing runs', async () => {
+    const toServer = new PassThrough();
+    const fromServer = new PassThrough();
+    const principal = {
+      subject: 'user_probe_reader',
+      tenant: 'tenant_probe',
+      actor: 'customer' as const,
+      scopes: new Set(['probe:read']),
+    };
+    let valid = true;
+    const session = await startStdioTransport(app, principal, { input: toServer, output: fromServer }, () => {
+      if (valid) return principal;
+      throw new ProtocolError(-32600, 'TOOLGATE_TOKEN is no longer accepted (token expired)');
+    });
+    const expiring = new Client({ name: 'stdio-expiry', version: '0' });
+    await expiring.connect(new StreamClientTransport(fromServer, toServer));
+    try {
+      const before = ledger.executions.probe_echo ?? 0;
+      await expiring.callTool({ name: 'probe_echo', arguments: { text: 'hi' } });
+      valid = false;
+      await expect(expiring.callTool({ name: 'probe_echo', arguments: { text: 'late' } })).rejects.toThrow(
+        'token expired',
+      );
+      expect(ledger.executions.probe_echo).toBe(before + 1);
+    } finally {
+      await expiring.close();
+      await session.close();
+    }
   });
 });
 
