@@ -99,7 +99,7 @@ describe('the packed tarball in a fresh project', () => {
           '--actor',
           'customer',
           '--scopes',
-          'notes:read notes:write',
+          'notes:read notes:write operations:read',
         ],
         { cwd: project, env: { TOOLGATE_DATA_DIR: 'data', TOOLGATE_AUDIENCE: serving.url } },
       );
