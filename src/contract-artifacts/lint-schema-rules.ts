@@ -114,6 +114,28 @@ export const boundedStringRule = inputRule(
   },
 );
 
+/** A pattern on the node itself, or on one of the allOf parts zod emits for several patterns. */
+function hasPattern(node: SchemaNode): boolean {
+  if (typeof node.pattern === 'string') return true;
+  return (
+    Array.isArray(node.allOf) && node.allOf.some((part) => isNode(part) && typeof part.pattern === 'string')
+  );
+}
+
+export const freeTextPatternRule = inputRule(
+  'free-text-pattern',
+  'Input strings say which characters they take: a pattern (free text uses textSchema), an enum or a format.',
+  ({ node, pointer, field }) => {
+    if (!declares(node, 'string') || limited(node) || hasPattern(node)) return null;
+    if (typeof node.format === 'string') return null;
+    return hit(
+      pointer,
+      `${where(field)} is free text that takes any character: NUL, escape and bidirectional-override characters get stored and sent on`,
+      'Use textSchema({ min, max }) (schema-helpers), which refuses control, bidirectional and invisible-only text and publishes the rule as a pattern; or give the field a pattern, an enum or a format.',
+    );
+  },
+);
+
 export const boundedNumberRule = inputRule(
   'bounded-number',
   'Input numbers have a minimum and a maximum.',
@@ -186,6 +208,7 @@ export const outputSchemaRule: LintRule = {
 export const schemaRules: readonly LintRule[] = [
   closedObjectRule,
   boundedStringRule,
+  freeTextPatternRule,
   boundedNumberRule,
   boundedArrayRule,
   trustedContextRule,

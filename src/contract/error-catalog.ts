@@ -88,6 +88,12 @@ export const gatewayErrors = defineErrorCodes({
     retryable: true,
     description: 'A system this tool depends on did not answer and nothing was changed; retry later.',
   },
+  RATE_LIMITED: {
+    category: 'rate_limit',
+    retryable: true,
+    description:
+      'This caller sent too many calls; nothing was executed. Wait as long as the message says, then send the same call again.',
+  },
   OUTPUT_CONTRACT_VIOLATION: {
     category: 'internal',
     retryable: false,

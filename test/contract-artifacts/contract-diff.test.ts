@@ -435,6 +435,9 @@ const cases: DiffCase[] = [
   {
     name: 'input pattern added',
     tool: 'tickets_open',
+    before: (t) => {
+      delete input(t).summary!.pattern;
+    },
     edit: (t) => {
       input(t).summary!.pattern = '^[^<>]+$';
     },

@@ -233,6 +233,24 @@ const cases: LintCase[] = [
     pointer: `${IN}/contact/properties/phone/anyOf/0`,
   },
   {
+    name: 'free text without a pattern',
+    rule: 'free-text-pattern',
+    tool: 'tickets_open',
+    edit: (t) => {
+      delete input(t).summary!.pattern;
+    },
+    pointer: `${IN}/summary`,
+  },
+  {
+    name: 'nullable free text without a pattern, nested',
+    rule: 'free-text-pattern',
+    tool: 'tickets_open',
+    edit: (t) => {
+      delete at(input(t), 'contact', 'properties', 'phone', 'anyOf', 0).pattern;
+    },
+    pointer: `${IN}/contact/properties/phone/anyOf/0`,
+  },
+  {
     name: 'number without maximum',
     rule: 'bounded-number',
     tool: 'tickets_open',

@@ -23,7 +23,7 @@ describe('tool catalog', () => {
       '| `queue` | string | yes | one of `"billing"`, `"technical"` | Queue that owns the problem. |',
     );
     expect(open).toContain(
-      '| `contact.phone` | string \\| null | yes | max length 32 | Phone number for urgent follow-up, or null. |',
+      '| `contact.phone` | string \\| null | yes | min length 3; max length 32; pattern | Phone number for urgent follow-up, or null. |',
     );
     expect(open).toContain('| `tags` | array of string | no | max items 10; default `[]` | Labels to add. |');
     expect(open).toContain('| `due_at` | string | no | format date-time |');

@@ -7,6 +7,7 @@ import {
   type OperationSnapshot,
   outcome,
   type SqlDatabase,
+  textSchema,
 } from 'toolgate';
 import { z } from 'zod';
 
@@ -100,7 +101,7 @@ export const bookmarksModule = defineModule({
           .url({ protocol: /^https?$/ })
           .max(500)
           .describe('The http(s) address to keep, at most 500 characters.'),
-        title: z.string().trim().min(1).max(120).describe('A title for the bookmark, 1-120 characters.'),
+        title: textSchema({ min: 1, max: 120 }).describe('A title for the bookmark, 1-120 characters.'),
         idempotency_key: idempotencyKeySchema,
       }),
       output: bookmark,

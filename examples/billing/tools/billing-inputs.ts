@@ -1,3 +1,4 @@
+import { textSchema } from 'toolgate';
 import { z } from 'zod';
 
 // Input fields shared by the billing tools: every string and number bounded, every format explicit,
@@ -15,9 +16,6 @@ export const amountCentsSchema = z
   .max(10_000_000)
   .describe('Amount in cents of the invoice currency, 1-10000000 (e.g. 2500 for 25.00).');
 
-export const reasonSchema = z
-  .string()
-  .trim()
-  .min(3)
-  .max(300)
-  .describe('Why, in the words the customer will read on the document (3-300 characters).');
+export const reasonSchema = textSchema({ min: 3, max: 300 }).describe(
+  'Why, in the words the customer will read on the document (3-300 characters).',
+);

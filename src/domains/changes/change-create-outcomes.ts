@@ -1,11 +1,35 @@
 import type { ToolOutcome } from '../../contract/outcome.ts';
 import { outcome } from '../../contract/outcome.ts';
 import type { ChangeDraft, ChangeRecord } from '../../external/change-platform/change-record.ts';
+import type { CreationClaim } from './change-create-claims.ts';
 import type { CreationOutcome, PreparedChange } from './change-creation.ts';
 import type { ChangeCreateResult } from './change-schemas.ts';
 
 const SAME_KEY =
   'Do not start a new change: retry with the same idempotency_key (the creation resumes where it stopped) or poll operations_get with the operation_id.';
+
+/** Why an identical earlier request stops this one; nothing was sent to the platform. */
+export function claimRefusal(
+  claim: Exclude<CreationClaim, { kind: 'claimed' }>,
+): ToolOutcome<ChangeCreateResult> {
+  const earlier = claim.operationId;
+  if (claim.kind === 'in_progress') {
+    return outcome.rejected(
+      'CHANGE_CREATION_IN_PROGRESS',
+      `An identical change request of yours (operation ${earlier}) has not finished and its outcome is not established yet; nothing was created now.`,
+      {
+        resolution: `Poll operations_get with operation_id ${earlier} until it settles and report what it created; do not create this change again meanwhile, with any key and even with confirm_new_change. If the user still wants a separate change after it settled, send the request with a new idempotency_key.`,
+      },
+    );
+  }
+  return outcome.requiresConfirmation(
+    'POSSIBLE_DUPLICATE',
+    `An identical change request was made ${claim.ageSeconds} s ago as operation ${earlier} and created its change; nothing was created now.`,
+    {
+      resolution: `Ask the user whether this is a new, separate change. If it is, call again with confirm_new_change: true and a new idempotency_key (this key now holds this answer); if not, report operation ${earlier} (see operations_get).`,
+    },
+  );
+}
 
 /** The dry-run result: what would be created, with change_id null. */
 export function validatedResult(draft: ChangeDraft): ChangeCreateResult {
@@ -77,6 +101,12 @@ export function creationOutcome(
         {
           resolution: SAME_KEY,
         },
+      );
+    case 'malformed':
+      return outcome.unknown(
+        'OUTPUT_CONTRACT_VIOLATION',
+        `The change platform answered with a record that breaks its contract (missing or invalid: ${creation.problems.map((p) => p.field).join(', ')}); the change may have been created, but its state is not known.`,
+        { resolution: SAME_KEY },
       );
     case 'rejected':
       return outcome.rejected(

@@ -1,7 +1,11 @@
 import { z } from 'zod';
 import { warningSchema } from '../../contract/envelope.ts';
 import type { ChangePlatform } from '../../external/change-platform/change-platform.ts';
-import { type ChangeRecord, changeDraftSchema } from '../../external/change-platform/change-record.ts';
+import {
+  type ChangeRecord,
+  changeDraftSchema,
+  changeRecordSchema,
+} from '../../external/change-platform/change-record.ts';
 import {
   ExternalOutcomeUnknownError,
   ExternalRejectedError,
@@ -38,7 +42,15 @@ export type CreationOutcome =
   /** The platform did not take a call; `started` when an earlier step may already exist. */
   | { readonly kind: 'unavailable'; readonly started: boolean }
   | { readonly kind: 'unknown' }
-  | { readonly kind: 'rejected'; readonly message: string };
+  | { readonly kind: 'rejected'; readonly message: string }
+  /** Every step was applied, but the platform's answer breaks its contract: the state is not known. */
+  | { readonly kind: 'malformed'; readonly problems: readonly ContractProblem[] };
+
+/** One way a platform answer breaks the record's contract. */
+export interface ContractProblem {
+  readonly field: string;
+  readonly message: string;
+}
 
 /** The prepared change stored in an operation's recovery points, if the operation got that far. */
 export function preparedFrom(checkpoints: Readonly<Record<string, unknown>>): PreparedChange | null {
@@ -50,7 +62,9 @@ export function preparedFrom(checkpoints: Readonly<Record<string, unknown>>): Pr
  * Runs the platform steps still missing, in order, saving a recovery point after each. A step
  * recorded as done is skipped; a step applied but not yet recorded (the process died in between)
  * is sent again and the platform answers what it did the first time, so there is never a second
- * record. The change becomes visible only with the last step.
+ * record. The change becomes visible only with the last step. What is reported is the platform's
+ * own answer (the last step's, or its status for the operation), checked against the record's
+ * contract, never a copy read from elsewhere.
  */
 export async function completeChange(
   platform: ChangePlatform,
@@ -83,13 +97,16 @@ export async function completeChange(
       await platform.attachRollbackPlan(operationId, id, prepared.rollback_plan, signal);
       await points.save('attach_rollback_plan', {});
     });
+    let answer: unknown = null;
     await step('submit', async () => {
-      await platform.submit(operationId, id, signal);
+      answer = await platform.submit(operationId, id, signal);
       await points.save('submit', {});
     });
-    const record = await platform.records.byId(id);
-    if (!record) throw new Error(`change ${id} vanished from the platform after its last step`);
-    return { kind: 'complete', record, stepsApplied };
+    // An earlier delivery did the last step: ask the platform what it now holds for this operation.
+    if (answer === null) answer = (await platform.operationStatus(operationId, signal))?.record ?? null;
+    const record = changeRecordSchema.safeParse(answer);
+    if (!record.success) return { kind: 'malformed', problems: contractProblems(record.error) };
+    return { kind: 'complete', record: record.data, stepsApplied };
   } catch (error) {
     if (error instanceof ExternalUnavailableError) {
       return { kind: 'unavailable', started: changeId !== null || earlierDeliveryPrepared(points) };
@@ -101,6 +118,11 @@ export async function completeChange(
     }
     throw error;
   }
+}
+
+/** What is wrong with a platform answer, field by field, for the agent, the log and the reconciler. */
+export function contractProblems(error: z.ZodError): ContractProblem[] {
+  return error.issues.map((issue) => ({ field: issue.path.join('.') || '(answer)', message: issue.message }));
 }
 
 /**

@@ -49,6 +49,12 @@ export const changeErrors = defineErrorCodes({
     description:
       'No change with this id is visible to you. Check the id, or find the change with change_search; never guess ids.',
   },
+  CHANGE_CREATION_IN_PROGRESS: {
+    category: 'conflict',
+    retryable: false,
+    description:
+      'An identical change request of yours has not finished and its outcome is not established, so its change may exist or still appear; nothing was created now. Poll operations_get with the operation the resolution names until it settles; confirm_new_change does not override this.',
+  },
   CHANGE_NOT_CREATED: {
     category: 'state',
     retryable: false,

@@ -1,14 +1,18 @@
 import type { OperationSnapshot, ReconcileVerdict } from '../../contract/define-tool.ts';
 import { outcome } from '../../contract/outcome.ts';
 import type { ChangePlatform } from '../../external/change-platform/change-platform.ts';
-import { VISIBLE_STATES, type VisibleState } from '../../external/change-platform/change-record.ts';
+import {
+  changeRecordSchema,
+  VISIBLE_STATES,
+  type VisibleState,
+} from '../../external/change-platform/change-record.ts';
 import {
   ExternalOutcomeUnknownError,
   ExternalRejectedError,
   ExternalUnavailableError,
 } from '../../external/external-errors.ts';
 import { createdResult, creationOutcome } from './change-create-outcomes.ts';
-import { completeChange, preparedFrom } from './change-creation.ts';
+import { completeChange, contractProblems, preparedFrom } from './change-creation.ts';
 import type { ChangeCreateResult } from './change-schemas.ts';
 
 /**
@@ -30,6 +34,11 @@ export async function reconcileChangeCreation(
     if (isExternal(error))
       return { settled: false, note: `change platform did not answer: ${error.message}` };
     throw error;
+  }
+  const answered = status ? changeRecordSchema.safeParse(status.record) : null;
+  if (answered && !answered.success) {
+    const fields = contractProblems(answered.error).map((p) => p.field);
+    return { settled: false, note: `change platform answer breaks its contract (${fields.join(', ')})` };
   }
   const prepared = preparedFrom(operation.checkpoints);
   if (status && VISIBLE_STATES.includes(status.record.state as VisibleState)) {
@@ -74,6 +83,10 @@ export async function reconcileChangeCreation(
   );
   if (creation.kind === 'unavailable' || creation.kind === 'unknown') {
     return { settled: false, note: 'change platform did not answer while finishing the change' };
+  }
+  if (creation.kind === 'malformed') {
+    const fields = creation.problems.map((p) => p.field);
+    return { settled: false, note: `change platform answer breaks its contract (${fields.join(', ')})` };
   }
   return { settled: true, outcome: creationOutcome(creation, prepared) };
 }

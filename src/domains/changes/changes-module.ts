@@ -4,8 +4,9 @@ import { changePlatformMigration } from '../../external/change-platform/change-p
 import { ChangePlatformWorld } from '../../external/change-platform/change-platform-world.ts';
 import { CHANGE_PLATFORM } from '../../external/change-platform/change-record.ts';
 import { simulationMigrations, withSimulation } from '../../external/simulation-world.ts';
+import { CreationClaims } from './change-create-claims.ts';
 import { ChangeService } from './change-service.ts';
-import { changesCatalogMigration } from './changes-migration.ts';
+import { changesCatalogMigration, changesCreateClaimsMigration } from './changes-migration.ts';
 import { changesPrincipals } from './demo-catalog.ts';
 import { changesFixtures, seedChangesWorld, simulateChangePlatform } from './demo-world.ts';
 import { ServiceCatalog } from './service-catalog.ts';
@@ -17,17 +18,23 @@ import { cmdbServiceResolveTool } from './tools/cmdb-service-resolve-tool.ts';
 /** Change management (seed 003): a governed, dry-run-first create over a multi-step change platform. */
 export const changesDomain: ToolgateModule = {
   name: 'changes',
-  migrations: [...simulationMigrations, changesCatalogMigration, changePlatformMigration],
+  migrations: [
+    ...simulationMigrations,
+    changesCatalogMigration,
+    changePlatformMigration,
+    changesCreateClaimsMigration,
+  ],
   create(moduleContext) {
     const context = withSimulation(moduleContext);
     const platform = new ChangePlatform(context);
     const world = new ChangePlatformWorld(context);
     const catalog = new ServiceCatalog(context.db);
     const service = new ChangeService(catalog, platform, context.clock);
+    const claims = new CreationClaims(context.db, context.clock);
     const deps = { catalog, platform, world, clock: context.clock };
     return {
       tools: [
-        changeCreateTool(service),
+        changeCreateTool(service, claims),
         changeGetTool(service),
         changeSearchTool(service),
         cmdbServiceResolveTool(service),
@@ -42,6 +49,7 @@ export const changesDomain: ToolgateModule = {
           context.faults.clear(CHANGE_PLATFORM);
           await context.ledger.clear([CHANGE_PLATFORM]);
           await world.reset();
+          await claims.clear();
           await catalog.clear();
         },
         fixtures: () => changesFixtures(deps),

@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import type { Clock } from '../../app/clock.ts';
 import type { Principal } from '../../auth/principal.ts';
-import type { ReconcileVerdict } from '../../contract/define-tool.ts';
+import type { ReconcileVerdict, ReviewDecisionView } from '../../contract/define-tool.ts';
 import type { Warning } from '../../contract/envelope.ts';
 import { outcome, type ToolOutcome } from '../../contract/outcome.ts';
 import type { AddressValidationService } from '../../external/address-validation/address-validation-service.ts';
@@ -128,6 +128,18 @@ export class AddressChangeService {
       return { settled: false, note: 'warehouse did not answer the repeated update' };
     }
     return { settled: true, outcome: sent };
+  }
+
+  /**
+   * An operator settled a change whose outcome stayed unknown: the warehouse has it (the order takes
+   * the new address) or never got it (the order keeps its address). Either way the order stops waiting.
+   */
+  async followReview(operationId: string, decision: ReviewDecisionView): Promise<void> {
+    const { db, clock } = this.deps;
+    const change = await findAddressChange(db, operationId);
+    if (change?.status !== 'pending') return;
+    if (decision.resolution === 'completed') await applyConfirmedChange(db, operationId, clock.now());
+    else await releasePendingChange(db, operationId, { refused: 'REJECTED_IN_REVIEW' }, clock.now());
   }
 
   /**

@@ -38,7 +38,7 @@ export function changeUnshippedAddressTool(service: AddressChangeService) {
     kind: 'write',
     mutation: 'update',
     externalSystems: ['warehouse', 'address_validation'],
-    version: '1.0.0',
+    version: '2.0.0',
     input: z.strictObject({
       order_id: orderIdSchema,
       expected_order_version: expectedOrderVersionSchema,
@@ -94,5 +94,6 @@ export function changeUnshippedAddressTool(service: AddressChangeService) {
       );
     },
     reconcile: (operation, ctx) => service.reconcile(operation.id, ctx.signal),
+    onReviewResolved: (operation, decision) => service.followReview(operation.id, decision),
   });
 }

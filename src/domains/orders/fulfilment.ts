@@ -36,15 +36,22 @@ export interface AddressChangeRoute {
   readonly reason: string;
 }
 
+/** What the routing rule looks at: the state and any operation on the order still in flight. */
+export interface RouteFacts {
+  readonly state: FulfilmentState;
+  /** An address change committed here but not yet confirmed by the warehouse. */
+  readonly pendingChangeId: string | null;
+  /** A redirect request whose outcome is unknown (sending) or that the carrier has not decided (sent). */
+  readonly openRedirect: { readonly requestId: string; readonly status: 'sending' | 'sent' } | null;
+}
+
 /** The routing rule orders_get publishes; the tools enforce the same rule on their own. */
-export function addressChangeRoute(
-  state: FulfilmentState,
-  pendingOperationId: string | null,
-): AddressChangeRoute {
-  if (pendingOperationId !== null && EDITABLE_STATES.includes(state)) {
+export function addressChangeRoute(order: RouteFacts): AddressChangeRoute {
+  const { state, pendingChangeId, openRedirect } = order;
+  if (pendingChangeId !== null && (EDITABLE_STATES.includes(state) || state === 'handed_to_carrier')) {
     return {
       tool: null,
-      reason: `An address change (operation ${pendingOperationId}) is waiting for the warehouse to confirm it; check it with operations_get before changing the address again.`,
+      reason: `An address change (operation ${pendingChangeId}) is waiting for the warehouse to confirm it; check it with operations_get before changing the address again.`,
     };
   }
   switch (state) {
@@ -62,6 +69,18 @@ export function addressChangeRoute(
           'The warehouse has started the handoff, so the retailer can no longer change the address and the carrier does not have the parcel yet. Once the order is handed_to_carrier a redirect can be requested.',
       };
     case 'handed_to_carrier':
+      if (openRedirect?.status === 'sending') {
+        return {
+          tool: null,
+          reason: `A redirect request (operation ${openRedirect.requestId}) has not been confirmed by the carrier; poll operations_get with it until it settles before asking for another.`,
+        };
+      }
+      if (openRedirect) {
+        return {
+          tool: null,
+          reason: `The carrier has not yet decided a redirect request (request ${openRedirect.requestId}); check it with shipments_get_redirect. Another can be requested only if the carrier declines it.`,
+        };
+      }
       return {
         tool: 'shipments_request_redirect',
         reason:

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { REDIRECT_STATUSES } from '../../external/carrier/carrier-records.ts';
 import { ADDRESS_FIELDS } from '../../external/postal-address.ts';
 import { fulfilmentStateSchema } from './fulfilment.ts';
-import { postalAddressSchema } from './postal-address.ts';
+import { postalAddressViewSchema } from './postal-address.ts';
 
 /** The agent-visible shapes the orders and shipments tools share. */
 export const orderIdSchema = z
@@ -30,7 +30,7 @@ export const orderVersionSchema = z
     'The order version after this call; pass it as expected_order_version to change the order again.',
   );
 
-const suggestedAddressSchema = postalAddressSchema
+const suggestedAddressSchema = postalAddressViewSchema
   .nullable()
   .describe('requires_confirmation: the corrected address validation proposes; otherwise null.');
 
@@ -38,7 +38,7 @@ export const addressChangeResultSchema = z.strictObject({
   order_id: z.string().describe('The order id, as requested.'),
   order_version: orderVersionSchema,
   fulfilment_state: fulfilmentStateSchema,
-  confirmed_address: postalAddressSchema
+  confirmed_address: postalAddressViewSchema
     .nullable()
     .describe('completed: the address now on the order, as the warehouse confirmed it; otherwise null.'),
   suggested_address: suggestedAddressSchema,
@@ -77,7 +77,7 @@ export const redirectRequestResultSchema = z.strictObject({
     .nullable()
     .describe('The carrier request id (this operation id); pass it to shipments_get_redirect.'),
   redirect_status: redirectStatusSchema.nullable(),
-  requested_address: postalAddressSchema
+  requested_address: postalAddressViewSchema
     .nullable()
     .describe('submitted: the address the carrier was asked to use.'),
   suggested_address: suggestedAddressSchema,

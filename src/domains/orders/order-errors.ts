@@ -102,6 +102,12 @@ export const orderErrors = defineErrorCodes({
     retryable: false,
     description: 'The parcel already has an open redirect request; check it with shipments_get_redirect.',
   },
+  REDIRECT_IN_PROGRESS: {
+    category: 'conflict',
+    retryable: false,
+    description:
+      'An earlier redirect request for this parcel has no established outcome yet (it may still reach the carrier); nothing was requested. Poll operations_get with the operation the resolution names until it settles; never send a new request meanwhile.',
+  },
   REDIRECT_NOT_FOUND: {
     category: 'not_found',
     retryable: false,

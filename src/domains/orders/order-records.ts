@@ -3,6 +3,7 @@ import type { SqlExecutor } from '../../store/sql-database.ts';
 import type { PaymentRegion } from './destination-rules.ts';
 import type { FulfilmentState } from './fulfilment.ts';
 import { type PostalAddress, parseStoredAddress } from './postal-address.ts';
+import { findOpenRedirect, type OpenRedirectRequest } from './redirect-records.ts';
 
 export interface OrderItem {
   readonly sku: string;
@@ -27,6 +28,8 @@ export interface OrderRecord {
   readonly deliveryAddress: PostalAddress;
   readonly paymentRegions: readonly PaymentRegion[];
   readonly pendingChangeId: string | null;
+  /** A redirect request of the parcel whose outcome is unknown or that the carrier has not decided. */
+  readonly openRedirect: OpenRedirectRequest | null;
   readonly items: readonly OrderItem[];
   readonly shipment: ShipmentRecord | null;
 }
@@ -77,6 +80,7 @@ export async function loadOrder(executor: SqlExecutor, orderId: string): Promise
     [orderId],
   );
   const shipment = shipments[0];
+  const openRedirect = shipment ? await findOpenRedirect(executor, shipment.id) : null;
   return {
     id: row.id,
     tenant: row.tenant,
@@ -86,6 +90,7 @@ export async function loadOrder(executor: SqlExecutor, orderId: string): Promise
     deliveryAddress: parseStoredAddress(row.delivery_address),
     paymentRegions: splitList(row.payment_regions) as PaymentRegion[],
     pendingChangeId: row.pending_change_id,
+    openRedirect,
     items: items.map((item) => ({
       sku: item.sku,
       name: item.name,

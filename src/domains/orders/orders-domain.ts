@@ -12,7 +12,7 @@ import { ORDER_PRINCIPALS } from './demo-principals.ts';
 import { resetDemoWorld, seedDemoWorld } from './demo-world.ts';
 import { getRedirectTool } from './get-redirect-tool.ts';
 import { ordersGetTool } from './orders-get-tool.ts';
-import { ordersMigration } from './orders-migration.ts';
+import { ordersMigration, redirectGuardMigration } from './orders-migration.ts';
 import { createOrdersSystems } from './orders-systems.ts';
 import { RedirectService } from './redirect-service.ts';
 import { requestRedirectTool } from './request-redirect-tool.ts';
@@ -36,7 +36,13 @@ const SYSTEMS = [WAREHOUSE_SYSTEM, CARRIER_SYSTEM, ADDRESS_VALIDATION_SYSTEM];
 export function createOrdersDomain(options: OrdersDomainOptions = {}): ToolgateModule {
   return {
     name: 'orders',
-    migrations: [...simulationMigrations, ordersMigration, warehouseMigration, carrierMigration],
+    migrations: [
+      ...simulationMigrations,
+      ordersMigration,
+      warehouseMigration,
+      carrierMigration,
+      redirectGuardMigration,
+    ],
     create(moduleContext: ModuleContext): ModuleInstance {
       const context = withSimulation(moduleContext);
       const { db, clock } = context;

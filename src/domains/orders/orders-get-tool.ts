@@ -7,7 +7,10 @@ import { orderIdSchema } from './order-contract-schemas.ts';
 import { orderErrors } from './order-errors.ts';
 import { findVisibleOrder } from './order-records.ts';
 import { ORDER_NOT_FOUND } from './order-refusals.ts';
-import { postalAddressSchema } from './postal-address.ts';
+import { postalAddressViewSchema } from './postal-address.ts';
+import type { OpenRedirectRequest } from './redirect-records.ts';
+
+const PENDING_REDIRECT_STATUSES = ['unconfirmed', 'submitted', 'accepted'] as const;
 
 const orderViewSchema = z.strictObject({
   order_id: z
@@ -21,7 +24,7 @@ const orderViewSchema = z.strictObject({
       'Bumped on every change; pass it as expected_order_version to orders_change_unshipped_address.',
     ),
   fulfilment_state: fulfilmentStateSchema,
-  delivery_address: postalAddressSchema.describe(
+  delivery_address: postalAddressViewSchema.describe(
     'Where the order will be delivered, as the retailer has it.',
   ),
   items: z
@@ -71,7 +74,33 @@ const orderViewSchema = z.strictObject({
     })
     .nullable()
     .describe('An address change committed by the retailer but not yet confirmed by the warehouse.'),
+  pending_redirect: z
+    .strictObject({
+      operation_id: z
+        .string()
+        .describe(
+          'The shipments_request_redirect operation, which is also its request_id at the carrier; poll it with operations_get.',
+        ),
+      status: z
+        .enum(PENDING_REDIRECT_STATUSES)
+        .describe(
+          'unconfirmed: sent, but whether the carrier received it is not established yet (poll operations_get with ' +
+            'operation_id; do not request another); submitted: the carrier has it and has not decided; accepted: the ' +
+            'carrier will redirect the parcel (shipments_get_redirect shows its decisions).',
+        ),
+    })
+    .nullable()
+    .describe(
+      'A redirect request of the parcel that blocks a new one: its outcome is unknown, or the carrier has not declined it. Null when there is none.',
+    ),
 });
+
+/** How orders_get names a blocking redirect request: unconfirmed while its outcome is unknown. */
+function pendingRedirectView(open: OpenRedirectRequest) {
+  const status =
+    open.status === 'sending' ? 'unconfirmed' : open.carrierStatus === 'accepted' ? 'accepted' : 'submitted';
+  return { operation_id: open.requestId, status } as const;
+}
 
 /** orders_get: the order as the caller may see it, and which tool applies to an address change now. */
 export function ordersGetTool(db: SqlDatabase) {
@@ -83,11 +112,13 @@ export function ordersGetTool(db: SqlDatabase) {
       'if one exists, and address_change.tool: which tool can change where the order goes right now ' +
       '(orders_change_unshipped_address before the warehouse handoff, shipments_request_redirect once the carrier ' +
       'has the parcel, or null with the reason). Call it before any address change and again whenever a change ' +
-      'answers ORDER_STATE_CHANGED; pass its version as expected_order_version. It changes nothing. Do not use it to ' +
+      'answers ORDER_STATE_CHANGED; pass its version as expected_order_version. pending_address_change and ' +
+      'pending_redirect name an operation still in flight (poll it with operations_get before starting another). ' +
+      'It changes nothing. Do not use it to ' +
       'learn what the carrier decided about a redirect; use shipments_get_redirect for that. Customers see ' +
       'only their own orders; an order that is not theirs answers ORDER_NOT_FOUND, exactly like one that does not exist.',
     kind: 'read',
-    version: '1.0.0',
+    version: '1.1.0',
     input: z.strictObject({ order_id: orderIdSchema }),
     output: orderViewSchema,
     errors: [orderErrors.ORDER_NOT_FOUND],
@@ -119,8 +150,9 @@ export function ordersGetTool(db: SqlDatabase) {
               tracking_id: order.shipment.trackingId,
             }
           : null,
-        address_change: addressChangeRoute(order.state, order.pendingChangeId),
+        address_change: addressChangeRoute(order),
         pending_address_change: order.pendingChangeId ? { operation_id: order.pendingChangeId } : null,
+        pending_redirect: order.openRedirect ? pendingRedirectView(order.openRedirect) : null,
       });
     },
   });

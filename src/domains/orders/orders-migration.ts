@@ -56,3 +56,16 @@ export const ordersMigration: Migration = {
       created_at BIGINT NOT NULL,
       settled_at BIGINT)`,
 };
+
+/**
+ * A parcel has at most one redirect request that is in flight (sending: its outcome may still be
+ * unknown) or received and undecided at the carrier, as far as the shop has heard (`carrier_status`,
+ * updated when the carrier's decision arrives). A second request is refused by this index, so no new
+ * request is sent while an earlier one may still reach the carrier.
+ */
+export const redirectGuardMigration: Migration = {
+  id: 'orders_0004_redirect_guard',
+  sql: `ALTER TABLE shipment_redirect_requests ADD COLUMN carrier_status TEXT;
+    CREATE UNIQUE INDEX shipment_redirect_one_open ON shipment_redirect_requests (shipment_id)
+      WHERE status = 'sending' OR (status = 'sent' AND carrier_status IN ('submitted', 'accepted'))`,
+};

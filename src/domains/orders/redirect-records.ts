@@ -1,11 +1,28 @@
+import type { RedirectStatus } from '../../external/carrier/carrier-records.ts';
 import type { SqlDatabase, SqlExecutor } from '../../store/sql-database.ts';
 import { type PostalAddress, parseStoredAddress } from './postal-address.ts';
 
 /**
- * sending: recorded, being sent to the carrier; sent: the carrier received it (it decides later);
- * refused: the carrier's rules refused it; abandoned: a reconciler found it never started and fenced it.
+ * sending: recorded, being sent to the carrier (while its outcome is unknown it stays here);
+ * sent: the carrier received it (it decides later); refused: the carrier's rules refused it;
+ * abandoned: a reconciler found it never started and fenced it, or an operator found it never arrived.
  */
 export type RedirectRequestStatus = 'sending' | 'sent' | 'refused' | 'abandoned';
+
+/**
+ * A request that keeps the parcel from getting another one: still sending (outcome not established),
+ * or received by the carrier and, as far as the shop has heard, neither declined nor carried out.
+ * The same condition is the partial unique index of orders_0004_redirect_guard (one per shipment).
+ */
+const OPEN_REQUEST =
+  "(status = 'sending' OR (status = 'sent' AND carrier_status IN ('submitted', 'accepted')))";
+
+export interface OpenRedirectRequest {
+  readonly requestId: string;
+  readonly status: 'sending' | 'sent';
+  /** The carrier's last known decision; null while sending. */
+  readonly carrierStatus: RedirectStatus | null;
+}
 
 export interface RedirectRequestRecord {
   readonly requestId: string;
@@ -49,7 +66,29 @@ export async function findRedirectRequest(
   };
 }
 
-/** Records a request about to be sent; false when the request id already has a record. */
+/** The request that blocks another redirect of this shipment, if any. */
+export async function findOpenRedirect(
+  executor: SqlExecutor,
+  shipmentId: string,
+): Promise<OpenRedirectRequest | null> {
+  const rows = await executor.query<{
+    request_id: string;
+    status: 'sending' | 'sent';
+    carrier_status: RedirectStatus | null;
+  }>(
+    `SELECT request_id, status, carrier_status FROM shipment_redirect_requests
+     WHERE shipment_id = ? AND ${OPEN_REQUEST}`,
+    [shipmentId],
+  );
+  const row = rows[0];
+  return row ? { requestId: row.request_id, status: row.status, carrierStatus: row.carrier_status } : null;
+}
+
+/**
+ * Records a request about to be sent; false when the request id already has a record or the shipment
+ * already has an open request (the partial unique index refuses it, so two deliveries racing with
+ * different keys cannot both send).
+ */
 export async function insertSendingRequest(
   db: SqlDatabase,
   request: {
@@ -63,7 +102,7 @@ export async function insertSendingRequest(
 ): Promise<boolean> {
   const rows = await db.query(
     `INSERT INTO shipment_redirect_requests (request_id, order_id, shipment_id, tenant, new_address, status, created_at)
-     VALUES (?, ?, ?, ?, ?, 'sending', ?) ON CONFLICT (request_id) DO NOTHING RETURNING request_id`,
+     VALUES (?, ?, ?, ?, ?, 'sending', ?) ON CONFLICT DO NOTHING RETURNING request_id`,
     [
       request.requestId,
       request.orderId,
@@ -90,13 +129,44 @@ export async function fenceUnsentRequest(db: SqlDatabase, requestId: string, at:
 export async function settleRedirectRequest(
   db: SqlDatabase,
   requestId: string,
-  status: 'sent' | 'refused',
-  code: string | null,
+  settlement: { status: 'sent'; carrierStatus: RedirectStatus } | { status: 'refused'; code: string },
+  at: number,
+): Promise<void> {
+  const code = settlement.status === 'refused' ? settlement.code : null;
+  await db.execute(
+    `UPDATE shipment_redirect_requests SET status = ?, code = ?, settled_at = ?,
+       carrier_status = COALESCE(carrier_status, ?)
+     WHERE request_id = ? AND status = 'sending'`,
+    [settlement.status, code, at, settlement.status === 'sent' ? settlement.carrierStatus : null, requestId],
+  );
+}
+
+/** The shop hears what the carrier decided about a request (accepted, declined, completed). */
+export async function recordCarrierDecision(
+  executor: SqlExecutor,
+  requestId: string,
+  carrierStatus: RedirectStatus,
+): Promise<void> {
+  await executor.execute('UPDATE shipment_redirect_requests SET carrier_status = ? WHERE request_id = ?', [
+    carrierStatus,
+    requestId,
+  ]);
+}
+
+/**
+ * An operator settled a request whose outcome could not be established: the carrier has it (sent) or
+ * never got it (abandoned). Either way it no longer blocks the parcel as "unknown".
+ */
+export async function settleReviewedRequest(
+  db: SqlDatabase,
+  requestId: string,
+  resolution: 'completed' | 'rejected',
   at: number,
 ): Promise<void> {
   await db.execute(
-    `UPDATE shipment_redirect_requests SET status = ?, code = ?, settled_at = ? WHERE request_id = ? AND status = 'sending'`,
-    [status, code, at, requestId],
+    `UPDATE shipment_redirect_requests SET status = ?, code = 'SETTLED_IN_REVIEW', settled_at = ?
+     WHERE request_id = ? AND status = 'sending'`,
+    [resolution === 'completed' ? 'sent' : 'abandoned', at, requestId],
   );
 }
 

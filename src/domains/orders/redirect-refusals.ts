@@ -1,9 +1,14 @@
 import type { OrderErrorCode } from './order-errors.ts';
 import type { OrderRecord } from './order-records.ts';
 import type { Refusal } from './order-refusals.ts';
+import type { OpenRedirectRequest } from './redirect-records.ts';
 
-/** Why a redirect cannot be requested for this order as the retailer sees it, or null when it can. */
-export function redirectRefusal(order: OrderRecord): Refusal | null {
+/**
+ * Why a redirect cannot be requested for this order as the retailer sees it, or null when it can.
+ * An earlier request whose outcome is unknown, or that the carrier has not decided yet, blocks a new
+ * one: a second request for the same parcel is never sent while the first may still arrive.
+ */
+export function redirectRefusal(order: OrderRecord, requestId: string): Refusal | null {
   switch (order.state) {
     case 'pending':
     case 'address_change_allowed':
@@ -25,10 +30,34 @@ export function redirectRefusal(order: OrderRecord): Refusal | null {
         resolution: 'There is nothing to redirect.',
       };
     case 'handed_to_carrier':
-      return order.shipment
-        ? null
-        : carrierRefusal('PARCEL_NOT_YET_WITH_CARRIER', 'no parcel is registered yet');
+      break;
   }
+  if (!order.shipment) return carrierRefusal('PARCEL_NOT_YET_WITH_CARRIER', 'no parcel is registered yet');
+  if (order.pendingChangeId !== null) {
+    return {
+      code: 'ADDRESS_CHANGE_IN_PROGRESS',
+      message: `An address change (operation ${order.pendingChangeId}) has not been confirmed by the warehouse, so the parcel's address is not known for sure.`,
+      resolution: `Nothing was requested. Poll operations_get with operation_id ${order.pendingChangeId} until it settles, then read the order again with orders_get.`,
+    };
+  }
+  const open = order.openRedirect;
+  return open && open.requestId !== requestId ? openRedirectRefusal(open) : null;
+}
+
+/** The refusal for a parcel that already has a request in flight (unknown) or undecided at the carrier. */
+export function openRedirectRefusal(open: OpenRedirectRequest): Refusal {
+  if (open.status === 'sending') {
+    return {
+      code: 'REDIRECT_IN_PROGRESS',
+      message: `An earlier redirect request for this parcel (operation ${open.requestId}) has not been confirmed by the carrier; it may still arrive.`,
+      resolution: `Nothing was requested now. Poll operations_get with operation_id ${open.requestId} until it settles, then check shipments_get_redirect; do not send another request (with any key) meanwhile.`,
+    };
+  }
+  return {
+    code: 'REDIRECT_ALREADY_REQUESTED',
+    message: `The parcel already has an open redirect request (request ${open.requestId}, ${open.carrierStatus ?? 'submitted'} at the carrier).`,
+    resolution: `Nothing was requested now. Check it with shipments_get_redirect (request_id ${open.requestId}); a new request is possible only once the carrier declines it.`,
+  };
 }
 
 const CARRIER_CODES: Readonly<Record<string, { code: OrderErrorCode; resolution: string }>> = {

@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import type { Clock } from '../../app/clock.ts';
 import type { Principal } from '../../auth/principal.ts';
-import type { ReconcileVerdict } from '../../contract/define-tool.ts';
+import type { ReconcileVerdict, ReviewDecisionView } from '../../contract/define-tool.ts';
 import type { Warning } from '../../contract/envelope.ts';
 import { outcome, type ToolOutcome } from '../../contract/outcome.ts';
 import type { AddressValidationService } from '../../external/address-validation/address-validation-service.ts';
@@ -24,10 +24,11 @@ import {
   fenceUnsentRequest,
   findRedirectRequest,
   forgetUnsentRequest,
-  insertSendingRequest,
   settleRedirectRequest,
+  settleReviewedRequest,
 } from './redirect-records.ts';
-import { carrierRefusal, redirectRefusal } from './redirect-refusals.ts';
+import { carrierRefusal, openRedirectRefusal, redirectRefusal } from './redirect-refusals.ts';
+import { reserveRedirectRequest } from './redirect-reservation.ts';
 
 export interface RedirectDeps {
   readonly db: SqlDatabase;
@@ -59,7 +60,7 @@ export class RedirectService {
     const { db, validator, clock } = this.deps;
     const order = await findVisibleOrder(db, principal, orderId);
     if (!order) return refusalOutcome(ORDER_NOT_FOUND);
-    const refusal = redirectRefusal(order);
+    const refusal = redirectRefusal(order, requestId);
     if (refusal) return refusalOutcome(refusal);
     const shipment = order.shipment!;
     const validation = await validateNewAddress(validator, newAddress, signal, (suggested, fields) => ({
@@ -72,7 +73,7 @@ export class RedirectService {
     }));
     if (validation.kind === 'stop') return validation.outcome;
     if (signal.aborted) return notStartedOutcome('carrier');
-    const recorded = await insertSendingRequest(db, {
+    const reservation = await reserveRedirectRequest(db, {
       requestId,
       orderId: order.id,
       shipmentId: shipment.id,
@@ -80,7 +81,8 @@ export class RedirectService {
       address: validation.address,
       at: clock.now(),
     });
-    if (!recorded) return this.#settledOutcome(requestId, signal);
+    if (reservation.kind === 'blocked') return refusalOutcome(openRedirectRefusal(reservation.open));
+    if (reservation.kind === 'exists') return this.#settledOutcome(requestId, signal);
     log.info(
       { order: order.id, shipment: shipment.id, op: requestId },
       'sending a redirect request to the carrier',
@@ -113,6 +115,11 @@ export class RedirectService {
     return { settled: true, outcome: sent };
   }
 
+  /** An operator settled a request whose outcome stayed unknown; it no longer blocks the parcel. */
+  async followReview(requestId: string, decision: ReviewDecisionView): Promise<void> {
+    await settleReviewedRequest(this.deps.db, requestId, decision.resolution, this.deps.clock.now());
+  }
+
   /**
    * Sends the request. Only on the first attempt does "unavailable" prove the carrier never got it;
    * a repeat may race a late delivery of the first, so then the request stays unsettled.
@@ -139,7 +146,7 @@ export class RedirectService {
       return this.#submitted(requestId, received, warnings);
     } catch (error) {
       if (error instanceof ExternalRejectedError) {
-        await settleRedirectRequest(db, requestId, 'refused', error.code, clock.now());
+        await settleRedirectRequest(db, requestId, { status: 'refused', code: error.code }, clock.now());
         return refusalOutcome(carrierRefusal(error.code, error.message));
       }
       if (error instanceof ExternalUnavailableError && attempt === 'first') {
@@ -152,7 +159,12 @@ export class RedirectService {
 
   async #submitted(requestId: string, received: CarrierRedirect, warnings: Warning[]): Promise<Outcome> {
     const { db, clock } = this.deps;
-    await settleRedirectRequest(db, requestId, 'sent', null, clock.now());
+    await settleRedirectRequest(
+      db,
+      requestId,
+      { status: 'sent', carrierStatus: received.status },
+      clock.now(),
+    );
     const record = (await findRedirectRequest(db, requestId))!;
     const order = (await loadOrder(db, record.orderId!))!;
     return outcome.submitted(

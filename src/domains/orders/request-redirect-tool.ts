@@ -20,11 +20,14 @@ export function requestRedirectTool(service: RedirectService) {
       'orders_change_unshipped_address instead; during the warehouse handoff it answers PARCEL_NOT_YET_WITH_CARRIER. ' +
       'The carrier may refuse (REDIRECT_NOT_ELIGIBLE, SHIPMENT_DELIVERED, REDIRECT_ALREADY_REQUESTED). Address ' +
       'validation works as for address changes (requires_confirmation with suggested_address). On outcome_unknown, ' +
-      'poll operations_get or retry with the same idempotency_key; never send a second request with a new key.',
+      'poll operations_get or retry with the same idempotency_key; never send a second request with a new key: ' +
+      'while an earlier request of the parcel has no established outcome the answer is REDIRECT_IN_PROGRESS naming ' +
+      'the operation to poll, and while the carrier has not decided an earlier one it is REDIRECT_ALREADY_REQUESTED ' +
+      '(orders_get shows such a request under pending_redirect).',
     kind: 'request',
     mutation: 'update',
     externalSystems: ['carrier', 'address_validation'],
-    version: '1.0.0',
+    version: '2.0.0',
     input: z.strictObject({
       order_id: orderIdSchema.describe(
         'The order whose parcel should be redirected (ord_ + 32 lowercase hex).',
@@ -41,6 +44,8 @@ export function requestRedirectTool(service: RedirectService) {
       orderErrors.ORDER_CANCELLED,
       orderErrors.REDIRECT_NOT_ELIGIBLE,
       orderErrors.REDIRECT_ALREADY_REQUESTED,
+      orderErrors.REDIRECT_IN_PROGRESS,
+      orderErrors.ADDRESS_CHANGE_IN_PROGRESS,
       orderErrors.ADDRESS_UNDELIVERABLE,
       orderErrors.ADDRESS_CORRECTION_SUGGESTED,
       orderErrors.OPERATION_NOT_STARTED,
@@ -76,5 +81,6 @@ export function requestRedirectTool(service: RedirectService) {
       );
     },
     reconcile: (operation, ctx) => service.reconcile(operation.id, ctx.signal),
+    onReviewResolved: (operation, decision) => service.followReview(operation.id, decision),
   });
 }

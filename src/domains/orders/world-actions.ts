@@ -1,9 +1,12 @@
 import { z } from 'zod';
+import type { CarrierRedirect } from '../../external/carrier/carrier-records.ts';
+import type { WorldChange } from '../../external/carrier/carrier-world.ts';
 import type { SqlDatabase, SqlExecutor } from '../../store/sql-database.ts';
 import { shipDemoOrder } from './demo-shipment.ts';
 import { EDITABLE_STATES, type FulfilmentState } from './fulfilment.ts';
 import { loadOrder } from './order-records.ts';
 import type { OrdersSystems } from './orders-systems.ts';
+import { recordCarrierDecision } from './redirect-records.ts';
 
 const orderParams = z.strictObject({ order_id: z.string().min(1).max(100) });
 const redirectRef = z.strictObject({
@@ -44,9 +47,9 @@ export async function simulateOrdersWorld(
     switch (action) {
       case 'decide_redirect':
         if (!parsed.data.decision) return { applied: false, reason: 'decision must be accepted or declined' };
-        return systems.carrierWorld.decideRedirect(ref, parsed.data.decision);
+        return heardFromCarrier(db, await systems.carrierWorld.decideRedirect(ref, parsed.data.decision));
       case 'complete_redirect':
-        return systems.carrierWorld.completeRedirect(ref);
+        return heardFromCarrier(db, await systems.carrierWorld.completeRedirect(ref));
       case 'deliver':
         if (!ref.shipmentId) return { applied: false, reason: 'deliver needs shipment_id' };
         return db.transaction((tx) => deliver(tx, systems, ref.shipmentId!, now()));
@@ -110,6 +113,18 @@ async function deliver(
     shipmentId,
   ]);
   return row ? moveOrder(tx, row.order_id, ['handed_to_carrier'], 'delivered', at) : { applied: true };
+}
+
+/**
+ * The order service hears the carrier's decision on a redirect request (as a carrier notification
+ * would tell it): a declined or completed request no longer keeps the parcel from a new one.
+ */
+async function heardFromCarrier(
+  db: SqlDatabase,
+  change: WorldChange<CarrierRedirect>,
+): Promise<WorldChange<CarrierRedirect>> {
+  if (change.applied) await recordCarrierDecision(db, change.value.request_id, change.value.status);
+  return change;
 }
 
 /** The order service hears of the move: new state, new version. */

@@ -37,13 +37,24 @@ export function unknownOutcome(draft: Draft, mode: TrackerMode): ToolOutcome<Com
 }
 
 export function duplicateOutcome(earlier: Draft): ToolOutcome<CommitResult> {
-  const what =
-    earlier.state === 'committed'
-      ? `Work item ${earlier.itemId} with the same title and description was committed at ${new Date(earlier.committedAt ?? 0).toISOString()}`
-      : `A commit of the same title and description (draft ${earlier.draftId}, operation ${earlier.commitOperationId}) has no established outcome yet`;
-  return outcome.requiresConfirmation('POSSIBLE_DUPLICATE', `${what}; nothing was created.`, {
-    resolution:
-      `Show ${earlier.itemId ?? earlier.draftId} to the user. Only if they confirm this is a separate piece of work, ` +
-      'call workitems_commit again with confirm_new_item: true and a new idempotency_key.',
-  });
+  if (earlier.state !== 'committed') {
+    return outcome.requiresConfirmation(
+      'POSSIBLE_DUPLICATE',
+      `A commit of the same title and description (draft ${earlier.draftId}, operation ${earlier.commitOperationId}) has no established outcome yet; nothing was created.`,
+      {
+        resolution:
+          `Poll operations_get with operation ${earlier.commitOperationId} until it settles, then tell the user what it created. ` +
+          'A separate item of the same content can be committed only after that (confirm_new_item does not apply while it is unsettled).',
+      },
+    );
+  }
+  return outcome.requiresConfirmation(
+    'POSSIBLE_DUPLICATE',
+    `Work item ${earlier.itemId} with the same title and description was committed at ${new Date(earlier.committedAt ?? 0).toISOString()}; nothing was created.`,
+    {
+      resolution:
+        `Show ${earlier.itemId} to the user. Only if they confirm this is a separate piece of work, ` +
+        'call workitems_commit again with confirm_new_item: true and a new idempotency_key.',
+    },
+  );
 }

@@ -35,14 +35,15 @@ export function commitTool(committer: DraftCommitter) {
       'tracker state). Retry only with the same idempotency_key: a repeat then returns the first outcome and never ' +
       `creates a second item. Duplicate policy: if the same project, type, title and description (case and spacing ignored) was committed, or is being committed, within ${windowHours} hours, ` +
       'the answer is requires_confirmation / POSSIBLE_DUPLICATE naming the existing item and nothing is created, ' +
-      'unless confirm_new_item is true. Tracker limitation: a project whose tracker_mode is "unprotected" has a tracker ' +
+      'unless confirm_new_item is true; while such a commit has no established outcome even confirm_new_item is ' +
+      'refused (COMMIT_OUTCOME_PENDING naming the operation to poll). Tracker limitation: a project whose tracker_mode is "unprotected" has a tracker ' +
       'that neither deduplicates nor answers status queries, so a lost answer there is outcome_unknown, goes to human ' +
       'review and is never re-sent; in "idempotent" projects a lost answer is settled by asking the tracker. ' +
       'After outcome_unknown, poll operations_get; never commit again or prepare a new draft for the same work.',
     kind: 'write',
     mutation: 'create',
     externalSystems: ['tracker'],
-    version: '1.0.0',
+    version: '1.1.0',
     input,
     output: commitResultSchema,
     errors: [

@@ -7,6 +7,8 @@ export type Claim =
   | { readonly kind: 'already_committed'; readonly draft: Draft }
   | { readonly kind: 'pending'; readonly draft: Draft }
   | { readonly kind: 'duplicate'; readonly earlier: Draft }
+  /** Another draft of the same content is being committed and its outcome is not established. */
+  | { readonly kind: 'pending_elsewhere'; readonly earlier: Draft }
   | { readonly kind: 'aborted' };
 
 export interface ClaimOptions {
@@ -20,7 +22,8 @@ export interface ClaimOptions {
 /**
  * Decides, in one transaction with the state it reads, whether this operation may send the draft to
  * the tracker: the draft's state, the duplicate window and the move to `committing` are checked and
- * written together. On PostgreSQL the project row is locked so that two commits of the same content
+ * written together. A commit of the same content whose outcome is not established blocks this one
+ * even when the caller confirmed a new item: that earlier item may exist, and only settling it tells. On PostgreSQL the project row is locked so that two commits of the same content
  * in one project cannot both pass the duplicate check; SQLite serializes transactions already.
  */
 export async function claimDraft(
@@ -44,6 +47,12 @@ export async function claimDraft(
       return sameOperation && options.resend
         ? { kind: 'claimed', draft: current }
         : { kind: 'pending', draft: current };
+    }
+    const inFlight = await draftStore.sameContentCommitting(tx, current);
+    if (inFlight) {
+      return options.confirmNewItem
+        ? { kind: 'pending_elsewhere', earlier: inFlight }
+        : { kind: 'duplicate', earlier: inFlight };
     }
     if (!options.confirmNewItem) {
       const since = options.now - DUPLICATE_WINDOW_SECONDS * 1000;

@@ -34,15 +34,19 @@ export class DraftCommitter {
     signal: AbortSignal,
   ): Promise<ToolOutcome<CommitResult>> {
     const { db, tracker, clock } = this.deps;
-    const draft = await draftStore.find(db, principal.tenant, draftId);
-    if (!draft) {
-      return outcome.rejected('WORKITEM_NOT_FOUND', `No draft ${draftId} is visible to you.`, {
+    const notFound = outcome.rejected<CommitResult>(
+      'WORKITEM_NOT_FOUND',
+      `No draft ${draftId} is visible to you.`,
+      {
         resolution: 'Check the draft id, or prepare the item with workitems_create_draft.',
-      });
-    }
+      },
+    );
+    const draft = await draftStore.find(db, principal.tenant, draftId);
+    if (!draft) return notFound;
     // Permissions are checked again at commit: a draft does not keep a right the author has since lost.
+    // A draft in a project the caller may not even read is hidden like one that does not exist.
     const access = await this.deps.projects.access(principal, draft.projectId, 'write');
-    if (!access.ok) return access.refusal;
+    if (!access.ok) return access.reason === 'invisible' ? notFound : access.refusal;
     const mode = (await tracker.mode(principal.tenant, draft.projectId)) ?? 'unprotected';
     const claim = await claimDraft(db, draft, operation.id, {
       confirmNewItem,
@@ -62,6 +66,14 @@ export class DraftCommitter {
         );
       case 'duplicate':
         return duplicateOutcome(claim.earlier);
+      case 'pending_elsewhere':
+        return outcome.rejected(
+          'COMMIT_OUTCOME_PENDING',
+          `A commit of the same title and description (draft ${claim.earlier.draftId}, operation ${claim.earlier.commitOperationId}) has no established outcome yet; nothing was sent.`,
+          {
+            resolution: `Poll operations_get with operation ${claim.earlier.commitOperationId} until it settles; if it created the item, use that one. confirm_new_item does not apply while it is unsettled.`,
+          },
+        );
       case 'aborted':
         return outcome.failed(
           'EXECUTION_TIMEOUT',

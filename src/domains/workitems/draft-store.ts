@@ -122,6 +122,16 @@ export const draftStore = {
     );
   },
 
+  /** Another draft of the same content whose commit has no established outcome, however old. */
+  async sameContentCommitting(db: SqlExecutor, draft: Draft): Promise<Draft | null> {
+    return one(
+      db,
+      `tenant = ? AND project_id = ? AND content_hash = ? AND draft_id <> ? AND state = 'committing'
+       ORDER BY commit_started_at DESC`,
+      [draft.tenant, draft.projectId, draft.contentHash, draft.draftId],
+    );
+  },
+
   /** draft -> committing under this operation; false when the draft was not in state draft. */
   async markCommitting(db: SqlExecutor, draft: Draft, operationId: string, at: number): Promise<boolean> {
     const changed = await db.execute(

@@ -22,16 +22,13 @@ export function getTool(service: WorkItemsService) {
       'committed) and, once committed, the tracker item with the state the tracker reports now; for an item id it ' +
       'returns the item and, when it was committed through this gateway, its draft. Use it to check what a commit ' +
       'produced or to read an item the user names. Do not use it to find items by text; use workitems_search. ' +
-      "Needs read access to the item's project.",
+      "Needs read access to the item's project: an id in a project the caller may not read answers WORKITEM_NOT_FOUND, " +
+      'exactly like an id that does not exist.',
     kind: 'read',
-    version: '1.0.0',
+    version: '2.0.0',
     input,
     output: getResultSchema,
-    errors: [
-      workitemsErrors.WORKITEM_NOT_FOUND,
-      workitemsErrors.PROJECT_NOT_FOUND,
-      workitemsErrors.PROJECT_ACCESS_DENIED,
-    ],
+    errors: [workitemsErrors.WORKITEM_NOT_FOUND],
     scopes: ['workitems:read'],
     timeoutMs: 5_000,
     examples: [

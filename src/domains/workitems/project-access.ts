@@ -28,11 +28,16 @@ export function allows(held: Permission | null, needed: Permission): boolean {
 
 export type ProjectAccess =
   | { readonly ok: true; readonly project: Project; readonly permission: Permission }
-  | { readonly ok: false; readonly refusal: ToolOutcome<never> };
+  /**
+   * `invisible`: the caller may not even read the project (or it does not exist); `denied`: the
+   * caller reads it but may not write to it.
+   */
+  | { readonly ok: false; readonly reason: 'invisible' | 'denied'; readonly refusal: ToolOutcome<never> };
 
 /**
- * Projects and memberships as held server-side. The caller's identity comes from the verified token;
- * a project of another tenant is indistinguishable from one that does not exist.
+ * Projects and memberships as held server-side. The caller's identity comes from the verified token.
+ * A project the caller may not read (another tenant's, or a restricted one without membership) is
+ * indistinguishable from one that does not exist: same code, same message, same list of projects.
  */
 export class ProjectDirectory {
   constructor(private readonly db: SqlExecutor) {}
@@ -48,38 +53,39 @@ export class ProjectDirectory {
        WHERE p.tenant = ? AND p.project_id = ?`,
       [principal.subject, principal.tenant, projectId],
     );
-    if (!row) {
-      const readable = await this.readableBy(principal);
-      return {
-        ok: false,
-        refusal: outcome.rejected('PROJECT_NOT_FOUND', `There is no project ${projectId}.`, {
-          resolution: readable.length
-            ? `Projects you can read: ${readable.join(', ')}. Ask the user which one they mean; do not guess.`
-            : 'You cannot read any project; ask an administrator for access.',
-        }),
-      };
-    }
+    const permission = row ? effectivePermission(row.visibility, row.permission) : null;
+    if (!row || !permission)
+      return { ok: false, reason: 'invisible', refusal: await this.#notFound(principal, projectId) };
     const project: Project = {
       tenant: principal.tenant,
       projectId,
       name: row.name,
       visibility: row.visibility,
     };
-    const permission = effectivePermission(row.visibility, row.permission);
-    if (!permission || !allows(permission, needed)) {
-      const what = needed === 'write' ? 'create or commit work items in' : 'read';
+    // Reading is all a visible project can be short of, so a refusal here is about writing.
+    if (!allows(permission, needed)) {
       return {
         ok: false,
+        reason: 'denied',
         refusal: outcome.failed(
           'PROJECT_ACCESS_DENIED',
-          `You are not allowed to ${what} project ${projectId}.`,
+          `You are not allowed to create or commit work items in project ${projectId}.`,
           {
-            resolution: `Ask an administrator of ${projectId} (${row.name}) for ${needed} access, or use a project you may ${needed}; nothing was changed.`,
+            resolution: `Ask an administrator of ${projectId} (${row.name}) for write access, or use a project you may write to; nothing was changed.`,
           },
         ),
       };
     }
     return { ok: true, project, permission };
+  }
+
+  async #notFound(principal: Principal, projectId: string): Promise<ToolOutcome<never>> {
+    const readable = await this.readableBy(principal);
+    return outcome.rejected('PROJECT_NOT_FOUND', `There is no project ${projectId}.`, {
+      resolution: readable.length
+        ? `Projects you can read: ${readable.join(', ')}. Ask the user which one they mean; do not guess.`
+        : 'You cannot read any project; ask an administrator for access.',
+    });
   }
 
   /** Project ids the principal may read, sorted; used to point a caller at real ids. */

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineTool } from '../../contract/define-tool.ts';
-import { cursorSchema, pageSizeSchema } from '../../contract/schema-helpers.ts';
+import { cursorSchema, pageSizeSchema, textSchema } from '../../contract/schema-helpers.ts';
 import { workitemsErrors } from './workitems-errors.ts';
 import { searchResultSchema } from './workitems-results.ts';
 import { projectIdSchema } from './workitems-schemas.ts';
@@ -8,11 +8,7 @@ import type { WorkItemsService } from './workitems-service.ts';
 
 const input = z.strictObject({
   project_id: projectIdSchema,
-  text: z
-    .string()
-    .trim()
-    .min(2)
-    .max(200)
+  text: textSchema({ min: 2, max: 200 })
     .optional()
     .describe(
       'Words to look for in titles and descriptions, 2-200 characters, case-insensitive; omit to list all.',
@@ -31,12 +27,13 @@ export function searchTool(service: WorkItemsService) {
       'the work is already filed, and to find the id of an item the user describes. Do not use it to read one known ' +
       'item (use workitems_get). Drafts not yet committed are not included. Each result has item_id, title, type, ' +
       'priority, tracker state, creation time and a description excerpt; pass next_cursor as cursor for the next page. ' +
-      'Needs read access to the project.',
+      'Needs read access to the project; a project the caller may not read answers PROJECT_NOT_FOUND, exactly like ' +
+      'one that does not exist.',
     kind: 'read',
-    version: '1.0.0',
+    version: '2.0.0',
     input,
     output: searchResultSchema,
-    errors: [workitemsErrors.PROJECT_NOT_FOUND, workitemsErrors.PROJECT_ACCESS_DENIED],
+    errors: [workitemsErrors.PROJECT_NOT_FOUND],
     scopes: ['workitems:read'],
     timeoutMs: 5_000,
     examples: [

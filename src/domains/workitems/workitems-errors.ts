@@ -29,7 +29,7 @@ export const workitemsErrors = defineErrorCodes({
     category: 'state',
     retryable: false,
     description:
-      'An earlier commit of this draft has an unknown outcome; poll operations_get with the named operation instead of committing again.',
+      'An earlier commit of this draft, or of another draft with the same title and description, has no established outcome; nothing was sent. Poll operations_get with the named operation instead of committing again (confirm_new_item does not apply until it settles).',
   },
   POSSIBLE_DUPLICATE: {
     category: 'confirmation',

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { textSchema } from '../../contract/schema-helpers.ts';
 import {
   ITEM_PRIORITIES,
   ITEM_STATES,
@@ -18,18 +19,15 @@ export const projectIdSchema = z
       'Use the key the user named; never invent one.',
   );
 
-export const titleSchema = z
-  .string()
-  .trim()
-  .min(3)
-  .max(200)
-  .describe('One-line summary of the work, 3-200 characters after trimming.');
+export const titleSchema = textSchema({ min: 3, max: 200 }).describe(
+  'One-line summary of the work, 3-200 characters after trimming; no control or bidirectional characters.',
+);
 
-export const descriptionSchema = z
-  .string()
-  .max(8000)
+export const descriptionSchema = textSchema({ min: 0, max: 8000, multiline: true })
   .default('')
-  .describe('What needs doing and why, up to 8000 characters (default empty). Plain text or Markdown.');
+  .describe(
+    'What needs doing and why, up to 8000 characters (default empty). Plain text or Markdown; line breaks and tabs are fine, other control characters are not.',
+  );
 
 export const itemTypeSchema = z
   .enum(ITEM_TYPES)

@@ -102,8 +102,9 @@ export class WorkItemsService {
       if (!match) return notFound;
       projectId = match[1]!;
     }
+    // A project the caller may not read hides its items and drafts: they answer as if they did not exist.
     const access = await this.deps.projects.access(principal, projectId, 'read');
-    if (!access.ok) return access.refusal;
+    if (!access.ok) return notFound;
     const item = itemId ? await this.deps.tracker.getItem(principal.tenant, itemId) : null;
     if (!draft && !item) return notFound;
     draft ??= item ? await draftStore.findByItem(this.deps.db, principal.tenant, item.itemId) : null;

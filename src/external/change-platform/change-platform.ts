@@ -7,6 +7,7 @@ import { ChangeFreezeCalendar } from './change-freeze-calendar.ts';
 import {
   CHANGE_PLATFORM,
   type ChangeDraft,
+  type ChangeRecord,
   type CreationStep,
   type OperationStatus,
 } from './change-record.ts';
@@ -48,23 +49,29 @@ export class ChangePlatform {
 
   /** Step 1: opens a draft record for this operation and returns its change id. */
   async createRecord(operationId: string, draft: ChangeDraft, signal: AbortSignal): Promise<string> {
-    return this.#applyStep(operationId, 'create_record', signal, async (tx, now) => {
-      const changeId = await allocateChangeId(tx);
-      await insertRecord(tx, changeId, operationId, draft, 'draft', now);
-      return {
-        changeId,
-        tenant: draft.tenant,
-        data: {
-          service_id: draft.service_id,
-          environment: draft.environment,
-          summary: draft.summary,
-          scheduled_start: draft.start_time,
-          duration_minutes: draft.duration_minutes,
-          effective_risk: draft.effective_risk,
-          requested_by: draft.requested_by,
-        },
-      };
-    });
+    return this.#applyStep(
+      operationId,
+      'create_record',
+      signal,
+      async (changeId) => changeId,
+      async (tx, now) => {
+        const changeId = await allocateChangeId(tx);
+        await insertRecord(tx, changeId, operationId, draft, 'draft', now);
+        return {
+          changeId,
+          tenant: draft.tenant,
+          data: {
+            service_id: draft.service_id,
+            environment: draft.environment,
+            summary: draft.summary,
+            scheduled_start: draft.start_time,
+            duration_minutes: draft.duration_minutes,
+            effective_risk: draft.effective_risk,
+            requested_by: draft.requested_by,
+          },
+        };
+      },
+    );
   }
 
   /** Step 2. */
@@ -86,15 +93,17 @@ export class ChangePlatform {
 
   /**
    * Step 4: requests approval (state `pending_approval`) or, when none is needed, schedules the
-   * change (state `scheduled`). Only now does the change become visible to readers.
+   * change (state `scheduled`). Only now does the change become visible to readers. Answers the
+   * record as it stands after the step, as the platform reports it (armed faults apply to it).
    */
-  async submit(operationId: string, changeId: string, signal: AbortSignal): Promise<void> {
+  async submit(operationId: string, changeId: string, signal: AbortSignal): Promise<ChangeRecord> {
     const record = await this.#draft(changeId);
     if (record.implementation_plan === null || record.rollback_plan === null) {
       throw new Error(`change ${changeId} cannot be submitted before both plans are attached`);
     }
     const step = record.approval_required ? 'request_approval' : 'schedule';
-    await this.#applyStep(operationId, step, signal, async (tx, now) => {
+    const answer = (id: string): Promise<ChangeRecord> => this.#draft(id);
+    return this.#applyStep(operationId, step, signal, answer, async (tx, now) => {
       const state = record.approval_required ? 'pending_approval' : 'scheduled';
       await tx.execute('UPDATE ext_change_records SET state = ?, updated_at = ? WHERE change_id = ?', [
         state,
@@ -144,14 +153,20 @@ export class ChangePlatform {
     signal: AbortSignal,
   ): Promise<void> {
     const record = await this.#draft(changeId);
-    await this.#applyStep(operationId, step, signal, async (tx, now) => {
-      await tx.execute(`UPDATE ext_change_records SET ${column} = ?, updated_at = ? WHERE change_id = ?`, [
-        plan,
-        now,
-        changeId,
-      ]);
-      return { changeId, tenant: record.tenant, data: { characters: plan.length } };
-    });
+    await this.#applyStep(
+      operationId,
+      step,
+      signal,
+      async () => undefined,
+      async (tx, now) => {
+        await tx.execute(`UPDATE ext_change_records SET ${column} = ?, updated_at = ? WHERE change_id = ?`, [
+          plan,
+          now,
+          changeId,
+        ]);
+        return { changeId, tenant: record.tenant, data: { characters: plan.length } };
+      },
+    );
   }
 
   async #draft(changeId: string) {
@@ -163,14 +178,16 @@ export class ChangePlatform {
   /**
    * Applies one step once per (operation id, step): the step row is claimed with an atomic insert
    * in the same transaction as the change, so a repeat (a retry, a resumed delivery, a late
-   * duplicate) finds the claim and answers the change id the first application produced.
+   * duplicate) finds the claim and answers what the first application produced (`answer` of its
+   * change id).
    */
-  async #applyStep(
+  async #applyStep<T>(
     operationId: string,
     step: CreationStep,
     signal: AbortSignal,
+    answer: (changeId: string) => Promise<T>,
     apply: (tx: SqlExecutor, now: number) => Promise<AppliedStep>,
-  ): Promise<string> {
+  ): Promise<T> {
     const { db, faults, ledger, clock } = this.#deps;
     return throughFaults(faults, CHANGE_PLATFORM, { action: step }, signal, async () => {
       const outcome = await db.transaction(async (tx) => {
@@ -206,7 +223,7 @@ export class ChangePlatform {
           data: outcome.fresh.data,
         });
       }
-      return outcome.changeId;
+      return answer(outcome.changeId);
     });
   }
 }

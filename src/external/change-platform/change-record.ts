@@ -49,16 +49,20 @@ export const changeDraftSchema = z.strictObject({
 });
 export type ChangeDraft = z.infer<typeof changeDraftSchema>;
 
-/** One change record as the platform keeps it. */
-export interface ChangeRecord extends ChangeDraft {
-  readonly change_id: string;
-  readonly operation_id: string | null;
-  readonly state: RecordState;
-  readonly implementation_plan: string | null;
-  readonly rollback_plan: string | null;
-  readonly created_at: number;
-  readonly updated_at: number;
-}
+/**
+ * One change record as the platform keeps it and answers it. A client checks an answer against this
+ * schema: a platform that stops sending a member (an output regression) is then seen, not trusted.
+ */
+export const changeRecordSchema = changeDraftSchema.extend({
+  change_id: z.string(),
+  operation_id: z.string().nullable(),
+  state: z.enum(RECORD_STATES),
+  implementation_plan: z.string().nullable(),
+  rollback_plan: z.string().nullable(),
+  created_at: z.number().int(),
+  updated_at: z.number().int(),
+});
+export type ChangeRecord = z.infer<typeof changeRecordSchema>;
 
 /** What the platform answers when asked about an operation id. */
 export interface OperationStatus {

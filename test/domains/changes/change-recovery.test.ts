@@ -70,7 +70,7 @@ for (const target of storeTargets) {
         contractVersion: tool.definition.version,
         fingerprint: requestFingerprint({
           tool: 'change_create',
-          contractMajor: 1,
+          contractMajor: tool.definition.majorVersion,
           mode: 'execute',
           args: input,
         }),

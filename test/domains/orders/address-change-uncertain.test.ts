@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { reviewOperations } from '../../../src/cli/operations-review.ts';
 import { ADDRESS_SAMPLES } from '../../../src/domains/orders/demo-orders.ts';
 import { simulationWorld } from '../../../src/external/simulation-world.ts';
 import { storeTargets } from '../../store/store-targets.ts';
@@ -37,6 +38,41 @@ for (const target of storeTargets) {
           outcome: { status: string; code: string | null; result: unknown } | null;
         };
       const updates = () => h.effects('warehouse', 'address_update_applied');
+
+      it("an operator's decision on a change left unknown releases the order, one way or the other", async () => {
+        const review = (operationId: string, as: 'completed' | 'rejected') =>
+          reviewOperations(
+            h.app.db,
+            { resolve: operationId, as, note: 'checked with the warehouse', operator: 'olivia' },
+            () => undefined,
+            h.app.registry,
+          );
+        const id = orderId('alice-editable');
+        const before = await h.order(id);
+        for (const [as, fault] of [
+          ['rejected', 'timeout'],
+          ['completed', 'drop_response_after_apply'],
+        ] as const) {
+          simulationWorld(h.app.db).faults.arm({
+            target: 'warehouse',
+            fault,
+            match: { action: 'apply_address_update' },
+          });
+          const { version } = await h.order(id);
+          const lost = await change(id, version, newKey());
+          expect(lost.status).toBe('outcome_unknown');
+          expect((await h.order(id)).pending_change_id).toBe(lost.operation_id);
+          expect(await review(lost.operation_id!, as)).toBe(0);
+          const after = await h.order(id);
+          expect(after.pending_change_id).toBeNull();
+          expect(after.address).toEqual(as === 'completed' ? NEW_ADDRESS : before.address);
+          const read = await h.call(ALICE, 'orders_get', { order_id: id });
+          expect(read.result).toMatchObject({
+            pending_address_change: null,
+            address_change: { tool: 'orders_change_unshipped_address' },
+          });
+        }
+      });
 
       it('a lost warehouse answer is outcome_unknown, reconciled to completed, replayed, with one warehouse update', async () => {
         const id = orderId('alice-editable');

@@ -1,10 +1,18 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { OutcomeEnvelope } from '../../../src/contract/envelope.ts';
 import { storeTargets } from '../../store/store-targets.ts';
 import { newKey, startWorkitems, type WorkitemsHarness } from './workitems-app.ts';
 
 const MEMBER = 'workitems_member';
 const VIEWER = 'workitems_viewer';
 const OTHER_TENANT = 'workitems_other_tenant';
+/** SEC's lead (a member with write access there), not one of the demo principals. */
+const LEAD = {
+  subject: 'usr_wi_sam',
+  tenant: 'acme',
+  actor: 'support_agent',
+  scopes: new Set(['workitems:read', 'workitems:write']),
+} as const;
 
 for (const target of storeTargets) {
   describe.skipIf(!target.available)(`workitems project permissions on ${target.dialect}`, () => {
@@ -45,16 +53,91 @@ for (const target of storeTargets) {
     });
 
     it('the restricted project is invisible to a tenant user without membership', async () => {
-      const search = await h.call(VIEWER, 'workitems_search', { project_id: 'SEC', text: 'payroll' });
-      expect(search).toMatchObject({ status: 'failed', code: 'PROJECT_ACCESS_DENIED', result: null });
-      const get = await h.call(VIEWER, 'workitems_get', { id: 'SEC-1' });
-      expect(get).toMatchObject({ status: 'failed', code: 'PROJECT_ACCESS_DENIED', result: null });
       const open = await h.call(VIEWER, 'workitems_search', { project_id: 'WEB' });
       expect(open.status).toBe('completed');
       // Nor is it offered when the caller names a project that does not exist.
       const unknown = await h.call(VIEWER, 'workitems_search', { project_id: 'PAY' });
       expect(unknown).toMatchObject({ status: 'rejected', code: 'PROJECT_NOT_FOUND' });
       expect(unknown.resolution).toContain('Projects you can read: OPS, WEB.');
+    });
+
+    it('invisible means not found: SEC answers exactly like a project or item that does not exist', async () => {
+      const comparable = ({
+        ok,
+        status,
+        code,
+        category,
+        retryable,
+        message,
+        resolution,
+        result,
+      }: OutcomeEnvelope) => ({
+        ok,
+        status,
+        code,
+        category,
+        retryable,
+        message: message.replaceAll('SEC', 'PAY'),
+        resolution,
+        result,
+      });
+      const search = await h.call(VIEWER, 'workitems_search', { project_id: 'SEC', text: 'payroll' });
+      const missing = await h.call(VIEWER, 'workitems_search', { project_id: 'PAY', text: 'payroll' });
+      expect(search).toMatchObject({ status: 'rejected', code: 'PROJECT_NOT_FOUND', result: null });
+      expect(comparable(search)).toEqual(comparable(missing));
+      expect(JSON.stringify(search)).not.toContain('Security');
+
+      const get = await h.call(VIEWER, 'workitems_get', { id: 'SEC-1' });
+      const nothing = await h.call(VIEWER, 'workitems_get', { id: 'PAY-1' });
+      const noItem = await h.call(VIEWER, 'workitems_get', { id: 'WEB-999' });
+      expect(get).toMatchObject({ status: 'rejected', code: 'WORKITEM_NOT_FOUND', result: null });
+      expect(comparable(get)).toEqual(comparable(nothing));
+      expect(get.message.replace('SEC-1', 'WEB-999')).toBe(noItem.message);
+
+      // A writer without membership in SEC cannot tell it from a project that does not exist either.
+      const outsider = { ...LEAD, subject: 'usr_wi_outsider' };
+      const draftThere = await h.call(outsider, 'workitems_create_draft', {
+        project_id: 'SEC',
+        title: 'Anything at all',
+        idempotency_key: newKey(),
+      });
+      const draftNowhere = await h.call(outsider, 'workitems_create_draft', {
+        project_id: 'PAY',
+        title: 'Anything at all',
+        idempotency_key: newKey(),
+      });
+      expect(draftThere).toMatchObject({ status: 'rejected', code: 'PROJECT_NOT_FOUND' });
+      expect(comparable(draftThere)).toEqual(comparable(draftNowhere));
+
+      // A draft in SEC (prepared by its lead) is just as invisible, for reading and for committing.
+      const lead = await h.call(LEAD, 'workitems_create_draft', {
+        project_id: 'SEC',
+        title: 'Rotate the payroll export signing key',
+        idempotency_key: newKey(),
+      });
+      const draftId = (lead.result as { draft: { draft_id: string } }).draft.draft_id;
+      const unknownDraft = 'drf_000000000000000000000000';
+      const readDraft = await h.call(VIEWER, 'workitems_get', { id: draftId });
+      expect(readDraft.message.replace(draftId, unknownDraft)).toBe(
+        (await h.call(VIEWER, 'workitems_get', { id: unknownDraft })).message,
+      );
+      const hidden = await h.call(outsider, 'workitems_commit', {
+        draft_id: draftId,
+        idempotency_key: newKey(),
+      });
+      const absent = await h.call(outsider, 'workitems_commit', {
+        draft_id: unknownDraft,
+        idempotency_key: newKey(),
+      });
+      expect(hidden).toMatchObject({ status: 'rejected', code: 'WORKITEM_NOT_FOUND' });
+      expect(hidden.message.replace(draftId, unknownDraft)).toBe(absent.message);
+      const commit = await h.call(MEMBER, 'workitems_commit', {
+        draft_id: draftId,
+        idempotency_key: newKey(),
+      });
+      // The member reads SEC, so for them the draft exists and the refusal is about writing.
+      expect(commit).toMatchObject({ status: 'failed', code: 'PROJECT_ACCESS_DENIED' });
+      expect(await h.trackerCreates()).toHaveLength(0);
     });
 
     it('a caller without workitems:write is refused by scope before anything runs', async () => {
@@ -98,7 +181,7 @@ for (const target of storeTargets) {
       expect(project.resolution).toContain('APP');
       expect(project.resolution).not.toContain('WEB');
       expect(await h.call(OTHER_TENANT, 'workitems_get', { id: 'WEB-1' })).toMatchObject({
-        code: 'PROJECT_NOT_FOUND',
+        code: 'WORKITEM_NOT_FOUND',
       });
       expect(await h.call(OTHER_TENANT, 'workitems_get', { id: draftId })).toMatchObject({
         code: 'WORKITEM_NOT_FOUND',

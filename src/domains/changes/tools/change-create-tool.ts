@@ -1,13 +1,14 @@
 import { z } from 'zod';
 import { defineTool } from '../../../contract/define-tool.ts';
 import { outcome } from '../../../contract/outcome.ts';
-import { idempotencyKeySchema } from '../../../contract/schema-helpers.ts';
+import { idempotencyKeySchema, textSchema } from '../../../contract/schema-helpers.ts';
 import {
   CHANGE_PLATFORM,
   environmentSchema,
   riskSchema,
 } from '../../../external/change-platform/change-record.ts';
-import { creationOutcome, validatedResult } from '../change-create-outcomes.ts';
+import { type CreationClaims, DUPLICATE_WINDOW_SECONDS } from '../change-create-claims.ts';
+import { claimRefusal, creationOutcome, validatedResult } from '../change-create-outcomes.ts';
 import { completeChange, PREPARED, type PreparedChange, preparedFrom } from '../change-creation.ts';
 import { changeErrors } from '../change-errors.ts';
 import { reconcileChangeCreation } from '../change-reconciliation.ts';
@@ -20,29 +21,19 @@ export const changeCreateInput = z.strictObject({
   environment: environmentSchema.describe(
     'Target environment affected by the change. production needs the scope changes:create:production and a start inside an approved maintenance window.',
   ),
-  summary: z
-    .string()
-    .min(12)
-    .max(160)
-    .describe('Concise description of the intended change and its target, 12-160 characters.'),
-  implementation_plan: z
-    .string()
-    .min(30)
-    .max(4000)
-    .describe(
-      'Ordered implementation steps, 30-4000 characters. Never include credentials: name the vault entry that holds a secret instead.',
-    ),
-  rollback_plan: z
-    .string()
-    .min(30)
-    .max(4000)
-    .describe(
-      'The specific recovery actions and the condition that triggers a rollback, 30-4000 characters.',
-    ),
+  summary: textSchema({ min: 12, max: 160 }).describe(
+    'Concise description of the intended change and its target, 12-160 characters.',
+  ),
+  implementation_plan: textSchema({ min: 30, max: 4000, multiline: true }).describe(
+    'Ordered implementation steps, 30-4000 characters. Never include credentials: name the vault entry that holds a secret instead.',
+  ),
+  rollback_plan: textSchema({ min: 30, max: 4000, multiline: true }).describe(
+    'The specific recovery actions and the condition that triggers a rollback, 30-4000 characters.',
+  ),
   start_time: z.iso
     .datetime({ offset: true })
     .describe(
-      'Requested implementation start, RFC 3339 with an explicit UTC offset (2026-08-15T02:00:00-05:00 or 2026-08-15T07:00:00Z). Must be in the future. A production change must start and end inside an approved maintenance window of the service.',
+      'Requested implementation start, RFC 3339 with an explicit UTC offset (2099-08-15T02:00:00-05:00 or 2099-08-15T07:00:00Z). Must be in the future. A production change must start and end inside an approved maintenance window of the service.',
     ),
   duration_minutes: z
     .number()
@@ -69,7 +60,7 @@ export const changeCreateInput = z.strictObject({
 });
 
 /** change_create: the governed create of seed 003, dry run by default. */
-export function changeCreateTool(service: ChangeService) {
+export function changeCreateTool(service: ChangeService, claims: CreationClaims) {
   const { platform } = service;
   return defineTool({
     name: 'change_create',
@@ -82,12 +73,12 @@ export function changeCreateTool(service: ChangeService) {
       'Call it first with dry_run true (the default): it validates, computes the effective risk and the approval needed, creates nothing and does not reserve the key. After the user confirms, call again with the same arguments, the same idempotency_key and dry_run false.',
       'The result holds change_id (null for a dry run), state (validated, pending_approval or scheduled), created, replayed, effective_risk, approval_required, approval_group and scheduled_start; warnings say when approval is needed or the risk was raised.',
       'If the outcome is unknown, retry with the same idempotency_key, never a new one: the creation resumes where it stopped and never makes a second change.',
-      'An identical request under a new key within 24 hours answers requires_confirmation / POSSIBLE_DUPLICATE naming the earlier operation, unless confirm_new_change is true.',
+      'An identical request under a new key within 24 hours answers requires_confirmation / POSSIBLE_DUPLICATE naming the earlier operation, unless confirm_new_change is true; while that earlier operation has not finished (its outcome is unknown) the answer is CHANGE_CREATION_IN_PROGRESS whatever confirm_new_change says: poll operations_get with it first.',
     ].join(' '),
     kind: 'write',
     mutation: 'create',
     externalSystems: [CHANGE_PLATFORM],
-    version: '1.1.0',
+    version: '2.0.0',
     input: changeCreateInput,
     output: changeCreateResultSchema,
     errors: [
@@ -99,13 +90,14 @@ export function changeCreateTool(service: ChangeService) {
       changeErrors.MAINTENANCE_WINDOW_REQUIRED,
       changeErrors.CHANGE_PLATFORM_REJECTED,
       changeErrors.CHANGE_NOT_CREATED,
+      changeErrors.CHANGE_CREATION_IN_PROGRESS,
     ],
     scopes: ['changes:create'],
     timeoutMs: 20_000,
     examples: changeCreateExamples,
     sensitiveFields: ['implementation_plan', 'rollback_plan'],
     supportsDryRun: true,
-    duplicateSuspicion: { windowSeconds: 24 * 60 * 60, confirmField: 'confirm_new_change' },
+    duplicateSuspicion: { windowSeconds: DUPLICATE_WINDOW_SECONDS, confirmField: 'confirm_new_change' },
     notes: [
       'Production changes additionally need the scope changes:create:production; without it the answer is FORBIDDEN.',
       'Warnings: APPROVAL_REQUIRED (approval by approval_group is needed before the start), RISK_RAISED (policy raised the requested risk).',
@@ -140,7 +132,12 @@ export function changeCreateTool(service: ChangeService) {
       const operation = ctx.operation;
       if (!operation) throw new Error('change_create executed without an operation');
       const done = { ...operation.checkpoints };
-      if (!earlier) await operation.saveCheckpoint(PREPARED, prepared);
+      if (!earlier) {
+        const confirmed = input.confirm_new_change === true;
+        const claim = await claims.claim(ctx.principal, operation.id, prepared, confirmed);
+        if (claim.kind !== 'claimed') return claimRefusal(claim);
+        await operation.saveCheckpoint(PREPARED, prepared);
+      }
       const creation = await completeChange(
         platform,
         operation.id,
@@ -157,8 +154,21 @@ export function changeCreateTool(service: ChangeService) {
         // the key (a failed operation may run again) is reviewed afresh against the calendar then.
         await operation.saveCheckpoint(PREPARED, null);
       }
-      return creationOutcome(creation, prepared);
+      if (creation.kind === 'malformed') {
+        ctx.log.error(
+          { op: operation.id, problems: creation.problems },
+          'change platform answer breaks its contract',
+        );
+      }
+      const answer = creationOutcome(creation, prepared);
+      await claims.follow(operation.id, answer.status);
+      return answer;
     },
-    reconcile: (snapshot, { signal }) => reconcileChangeCreation(platform, snapshot, signal),
+    async reconcile(snapshot, { signal }) {
+      const verdict = await reconcileChangeCreation(platform, snapshot, signal);
+      if (verdict.settled) await claims.follow(snapshot.id, verdict.outcome.status);
+      return verdict;
+    },
+    onReviewResolved: (snapshot, decision) => claims.follow(snapshot.id, decision.resolution),
   });
 }

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineTool } from '../../../contract/define-tool.ts';
 import { outcome } from '../../../contract/outcome.ts';
-import { cursorSchema, pageSizeSchema } from '../../../contract/schema-helpers.ts';
+import { cursorSchema, pageSizeSchema, textSchema } from '../../../contract/schema-helpers.ts';
 import { CHANGE_PLATFORM, environmentSchema } from '../../../external/change-platform/change-record.ts';
 import { changeStateSchema, serviceIdSchema } from '../change-schemas.ts';
 import type { ChangeService } from '../change-service.ts';
@@ -24,15 +24,12 @@ export function changeSearchTool(service: ChangeService) {
     ].join(' '),
     kind: 'read',
     externalSystems: [CHANGE_PLATFORM],
-    version: '1.0.0',
+    version: '2.0.0',
     input: z.strictObject({
       service_id: serviceIdSchema.optional(),
       environment: environmentSchema.optional().describe('Only changes affecting this environment.'),
       state: changeStateSchema.optional(),
-      text: z
-        .string()
-        .min(3)
-        .max(100)
+      text: textSchema({ min: 3, max: 100 })
         .optional()
         .describe('Case-insensitive text that must appear in the summary.'),
       scheduled_from: z.iso

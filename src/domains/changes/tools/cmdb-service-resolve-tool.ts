@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineTool } from '../../../contract/define-tool.ts';
 import { outcome } from '../../../contract/outcome.ts';
+import { textSchema } from '../../../contract/schema-helpers.ts';
 import type { ChangeService } from '../change-service.ts';
 import { criticalitySchema, serviceStatusSchema } from '../service-catalog.ts';
 
@@ -21,9 +22,9 @@ export function cmdbServiceResolveTool(service: ChangeService) {
       'Each candidate carries its owner group, criticality and whether it is active or retired.',
     ].join(' '),
     kind: 'read',
-    version: '1.0.0',
+    version: '2.0.0',
     input: z.strictObject({
-      query: z.string().min(2).max(100).describe('The service as the user named it, 2-100 characters.'),
+      query: textSchema({ min: 2, max: 100 }).describe('The service as the user named it, 2-100 characters.'),
       limit: z
         .number()
         .int()
