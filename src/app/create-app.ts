@@ -1,13 +1,15 @@
 import type { Logger } from 'pino';
 import { ToolRegistry } from '../contract/tool-registry.ts';
 import { Gateway } from '../gateway/gateway.ts';
+import { PrincipalRateLimiter, type RateLimitSettings } from '../gateway/rate-limit-layer.ts';
 import { BackgroundLoop } from '../operations/background-loop.ts';
 import { createOperationsRuntime, type OperationsRuntime } from '../operations/operations-runtime.ts';
 import type { OperationsTuning } from '../operations/operations-tuning.ts';
+import { readSettlementBacklog } from '../operations/settlement-backlog.ts';
 import { runMigrations } from '../store/migrations.ts';
 import { type DatabaseConfig, openDatabase } from '../store/open-database.ts';
 import type { SqlDatabase } from '../store/sql-database.ts';
-import { logAuditSink } from '../telemetry/audit.ts';
+import type { GatewayTracing } from '../telemetry/call-tracing.ts';
 import { GatewayMetrics } from '../telemetry/metrics.ts';
 import { type Clock, ShiftableClock } from './clock.ts';
 import type { BackgroundWork, DemoPrincipal, ModuleInstance, ToolgateModule } from './module.ts';
@@ -23,8 +25,14 @@ export interface AppConfig extends DatabaseConfig {
   readonly modules: readonly ToolgateModule[];
   readonly clock?: Clock;
   readonly processMetrics?: boolean;
+  /** OpenTelemetry spans for calls and reconciler attempts (see tracingFromEnvironment); off when absent. */
+  readonly tracing?: GatewayTracing;
+  /** How long audit entries are kept (default 90 days). */
+  readonly auditRetentionSeconds?: number;
   /** Lease, reconcile and purge timings (tests shorten them). */
   readonly operations?: Partial<OperationsTuning>;
+  /** Per-principal rate and in-flight limits (none when absent). */
+  readonly limits?: RateLimitSettings;
 }
 
 /** Everything one gateway process serves, wired together; transports sit on top of it. */
@@ -71,8 +79,11 @@ export async function createApp(config: AppConfig): Promise<App> {
       retentionSeconds,
       tuning: config.operations,
       metrics,
+      ...(config.tracing ? { tracing: config.tracing } : {}),
+      ...(config.auditRetentionSeconds ? { auditRetentionSeconds: config.auditRetentionSeconds } : {}),
     });
     await runMigrations(db, [...operations.migrations, ...config.modules.flatMap((m) => m.migrations ?? [])]);
+    metrics.watchBacklog(() => readSettlementBacklog(db));
     const background: BackgroundWork = {
       every(name, intervalMs, work) {
         loops.push(new BackgroundLoop(name, intervalMs, work, logger));
@@ -91,7 +102,9 @@ export async function createApp(config: AppConfig): Promise<App> {
       idempotency: operations.idempotency,
       logger,
       metrics,
-      audit: logAuditSink(logger),
+      audit: operations.audit,
+      ...(config.tracing ? { tracing: config.tracing } : {}),
+      limits: config.limits ? new PrincipalRateLimiter(config.limits) : undefined,
     });
     if (config.backgroundJobs ?? true) {
       operations.start();

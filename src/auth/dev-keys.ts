@@ -21,7 +21,7 @@ export interface DevKeys {
  * published with a hard link, which fails when another process got there first.
  */
 export async function loadOrCreateDevKeys(dataDir: string): Promise<DevKeys> {
-  mkdirSync(dataDir, { recursive: true });
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const path = join(dataDir, DEV_KEY_FILE);
   let jwk = readKeyFile(path);
   if (!jwk) {

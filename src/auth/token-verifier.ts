@@ -31,19 +31,34 @@ export interface TokenVerifier {
 
 const CLOCK_TOLERANCE_SECONDS = 5;
 
+/** Checks beyond the signature that bound how long a token is good for. */
+export interface TokenPolicy {
+  /** The longest a token may live, `exp` minus `iat` (or minus now, without `iat`); default 24 h. */
+  readonly maxLifetimeSeconds: number;
+}
+
+export const DEFAULT_MAX_TOKEN_LIFETIME_SECONDS = 24 * 60 * 60;
+
 /**
- * Verifies bearer tokens: signature, issuer, audience, exp, nbf and the algorithm allow-list, then
- * maps the claims to a Principal. Verified tokens are remembered briefly so a busy client does not
- * pay for a signature check on every call.
+ * Verifies bearer tokens: signature, issuer, audience, exp, nbf, the algorithm allow-list, an `iat`
+ * not in the future, a lifetime within the policy, and `typ: at+jwt` for tokens of our own dev issuer
+ * (RFC 9068; external authorization servers do not all set it). Then maps the claims to a Principal.
+ * Verified tokens are remembered briefly so a busy client does not pay for a signature check on every call.
  */
-export async function createTokenVerifier(source: KeySource, audience: string): Promise<TokenVerifier> {
+export async function createTokenVerifier(
+  source: KeySource,
+  audience: string,
+  policy: Partial<TokenPolicy> = {},
+): Promise<TokenVerifier> {
   const issuer = source.kind === 'dev' ? DEV_ISSUER : source.issuer;
+  const maxLifetimeSeconds = policy.maxLifetimeSeconds ?? DEFAULT_MAX_TOKEN_LIFETIME_SECONDS;
   const options = {
     issuer,
     audience,
     algorithms: source.kind === 'dev' ? [DEV_ALGORITHM] : [...ASYMMETRIC_ALGORITHMS],
     requiredClaims: ['exp', 'sub'],
     clockTolerance: CLOCK_TOLERANCE_SECONDS,
+    ...(source.kind === 'dev' ? { typ: 'at+jwt' } : {}),
   };
   let checkSignature: (token: string) => Promise<JWTVerifyResult>;
   if (source.kind === 'dev') {
@@ -62,6 +77,14 @@ export async function createTokenVerifier(source: KeySource, audience: string): 
       if (cached) return { ok: true, principal: cached };
       try {
         const { payload } = await checkSignature(token);
+        const now = Math.floor(Date.now() / 1000);
+        if (payload.iat !== undefined && payload.iat > now + CLOCK_TOLERANCE_SECONDS) {
+          return { ok: false, detail: 'token issued in the future (iat)' };
+        }
+        const lifetime = (payload.exp ?? 0) - (payload.iat ?? now);
+        if (lifetime > maxLifetimeSeconds) {
+          return { ok: false, detail: `token lifetime exceeds ${maxLifetimeSeconds} seconds` };
+        }
         const verdict = principalFromClaims(payload);
         if (verdict.ok) cache.put(token, verdict.principal, (payload.exp ?? 0) * 1000);
         return verdict;
@@ -80,6 +103,7 @@ function describeRejection(error: unknown, audience: string): string {
       return 'token expired';
     case 'ERR_JWT_CLAIM_VALIDATION_FAILED': {
       const claim = (error as { claim?: string }).claim ?? 'claim';
+      if (claim === 'typ') return 'token type must be at+jwt';
       // The resource URL is public (it is in the metadata document): naming it saves a guess.
       if (claim === 'aud') return `token audience does not match: this server expects aud ${audience}`;
       return `token claim check failed: ${claim}`;

@@ -1,15 +1,13 @@
 import { z } from 'zod';
-import { createApp, DEFAULT_RETENTION_SECONDS } from '../app/create-app.ts';
+import { DEFAULT_RETENTION_SECONDS } from '../app/create-app.ts';
 import { gatewayErrors } from '../contract/error-catalog.ts';
 import type { ToolRegistry } from '../contract/tool-registry.ts';
+import { AuditLog } from '../operations/audit-log.ts';
 import { OPERATION_ID_PATTERN } from '../operations/operation-id.ts';
 import { type OperationRecord, snapshotOf } from '../operations/operation-record.ts';
 import { ReviewQueue } from '../operations/review-queue.ts';
 import type { SqlDatabase } from '../store/sql-database.ts';
-import { logAuditSink } from '../telemetry/audit.ts';
 import { createLogger } from '../telemetry/logger.ts';
-import { resolveDataDir } from './serve-options.ts';
-import { servedModules } from './served-modules.ts';
 
 const resolutionSchema = z.strictObject({
   operationId: z.string().regex(OPERATION_ID_PATTERN, 'must be op_ followed by 26 characters'),
@@ -32,8 +30,10 @@ export interface ReviewCommandInput {
 }
 
 /**
- * Lists the operations awaiting review, or records an operator's resolution of one and lets the tool's
- * domain follow it (`onReviewResolved`, when `registry` serves the tool). Returns the process exit code:
+ * In-process review over an open database (embedding and tests; the `toolgate operations review`
+ * command goes through the operator API instead, see operator-api-review.ts). Lists the operations
+ * awaiting review, or records an operator's resolution of one and lets the tool's domain follow it
+ * (`onReviewResolved`, when `registry` serves the tool). Returns the process exit code:
  * 0 done, 1 the operation cannot be resolved, 2 invalid arguments.
  */
 export async function reviewOperations(
@@ -45,7 +45,7 @@ export async function reviewOperations(
   const queue = new ReviewQueue(
     db,
     new Map(Object.values(gatewayErrors).map((e) => [e.code, e])),
-    logAuditSink(createLogger()),
+    new AuditLog(db, createLogger({ level: 'warn' })),
   );
   if (input.resolve === undefined) {
     const pending = await queue.pending(input.tenant);
@@ -106,32 +106,4 @@ function listingOf(record: OperationRecord) {
 function lineOf(record: OperationRecord): string {
   const when = new Date(record.createdAt).toISOString();
   return `${record.id}  ${record.tenant}/${record.subject}  ${record.tool}  ${when}  attempts=${record.reconcileAttempts}  ${record.reconcileNote ?? ''}`;
-}
-
-/** `toolgate operations review` as run from the command line, over the served modules. */
-export async function runReviewCommand(
-  raw: ReviewCommandInput & { dataDir?: string; databaseUrl?: string; config?: string },
-): Promise<void> {
-  const databaseUrl = raw.databaseUrl ?? (process.env.TOOLGATE_DATABASE_URL || undefined);
-  // The served tools' modules, so that a decision also reaches the module's own state.
-  const served = await servedModules(raw.config);
-  const app = await createApp({
-    dataDir: resolveDataDir(raw.dataDir, served.settings),
-    databaseUrl,
-    logger: createLogger({ level: 'warn' }),
-    seed: false,
-    backgroundJobs: false,
-    modules: served.modules,
-  });
-  try {
-    const retentionSeconds = raw.retentionSeconds ?? (process.env.TOOLGATE_RETENTION_SECONDS || undefined);
-    process.exitCode = await reviewOperations(
-      app.db,
-      { ...raw, retentionSeconds },
-      (line) => process.stdout.write(`${line}\n`),
-      app.registry,
-    );
-  } finally {
-    await app.close();
-  }
 }

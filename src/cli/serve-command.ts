@@ -29,6 +29,35 @@ export function registerServeCommand(program: Command): void {
     .option('--audience <url>', 'public resource URL tokens must name in aud (TOOLGATE_AUDIENCE)')
     .option('--retention-seconds <n>', 'keep operation records this long (TOOLGATE_RETENTION_SECONDS)')
     .option('--allowed-hosts <hosts>', 'extra Host names, comma-separated (TOOLGATE_ALLOWED_HOSTS)')
+    .option(
+      '--rate-limit-per-principal <n>',
+      'calls per second per principal, burst n; over it RATE_LIMITED (TOOLGATE_RATE_LIMIT_PER_PRINCIPAL, default off)',
+    )
+    .option(
+      '--max-writes-in-flight-per-principal <n>',
+      'write/request calls one principal may have executing at once (TOOLGATE_MAX_WRITES_IN_FLIGHT_PER_PRINCIPAL, default 8)',
+    )
+    .option(
+      '--headers-timeout-ms <ms>',
+      'time to send request headers (TOOLGATE_HEADERS_TIMEOUT_MS, default 10000)',
+    )
+    .option(
+      '--request-timeout-ms <ms>',
+      'time to send a whole request, body included (TOOLGATE_REQUEST_TIMEOUT_MS, default 30000)',
+    )
+    .option(
+      '--keep-alive-timeout-ms <ms>',
+      'idle keep-alive connections close after this (TOOLGATE_KEEP_ALIVE_TIMEOUT_MS, default 5000)',
+    )
+    .option('--max-connections <n>', 'concurrent HTTP connections (TOOLGATE_MAX_CONNECTIONS, default 1024)')
+    .option(
+      '--max-token-lifetime-seconds <n>',
+      'refuse bearer tokens living longer (exp - iat) (TOOLGATE_MAX_TOKEN_LIFETIME_SECONDS, default 86400)',
+    )
+    .option(
+      '--database-statement-timeout-ms <ms>',
+      'PostgreSQL: longest statement or connection attempt (TOOLGATE_DATABASE_STATEMENT_TIMEOUT_MS, default 5000)',
+    )
     .action(async (raw: RawServeOptions) => {
       const { runServe } = await import('./serve-run.ts');
       await runServe(raw);

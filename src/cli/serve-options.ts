@@ -2,9 +2,13 @@ import { accessSync, constants, mkdirSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { z } from 'zod';
 import type { KeySource } from '../auth/token-verifier.ts';
+import { DEFAULT_MAX_TOKEN_LIFETIME_SECONDS } from '../auth/token-verifier.ts';
 import type { ToolgateConfig } from '../config/define-config.ts';
+import type { RateLimitSettings } from '../gateway/rate-limit-layer.ts';
 import type { OperationsTuning } from '../operations/operations-tuning.ts';
+import { DEFAULT_STATEMENT_TIMEOUT_MS } from '../store/postgres/postgres-database.ts';
 import { DEFAULT_HOST, DEFAULT_PORT, MCP_PATH } from '../transport/endpoint-defaults.ts';
+import { DEFAULT_CONNECTION_LIMITS, type HttpConnectionLimits } from '../transport/http-server.ts';
 
 /** Raw values as commander hands them over (strings, booleans or absent). */
 export interface RawServeOptions {
@@ -22,6 +26,14 @@ export interface RawServeOptions {
   retentionSeconds?: string;
   allowedHosts?: string;
   config?: string;
+  rateLimitPerPrincipal?: string;
+  maxWritesInFlightPerPrincipal?: string;
+  headersTimeoutMs?: string;
+  requestTimeoutMs?: string;
+  keepAliveTimeoutMs?: string;
+  maxConnections?: string;
+  maxTokenLifetimeSeconds?: string;
+  databaseStatementTimeoutMs?: string;
 }
 
 export interface ServeConfig {
@@ -39,7 +51,15 @@ export interface ServeConfig {
   readonly retentionSeconds: number | undefined;
   readonly allowedHosts: readonly string[];
   readonly operations: Partial<OperationsTuning> | undefined;
+  /** Per-principal rate limit (off unless given) and writes in flight (default 8). */
+  readonly limits: RateLimitSettings;
+  readonly connectionLimits: HttpConnectionLimits;
+  readonly maxTokenLifetimeSeconds: number;
+  readonly databaseStatementTimeoutMs: number;
 }
+
+/** Writes one principal may have executing at once under `serve`, below the default pool of 10. */
+export const DEFAULT_SERVE_WRITES_IN_FLIGHT = 8;
 
 export class ConfigError extends Error {}
 
@@ -113,6 +133,85 @@ export function resolveServeConfig(raw: RawServeOptions, file: ToolgateConfig = 
   if (databaseUrl !== undefined && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
     problems.push('--database-url: must start with postgres:// or postgresql://');
   }
+  const number = (
+    flag: string,
+    value: string | number | undefined,
+    schema: z.ZodNumber,
+    rule: string,
+  ): number | undefined => {
+    if (value === undefined) return undefined;
+    const parsed = schema.safeParse(Number(value));
+    if (!parsed.success || String(value).trim() === '') {
+      problems.push(`${flag} ${value}: must be ${rule}`);
+      return undefined;
+    }
+    return parsed.data;
+  };
+  const ms = z.number().int().min(100).max(600_000);
+  const msRule = 'an integer number of milliseconds from 100 to 600000';
+  const rate = number(
+    '--rate-limit-per-principal',
+    raw.rateLimitPerPrincipal ?? env('TOOLGATE_RATE_LIMIT_PER_PRINCIPAL') ?? file.rateLimit?.perPrincipal,
+    z.number().positive().max(100_000),
+    'a number of calls per second above 0 (at most 100000)',
+  );
+  const writesInFlight = number(
+    '--max-writes-in-flight-per-principal',
+    raw.maxWritesInFlightPerPrincipal ??
+      env('TOOLGATE_MAX_WRITES_IN_FLIGHT_PER_PRINCIPAL') ??
+      file.rateLimit?.writesInFlightPerPrincipal,
+    z.number().int().min(1).max(10_000),
+    'an integer from 1 to 10000',
+  );
+  const http = file.http ?? {};
+  const connectionLimits: HttpConnectionLimits = {
+    headersTimeoutMs:
+      number(
+        '--headers-timeout-ms',
+        raw.headersTimeoutMs ?? env('TOOLGATE_HEADERS_TIMEOUT_MS') ?? http.headersTimeoutMs,
+        ms,
+        msRule,
+      ) ?? DEFAULT_CONNECTION_LIMITS.headersTimeoutMs,
+    requestTimeoutMs:
+      number(
+        '--request-timeout-ms',
+        raw.requestTimeoutMs ?? env('TOOLGATE_REQUEST_TIMEOUT_MS') ?? http.requestTimeoutMs,
+        ms,
+        msRule,
+      ) ?? DEFAULT_CONNECTION_LIMITS.requestTimeoutMs,
+    keepAliveTimeoutMs:
+      number(
+        '--keep-alive-timeout-ms',
+        raw.keepAliveTimeoutMs ?? env('TOOLGATE_KEEP_ALIVE_TIMEOUT_MS') ?? http.keepAliveTimeoutMs,
+        ms,
+        msRule,
+      ) ?? DEFAULT_CONNECTION_LIMITS.keepAliveTimeoutMs,
+    maxConnections:
+      number(
+        '--max-connections',
+        raw.maxConnections ?? env('TOOLGATE_MAX_CONNECTIONS') ?? http.maxConnections,
+        z.number().int().min(1).max(1_000_000),
+        'an integer from 1 to 1000000',
+      ) ?? DEFAULT_CONNECTION_LIMITS.maxConnections,
+  };
+  const maxTokenLifetimeSeconds =
+    number(
+      '--max-token-lifetime-seconds',
+      raw.maxTokenLifetimeSeconds ??
+        env('TOOLGATE_MAX_TOKEN_LIFETIME_SECONDS') ??
+        file.maxTokenLifetimeSeconds,
+      z.number().int().min(60).max(31_536_000),
+      'an integer from 60 to 31536000',
+    ) ?? DEFAULT_MAX_TOKEN_LIFETIME_SECONDS;
+  const databaseStatementTimeoutMs =
+    number(
+      '--database-statement-timeout-ms',
+      raw.databaseStatementTimeoutMs ??
+        env('TOOLGATE_DATABASE_STATEMENT_TIMEOUT_MS') ??
+        file.databaseStatementTimeoutMs,
+      ms,
+      msRule,
+    ) ?? DEFAULT_STATEMENT_TIMEOUT_MS;
   if (problems.length > 0) throw new ConfigError(problems.join('\n'));
   return {
     host: raw.host ?? env('TOOLGATE_HOST') ?? file.host ?? DEFAULT_HOST,
@@ -131,13 +230,22 @@ export function resolveServeConfig(raw: RawServeOptions, file: ToolgateConfig = 
       .map((h) => h.trim())
       .filter(Boolean),
     operations: file.operations,
+    limits: {
+      perPrincipal: rate,
+      perPrincipalByKind: file.rateLimit?.byKind,
+      writesInFlightPerPrincipal: writesInFlight ?? DEFAULT_SERVE_WRITES_IN_FLIGHT,
+    },
+    connectionLimits,
+    maxTokenLifetimeSeconds,
+    databaseStatementTimeoutMs,
   };
 }
 
 /** Why the data dir cannot be used, or null: it must be (or become) a writable directory. */
 export function dataDirProblem(dir: string): string | null {
   try {
-    mkdirSync(dir, { recursive: true });
+    // Owner-only: the data dir holds customer data and the dev signing key.
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
     if (!statSync(dir).isDirectory()) return 'exists but is not a directory';
     accessSync(dir, constants.R_OK | constants.W_OK | constants.X_OK);
     return null;

@@ -3,10 +3,13 @@ import type { App } from '../app/create-app.ts';
 import { createApp } from '../app/create-app.ts';
 import { loadOrCreateDevKeys } from '../auth/dev-keys.ts';
 import { createTokenVerifier } from '../auth/token-verifier.ts';
+import { consoleRoutes } from '../console/console-routes.ts';
 import { ToolContractError } from '../contract/tool-contract-error.ts';
 import { testApiRoutes } from '../external/test-api/test-api.ts';
 import { ProtocolError } from '../gateway/protocol-layer.ts';
+import { operatorRoutes } from '../operator/operator-routes.ts';
 import { createLogger } from '../telemetry/logger.ts';
+import { tracingFromEnvironment } from '../telemetry/tracing-setup.ts';
 import { MCP_PATH } from '../transport/endpoint-defaults.ts';
 import { type HttpRouteFamily, startHttpTransport } from '../transport/http-server.ts';
 import { startStdioTransport } from '../transport/stdio-server.ts';
@@ -45,7 +48,12 @@ export async function runServe(raw: RawServeOptions): Promise<void> {
 
 async function serve(config: ServeConfig, served: ServedModules): Promise<void> {
   const logger = createLogger();
+  // Only the standard OTEL_* variables configure tracing; an unusable setting stops the start.
+  const tracing = tracingFromEnvironment();
+  const auditRetentionSeconds = auditRetentionFromEnvironment();
   const app = await createApp({
+    tracing: tracing.tracing,
+    ...(auditRetentionSeconds ? { auditRetentionSeconds } : {}),
     dataDir: config.dataDir,
     databaseUrl: config.databaseUrl,
     logger,
@@ -53,6 +61,8 @@ async function serve(config: ServeConfig, served: ServedModules): Promise<void> 
     retentionSeconds: config.retentionSeconds,
     modules: served.modules,
     processMetrics: true,
+    limits: config.limits,
+    statementTimeoutMs: config.databaseStatementTimeoutMs,
     ...(config.operations ? { operations: config.operations } : {}),
   });
   const stop = config.stdio ? await serveStdio(app, config) : await serveHttp(app, config);
@@ -63,11 +73,25 @@ async function serve(config: ServeConfig, served: ServedModules): Promise<void> 
     logger.info({ signal }, 'shutting down');
     await stop();
     await app.close();
+    await tracing.shutdown().catch(() => undefined);
     logger.flush();
     process.exit(0);
   };
   process.once('SIGINT', () => void shutdown('SIGINT'));
   process.once('SIGTERM', () => void shutdown('SIGTERM'));
+}
+
+/** `TOOLGATE_AUDIT_RETENTION_SECONDS`: how long audit entries are kept (at least a day; default 90 days). */
+function auditRetentionFromEnvironment(): number | undefined {
+  const raw = process.env.TOOLGATE_AUDIT_RETENTION_SECONDS;
+  if (!raw) return undefined;
+  const seconds = Number(raw);
+  if (!Number.isInteger(seconds) || seconds < 86_400) {
+    throw new Error(
+      `TOOLGATE_AUDIT_RETENTION_SECONDS=${raw}: must be a whole number of seconds, at least 86400`,
+    );
+  }
+  return seconds;
 }
 
 /** The test API, when asked for, over the modules that bring a simulated world. */
@@ -81,15 +105,19 @@ function testApiFor(app: App, config: ServeConfig): HttpRouteFamily[] {
 }
 
 async function serveHttp(app: App, config: ServeConfig): Promise<() => Promise<void>> {
-  const routes = testApiFor(app, config);
+  const testApi = testApiFor(app, config);
+  const routes = [operatorRoutes(app), ...testApi];
   const http = await startHttpTransport(app, {
     host: config.host,
     port: config.port,
     keys: config.keys,
     resourceUrl: config.audience,
     routes,
+    publicRoutes: [consoleRoutes()],
     localPrincipalToken: config.localPrincipalToken,
     allowedHosts: config.allowedHosts,
+    connectionLimits: config.connectionLimits,
+    maxTokenLifetimeSeconds: config.maxTokenLifetimeSeconds,
   }).catch(async (error: unknown) => {
     await app.close();
     process.stderr.write(`toolgate serve: ${(error as Error).message}\n`);
@@ -97,14 +125,16 @@ async function serveHttp(app: App, config: ServeConfig): Promise<() => Promise<v
   });
   const keys = config.keys.kind === 'dev' ? await loadOrCreateDevKeys(config.dataDir) : null;
   process.stdout.write(await devTokenBanner(http.resource, app.principals, keys));
-  app.logger.info({ url: http.url, testApi: routes.length > 0 }, 'serving MCP over HTTP');
+  app.logger.info({ url: http.url, testApi: testApi.length > 0 }, 'serving MCP over HTTP');
   return () => http.close();
 }
 
 async function serveStdio(app: App, config: ServeConfig): Promise<() => Promise<void>> {
   const token = process.env.TOOLGATE_TOKEN;
   const audience = config.audience ?? `http://${config.host}:${config.port}${MCP_PATH}`;
-  const verifier = await createTokenVerifier(config.keys, audience);
+  const verifier = await createTokenVerifier(config.keys, audience, {
+    maxLifetimeSeconds: config.maxTokenLifetimeSeconds,
+  });
   const verdict = token
     ? await verifier.verify(token)
     : { ok: false as const, detail: 'TOOLGATE_TOKEN is not set' };

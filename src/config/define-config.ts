@@ -2,6 +2,28 @@ import type { ToolgateModule } from '../app/module.ts';
 import type { AnyToolDefinition } from '../contract/define-tool.ts';
 import type { OperationsTuning } from '../operations/operations-tuning.ts';
 
+/** Per-principal limits of `toolgate serve`; each counts per gateway process. */
+export interface RateLimitConfig {
+  /** Calls per second per principal, with a burst of the same number (off when absent). */
+  readonly perPrincipal?: number;
+  /** Own rates (own buckets) for one class of tools, e.g. `{ write: 2 }`. */
+  readonly byKind?: { readonly read?: number; readonly write?: number; readonly request?: number };
+  /** Write/request calls one principal may have executing at once (default 8). */
+  readonly writesInFlightPerPrincipal?: number;
+}
+
+/** Connection limits of the HTTP server. */
+export interface HttpLimitsConfig {
+  /** Time to send the request headers, ms (default 10000). */
+  readonly headersTimeoutMs?: number;
+  /** Time to send the whole request, body included, ms (default 30000). */
+  readonly requestTimeoutMs?: number;
+  /** How long an idle keep-alive connection stays open, ms (default 5000). */
+  readonly keepAliveTimeoutMs?: number;
+  /** Concurrent connections (default 1024). */
+  readonly maxConnections?: number;
+}
+
 /**
  * A toolgate config file's default export. `tools` and `modules` say what is served (plus the
  * gateway's own operations_get, nothing else); the other members are the settings `toolgate serve`
@@ -36,6 +58,14 @@ export interface ToolgateConfig {
   readonly seed?: boolean;
   /** Lease, reconcile and purge timings of durable operations. */
   readonly operations?: Partial<OperationsTuning>;
+  /** Per-principal rate limit and writes in flight. */
+  readonly rateLimit?: RateLimitConfig;
+  /** HTTP header/request/keep-alive timeouts and the connection cap. */
+  readonly http?: HttpLimitsConfig;
+  /** The longest lifetime (`exp` - `iat`) a bearer token may have, in seconds (default 86400). */
+  readonly maxTokenLifetimeSeconds?: number;
+  /** PostgreSQL: the longest one statement or connection attempt may take, ms (default 5000). */
+  readonly databaseStatementTimeoutMs?: number;
 }
 
 /** Identity function that gives a config its type, so editors complete and check it. */

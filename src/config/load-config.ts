@@ -51,6 +51,29 @@ const settingsSchema = z.strictObject({
   enableTestApi: z.boolean().optional(),
   seed: z.boolean().optional(),
   operations: z.record(z.string(), z.number().int().positive()).optional(),
+  rateLimit: z
+    .strictObject({
+      perPrincipal: z.number().positive().max(100_000).optional(),
+      byKind: z
+        .strictObject({
+          read: z.number().positive().max(100_000).optional(),
+          write: z.number().positive().max(100_000).optional(),
+          request: z.number().positive().max(100_000).optional(),
+        })
+        .optional(),
+      writesInFlightPerPrincipal: z.number().int().min(1).max(10_000).optional(),
+    })
+    .optional(),
+  http: z
+    .strictObject({
+      headersTimeoutMs: z.number().int().min(100).max(600_000).optional(),
+      requestTimeoutMs: z.number().int().min(100).max(600_000).optional(),
+      keepAliveTimeoutMs: z.number().int().min(100).max(600_000).optional(),
+      maxConnections: z.number().int().min(1).max(1_000_000).optional(),
+    })
+    .optional(),
+  maxTokenLifetimeSeconds: z.number().int().min(60).max(31_536_000).optional(),
+  databaseStatementTimeoutMs: z.number().int().min(100).max(600_000).optional(),
 });
 
 /**

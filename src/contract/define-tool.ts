@@ -41,6 +41,8 @@ export interface ToolContext {
   /** Present for write/request tools executing (not dry-running) under a reserved key. */
   readonly operation: OperationHandle | null;
   readonly log: Logger;
+  /** W3C traceparent of the execution span when tracing is on: pass it to backend calls to continue the trace. */
+  readonly traceparent?: string;
 }
 
 /** A stored operation as the reconcile hook sees it. */

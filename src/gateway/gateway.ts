@@ -7,6 +7,7 @@ import { requestFingerprint } from '../contract/fingerprint.ts';
 import type { RegisteredTool, ToolRegistry } from '../contract/tool-registry.ts';
 import { isStoreUnavailable } from '../store/store-unavailable.ts';
 import type { AuditSink } from '../telemetry/audit.ts';
+import { type CallTrace, GatewayTracing } from '../telemetry/call-tracing.ts';
 import type { GatewayMetrics } from '../telemetry/metrics.ts';
 import { missingScopes } from './authorization-layer.ts';
 import type { CallState } from './call-state.ts';
@@ -17,7 +18,8 @@ import type { Admission, IdempotencyLayer } from './idempotency-layer.ts';
 import { requirePrincipal } from './identity-layer.ts';
 import { validateInput } from './input-layer.ts';
 import { requireArgumentsObject, resolveTool } from './protocol-layer.ts';
-import { recordCall } from './telemetry-layer.ts';
+import { type PrincipalRateLimiter, rateLimited } from './rate-limit-layer.ts';
+import { callAuditEntry, recordCall } from './telemetry-layer.ts';
 
 export interface GatewayDeps {
   readonly registry: ToolRegistry;
@@ -25,12 +27,18 @@ export interface GatewayDeps {
   readonly logger: Logger;
   readonly metrics: GatewayMetrics;
   readonly audit: AuditSink;
+  /** Per-principal rate and in-flight limits; absent: none. */
+  readonly limits?: PrincipalRateLimiter;
+  /** Spans per call and pipeline step (off by default). */
+  readonly tracing?: GatewayTracing;
 }
 
 export interface ToolCallRequest {
   readonly name: string;
   readonly arguments?: unknown;
   readonly _meta?: Record<string, unknown>;
+  /** The caller's W3C `traceparent` header, continued by the call's span. */
+  readonly traceparent?: string;
 }
 
 /**
@@ -42,6 +50,10 @@ export interface ToolCallRequest {
 export class Gateway {
   readonly #deps: GatewayDeps;
   readonly #log: Logger;
+  /** The span of each call in flight (calls share no other state with their span). */
+  readonly #spans = new WeakMap<CallState, CallTrace>();
+  /** Calls whose audit entry was written with their operation's settlement. */
+  readonly #audited = new WeakSet<CallState>();
 
   constructor(deps: GatewayDeps) {
     this.#deps = deps;
@@ -81,6 +93,31 @@ export class Gateway {
     principal: Principal | null,
     signal?: AbortSignal,
   ): Promise<OutcomeEnvelope> {
+    const span = (this.#deps.tracing ?? GatewayTracing.off).startCall(request.traceparent);
+    try {
+      const envelope = await this.#pipeline(request, principal, signal, span);
+      span.end({
+        tool: envelope.tool,
+        contractVersion: envelope.contract_version,
+        status: envelope.status,
+        code: envelope.code,
+        replayed: envelope.replayed,
+        operationId: envelope.operation_id,
+        tenant: principal?.tenant ?? null,
+      });
+      return envelope;
+    } catch (error) {
+      span.fail(error);
+      throw error;
+    }
+  }
+
+  async #pipeline(
+    request: ToolCallRequest,
+    principal: Principal | null,
+    signal: AbortSignal | undefined,
+    span: CallTrace,
+  ): Promise<OutcomeEnvelope> {
     // 1. Protocol: unknown tool or non-object arguments are JSON-RPC errors.
     const tool = resolveTool(this.#deps.registry, request.name, principal);
     const rawArgs = requireArgumentsObject(request.arguments);
@@ -95,6 +132,10 @@ export class Gateway {
       mode: 'execute',
       key: null,
     };
+    this.#spans.set(call, span);
+    // Rate limit first: a caller over its rate is refused before any other work and reserves no key.
+    const overRate = this.#deps.limits?.takeToken(who, tool.definition.kind);
+    if (overRate) return this.#finish(call, rateLimited(tool, overRate));
     // 3. Authorization: the tool's scopes against the principal, before anything about the input schema
     // is echoed to a caller who may not use the tool at all.
     const missing = missingScopes(tool, who);
@@ -117,6 +158,10 @@ export class Gateway {
     call.args = input.args;
     call.key = input.key;
     call.mode = tool.definition.supportsDryRun && input.args.dry_run === true ? 'dry_run' : 'execute';
+    // One caller's writes may not hold every database connection: a capped write reserves no key.
+    const writing = tool.definition.kind !== 'read' && call.mode === 'execute';
+    const slot = writing ? this.#deps.limits?.holdWrite(who) : undefined;
+    if (slot && !slot.ok) return this.#finish(call, rateLimited(tool, slot));
     try {
       return await this.#admitAndExecute(call, signal);
     } catch (error) {
@@ -134,48 +179,59 @@ export class Gateway {
           message: `An unexpected error occurred before execution (correlation id ${call.correlationId}); nothing was changed.`,
         }),
       );
+    } finally {
+      if (slot?.ok) slot.release();
     }
   }
 
   async #admitAndExecute(call: CallState, signal: AbortSignal | undefined): Promise<OutcomeEnvelope> {
     const { tool, principal: who } = call;
+    const span = this.#spans.get(call)!;
     // 5. Idempotency: writes and requests executing for real reserve their key; dry runs never do.
     let admission: Admission | null = null;
-    if (tool.definition.kind !== 'read' && call.mode === 'execute' && call.key !== null) {
-      admission = await this.#deps.idempotency.admit(
-        {
-          tool,
-          principal: who,
-          key: call.key,
-          fingerprint: requestFingerprint({
-            tool: tool.definition.name,
-            contractMajor: tool.definition.majorVersion,
-            mode: call.mode,
+    const key = call.key;
+    if (tool.definition.kind !== 'read' && call.mode === 'execute' && key !== null) {
+      admission = await span.step('toolgate.reserve', () =>
+        this.#deps.idempotency.admit(
+          {
+            tool,
+            principal: who,
+            key,
+            fingerprint: requestFingerprint({
+              tool: tool.definition.name,
+              contractMajor: tool.definition.majorVersion,
+              mode: call.mode,
+              args: call.args,
+            }),
             args: call.args,
-          }),
-          args: call.args,
-          correlationId: call.correlationId,
-        },
-        signal ?? new AbortController().signal,
+            correlationId: call.correlationId,
+          },
+          signal ?? new AbortController().signal,
+        ),
       );
       if (admission.kind === 'answer') return this.#finish(call, admission.envelope);
     }
     const operation = admission?.operation ?? null;
     // 6-7. Domain execution under the tool's timeout, with an AbortSignal.
-    const execution = await executeWithTimeout(
-      tool,
-      call.args,
-      {
-        principal: who,
-        correlationId: call.correlationId,
-        operation,
-        log: this.#log.child({ corr: call.correlationId }),
-      },
-      signal,
+    const execution = await span.step('toolgate.execute', (traceparent) =>
+      executeWithTimeout(
+        tool,
+        call.args,
+        {
+          principal: who,
+          correlationId: call.correlationId,
+          operation,
+          log: this.#log.child({ corr: call.correlationId }),
+          ...(traceparent ? { traceparent } : {}),
+        },
+        signal,
+      ),
     );
     // 8. Output validation, then the envelope.
     const envelope = envelopeForExecution(call, execution, operation?.id ?? null, this.#log);
-    if (admission) await this.#settle(call, admission, envelope);
+    const settling = admission;
+    if (settling)
+      await span.step('toolgate.settle', () => this.#settle(call, settling, envelope, span.traceId));
     // 9. Telemetry and audit.
     return this.#finish(call, envelope);
   }
@@ -194,9 +250,18 @@ export class Gateway {
    * Stores the outcome for later deliveries. If that fails the caller still gets the outcome; the record
    * stays in progress until its lease expires and the reconciler settles it from the owning system.
    */
-  async #settle(call: CallState, admission: Admission & { kind: 'execute' }, envelope: OutcomeEnvelope) {
+  async #settle(
+    call: CallState,
+    admission: Admission & { kind: 'execute' },
+    envelope: OutcomeEnvelope,
+    traceId: string | null,
+  ) {
+    const { audit } = this.#deps;
+    const entry = audit.recordWithin ? callAuditEntry(call, envelope, traceId) : null;
     try {
-      await admission.settle(envelope);
+      // The call's audit entry commits with the outcome it records.
+      await admission.settle(envelope, entry ? (tx) => audit.recordWithin!(entry, tx) : undefined);
+      if (entry) this.#audited.add(call);
     } catch (error) {
       this.#log.error(
         { corr: call.correlationId, tool: call.tool.definition.name, op: admission.operation.id, err: error },
@@ -205,8 +270,15 @@ export class Gateway {
     }
   }
 
-  #finish(call: CallState, envelope: OutcomeEnvelope): OutcomeEnvelope {
-    recordCall(this.#deps, this.#log, call, envelope);
+  async #finish(call: CallState, envelope: OutcomeEnvelope): Promise<OutcomeEnvelope> {
+    await recordCall(
+      this.#deps,
+      this.#log,
+      call,
+      envelope,
+      this.#spans.get(call)?.traceId ?? null,
+      this.#audited.has(call),
+    );
     return envelope;
   }
 }

@@ -2,6 +2,7 @@ import type { Principal } from '../auth/principal.ts';
 import type { OperationHandle } from '../contract/define-tool.ts';
 import type { OutcomeEnvelope } from '../contract/envelope.ts';
 import type { RegisteredTool } from '../contract/tool-registry.ts';
+import type { SqlExecutor } from '../store/sql-database.ts';
 
 /** A write/request call in execute mode, as the idempotency layer sees it. */
 export interface KeyedCall {
@@ -18,8 +19,11 @@ export type Admission =
   | {
       readonly kind: 'execute';
       readonly operation: OperationHandle;
-      /** Stores the outcome of this execution so later deliveries replay it. */
-      settle(envelope: OutcomeEnvelope): Promise<void>;
+      /**
+       * Stores the outcome of this execution so later deliveries replay it; `alongside` runs in the
+       * same transaction (the call's audit entry).
+       */
+      settle(envelope: OutcomeEnvelope, alongside?: (tx: SqlExecutor) => Promise<void>): Promise<void>;
     }
   | { readonly kind: 'answer'; readonly envelope: OutcomeEnvelope };
 

@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import type { OutcomeEnvelope } from '../contract/envelope.ts';
-import type { AuditSink } from '../telemetry/audit.ts';
+import type { AuditEntry, AuditSink } from '../telemetry/audit.ts';
 import { redactArguments } from '../telemetry/logger.ts';
 import type { GatewayMetrics } from '../telemetry/metrics.ts';
 import type { CallState } from './call-state.ts';
@@ -8,14 +8,19 @@ import type { CallState } from './call-state.ts';
 /**
  * Layer 9: every call is counted with bounded labels (tool, contract version, status, code), logged
  * without argument values (debug logs redact the fields a tool marks sensitive), and audited when it
- * was a write, a request or a refusal of authority.
+ * was a write, a request or a refusal of authority. Answers once the audit entry is stored, so an
+ * answered write always has its durable audit record (an executed operation's entry is written with
+ * its settlement, see callAuditEntry).
  */
-export function recordCall(
+export async function recordCall(
   deps: { readonly metrics: GatewayMetrics; readonly audit: AuditSink },
   log: Logger,
   call: CallState,
   envelope: OutcomeEnvelope,
-): void {
+  traceId: string | null = null,
+  /** The entry was already written with the operation's settlement, in its transaction. */
+  alreadyAudited = false,
+): Promise<void> {
   const { tool, principal } = call;
   const { name, version } = tool.definition;
   const seconds = (performance.now() - call.startedAt) / 1000;
@@ -45,19 +50,35 @@ export function recordCall(
       'tool arguments',
     );
   }
-  if (tool.definition.kind !== 'read' || envelope.code === 'FORBIDDEN') {
-    deps.audit.record({
-      at: new Date().toISOString(),
-      correlationId: call.correlationId,
-      tenant: principal.tenant,
-      subject: principal.subject,
-      actor: principal.actor,
-      action: name,
-      status: envelope.status,
-      code: envelope.code,
-      operationId: envelope.operation_id,
-      replayed: envelope.replayed,
-      detail: { mode: call.mode },
-    });
-  }
+  const entry = alreadyAudited ? null : callAuditEntry(call, envelope, traceId);
+  if (entry) await deps.audit.record(entry);
+}
+
+/**
+ * The audit entry of a call: every write or request, and every refusal of authority; null for other
+ * reads. Who (from the token), what tool and version, the outcome; never argument values.
+ */
+export function callAuditEntry(
+  call: CallState,
+  envelope: OutcomeEnvelope,
+  traceId: string | null,
+): AuditEntry | null {
+  const { tool, principal } = call;
+  if (tool.definition.kind === 'read' && envelope.code !== 'FORBIDDEN') return null;
+  return {
+    at: new Date().toISOString(),
+    correlationId: call.correlationId,
+    tenant: principal.tenant,
+    subject: principal.subject,
+    actor: principal.actor,
+    action: tool.definition.name,
+    status: envelope.status,
+    code: envelope.code,
+    operationId: envelope.operation_id,
+    replayed: envelope.replayed,
+    tool: tool.definition.name,
+    contractVersion: tool.definition.version,
+    traceId,
+    detail: { mode: call.mode },
+  };
 }

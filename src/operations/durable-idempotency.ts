@@ -3,12 +3,14 @@ import type { OperationHandle } from '../contract/define-tool.ts';
 import type { OutcomeEnvelope } from '../contract/envelope.ts';
 import type { ToolRegistry } from '../contract/tool-registry.ts';
 import type { Admission, IdempotencyLayer, KeyedCall } from '../gateway/idempotency-layer.ts';
+import type { SqlExecutor } from '../store/sql-database.ts';
 import { requestContentHash, suspectDuplicate } from './duplicate-suspicion.ts';
 import { abandonedEnvelope, conflictEnvelope, inProgressEnvelope } from './operation-envelopes.ts';
 import { newOperationId } from './operation-id.ts';
 import { type OperationRecord, statusOfOutcome, TERMINAL_STATUSES } from './operation-record.ts';
 import type { OperationStore } from './operation-store.ts';
 import type { OperationsTuning } from './operations-tuning.ts';
+import { requestSummary } from './request-summary.ts';
 import type { SettleSignal } from './settle-signal.ts';
 
 export interface DurableIdempotencyDeps {
@@ -41,6 +43,7 @@ export class DurableIdempotency implements IdempotencyLayer {
     const contentHash = requestContentHash(definition, call.args);
     const duplicate = await suspectDuplicate(store, call, contentHash, now);
     if (duplicate) return { kind: 'answer', envelope: duplicate };
+    const summary = JSON.stringify(requestSummary(call.args, definition.sensitiveFields));
     // The key frees up again only when its record expired or was purged; then this delivery reserves it.
     for (let round = 0; round < 3; round += 1) {
       const at = round === 0 ? now : clock.now();
@@ -59,6 +62,7 @@ export class DurableIdempotency implements IdempotencyLayer {
         now: at,
         leaseExpiresAt: this.#leaseFrom(call, at),
         expiresAt: at + this.deps.retentionSeconds * 1000,
+        requestSummary: summary,
       });
       if (reserved) return this.#execute(id, call.key, {}, {});
       const joined = await this.#join(call, signal);
@@ -151,12 +155,12 @@ export class DurableIdempotency implements IdempotencyLayer {
     return {
       kind: 'execute',
       operation,
-      async settle(envelope: OutcomeEnvelope) {
+      async settle(envelope: OutcomeEnvelope, alongside?: (tx: SqlExecutor) => Promise<void>) {
         await progress;
         const now = clock.now();
         const status = statusOfOutcome(envelope.status);
         const nextCheckAt = status === 'outcome_unknown' ? now + tuning.reconcileBackoffMs : null;
-        await store.settle(id, status, envelope, now, nextCheckAt, now + retentionSeconds * 1000);
+        await store.settle(id, status, envelope, now, nextCheckAt, now + retentionSeconds * 1000, alongside);
         settleSignal.settled(id);
       },
     };

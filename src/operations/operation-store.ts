@@ -1,5 +1,5 @@
 import type { OutcomeEnvelope } from '../contract/envelope.ts';
-import type { SqlDatabase } from '../store/sql-database.ts';
+import type { SqlDatabase, SqlExecutor } from '../store/sql-database.ts';
 import {
   type OperationRecord,
   type OperationRow,
@@ -25,12 +25,14 @@ export type ReservationRequest = Pick<
 > & {
   readonly now: number;
   readonly leaseExpiresAt: number;
+  /** The operator's view of the request (see request-summary.ts), as JSON. */
+  readonly requestSummary?: string;
 };
 
 const RESERVE = `INSERT INTO operations (id, tenant, subject, idem_key, tool, contract_version, fingerprint,
   content_hash, mode, status, envelope, attempts, lease_expires_at, next_check_at, reconcile_attempts,
-  reconcile_note, checkpoints, external_refs, correlation_id, created_at, updated_at, expires_at)
-  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'in_progress', NULL, 1, ?, ?, 0, NULL, '{}', '{}', ?, ?, ?, ?)
+  reconcile_note, checkpoints, external_refs, correlation_id, created_at, updated_at, expires_at, request_summary)
+  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'in_progress', NULL, 1, ?, ?, 0, NULL, '{}', '{}', ?, ?, ?, ?, ?)
   ON CONFLICT (tenant, subject, idem_key) DO NOTHING RETURNING id`;
 
 const SETTLE = `UPDATE operations SET status = ?, envelope = ?, lease_expires_at = NULL, next_check_at = ?,
@@ -66,6 +68,7 @@ export class OperationStore {
       r.now,
       r.now,
       r.expiresAt,
+      r.requestSummary ?? null,
     ]);
     return rows.length === 1;
   }
@@ -94,16 +97,15 @@ export class OperationStore {
     now: number,
     nextCheckAt: number | null,
     expiresAt: number,
+    alongside?: (tx: SqlExecutor) => Promise<void>,
   ): Promise<boolean> {
-    const changed = await this.db.execute(SETTLE, [
-      status,
-      JSON.stringify(envelope),
-      nextCheckAt,
-      now,
-      expiresAt,
-      id,
-    ]);
-    return changed === 1;
+    const params = [status, JSON.stringify(envelope), nextCheckAt, now, expiresAt, id];
+    if (!alongside) return (await this.db.execute(SETTLE, params)) === 1;
+    return this.db.transaction(async (tx) => {
+      const changed = await tx.execute(SETTLE, params);
+      await alongside(tx);
+      return changed === 1;
+    });
   }
 
   /**

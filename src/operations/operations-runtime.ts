@@ -4,8 +4,10 @@ import type { AnyToolDefinition } from '../contract/define-tool.ts';
 import type { ToolRegistry } from '../contract/tool-registry.ts';
 import type { IdempotencyLayer } from '../gateway/idempotency-layer.ts';
 import type { Migration, SqlDatabase } from '../store/sql-database.ts';
-import { type AuditSink, logAuditSink } from '../telemetry/audit.ts';
+import type { GatewayTracing } from '../telemetry/call-tracing.ts';
 import type { GatewayMetrics } from '../telemetry/metrics.ts';
+import { AuditLog } from './audit-log.ts';
+import { auditMigration } from './audit-migration.ts';
 import { BackgroundLoop } from './background-loop.ts';
 import { DurableIdempotency } from './durable-idempotency.ts';
 import { OperationStore } from './operation-store.ts';
@@ -26,7 +28,10 @@ export interface OperationsRuntimeOptions {
   readonly retentionSeconds: number;
   /** Shorter leases and reconcile back-off for tests; production uses the defaults. */
   readonly tuning?: Partial<OperationsTuning>;
-  readonly audit?: AuditSink;
+  /** Audit entries older than this are purged with expired operations (default 90 days). */
+  readonly auditRetentionSeconds?: number;
+  /** Spans for reconciler attempts (off by default). */
+  readonly tracing?: GatewayTracing;
   /** Where reconciliation counts go (the gateway's metrics). */
   readonly metrics?: GatewayMetrics;
 }
@@ -39,6 +44,10 @@ export interface OperationsRuntime {
   readonly store: OperationStore;
   readonly reconciler: Reconciler;
   readonly reviews: ReviewQueue;
+  /** The durable audit trail (calls, reconciliation steps, operator decisions). */
+  readonly audit: AuditLog;
+  /** How long audit entries are kept, in seconds. */
+  readonly auditRetentionSeconds: number;
   /** Starts the reconciler and retention loops. */
   start(): void;
   stop(): Promise<void>;
@@ -48,10 +57,14 @@ export interface OperationsRuntime {
   purge(): Promise<number>;
 }
 
+/** Audit entries are kept 90 days unless configured otherwise. */
+export const DEFAULT_AUDIT_RETENTION_SECONDS = 90 * 24 * 60 * 60;
+
 export function createOperationsRuntime(options: OperationsRuntimeOptions): OperationsRuntime {
   const { db, registry, logger, clock, retentionSeconds } = options;
   const tuning: OperationsTuning = { ...DEFAULT_OPERATIONS_TUNING, ...options.tuning };
-  const audit = options.audit ?? logAuditSink(logger);
+  const audit = new AuditLog(db, logger);
+  const auditRetentionSeconds = options.auditRetentionSeconds ?? DEFAULT_AUDIT_RETENTION_SECONDS;
   const store = new OperationStore(db);
   const reconciler = new Reconciler({
     store,
@@ -63,6 +76,7 @@ export function createOperationsRuntime(options: OperationsRuntimeOptions): Oper
     logger,
     audit,
     ...(options.metrics ? { metrics: options.metrics } : {}),
+    ...(options.tracing ? { tracing: options.tracing } : {}),
   });
   // A pass that filled its batch likely left due work behind: run the next one straight away.
   const reconcileLoop: BackgroundLoop = new BackgroundLoop(
@@ -74,7 +88,10 @@ export function createOperationsRuntime(options: OperationsRuntimeOptions): Oper
     },
     logger,
   );
-  const purge = () => purgeExpiredOperations(db, clock.now());
+  const purge = async () => {
+    await audit.purge(clock.now() - auditRetentionSeconds * 1000);
+    return purgeExpiredOperations(db, clock.now());
+  };
   const purgeLoop = new BackgroundLoop('purge', tuning.purgeIntervalMs, purge, logger);
   const idempotency = new DurableIdempotency({
     store,
@@ -86,12 +103,14 @@ export function createOperationsRuntime(options: OperationsRuntimeOptions): Oper
     wakeReconciler: () => reconcileLoop.wake(),
   });
   return {
-    migrations: [operationsMigration],
+    migrations: [operationsMigration, auditMigration],
     idempotency,
     tools: [operationsGetTool(store)],
     store,
     reconciler,
     reviews: new ReviewQueue(db, registry.catalog(), audit),
+    audit,
+    auditRetentionSeconds,
     start() {
       reconcileLoop.start();
       purgeLoop.start();
@@ -102,6 +121,7 @@ export function createOperationsRuntime(options: OperationsRuntimeOptions): Oper
     async reset() {
       await db.execute('DELETE FROM operations');
       await db.execute('DELETE FROM operation_reviews');
+      await db.execute('DELETE FROM audit_log');
     },
     purge,
   };

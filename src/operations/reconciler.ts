@@ -5,6 +5,7 @@ import type { RegisteredTool, ToolRegistry } from '../contract/tool-registry.ts'
 import { buildEnvelope } from '../gateway/envelope-builder.ts';
 import { outcomeContractProblems } from '../gateway/output-layer.ts';
 import type { AuditSink } from '../telemetry/audit.ts';
+import { GatewayTracing } from '../telemetry/call-tracing.ts';
 import type { GatewayMetrics } from '../telemetry/metrics.ts';
 import { abandonedEnvelope, needsReviewEnvelope } from './operation-envelopes.ts';
 import { type OperationRecord, snapshotOf, statusOfOutcome } from './operation-record.ts';
@@ -22,6 +23,7 @@ export interface ReconcilerDeps {
   readonly logger: Logger;
   readonly audit: AuditSink;
   readonly metrics?: GatewayMetrics;
+  readonly tracing?: GatewayTracing;
 }
 
 /** What one pass did, for tests and logs. */
@@ -53,11 +55,25 @@ export class Reconciler {
       if (await store.abandon(record.id, envelope, now, now + retentionSeconds * 1000)) {
         pass.abandoned += 1;
         this.deps.metrics?.abandoned.inc({ tool: record.tool });
+        await this.#audit(record, 'outcome_unknown', envelope.code, 'lease expired', 0);
       }
     }
     const claimed = await queue.claimDue(clock.now(), tuning.reconcileBatch, clock.now() + tuning.claimMs);
+    const tracing = this.deps.tracing ?? GatewayTracing.off;
     for (const record of claimed) {
-      const result = await this.#reconcile(record);
+      const result = await tracing.reconcileAttempt(
+        {
+          'toolgate.tool': record.tool,
+          'toolgate.contract_version': record.contractVersion,
+          'toolgate.operation_id': record.id,
+          'toolgate.tenant': record.tenant,
+          'toolgate.reconcile.attempt': record.reconcileAttempts + 1,
+        },
+        async () => {
+          const value = await this.#reconcile(record);
+          return { value, attributes: { 'toolgate.reconcile.result': value } };
+        },
+      );
       pass[result] += 1;
       this.deps.metrics?.reconciliations.inc({ tool: record.tool, result });
     }
@@ -77,7 +93,7 @@ export class Reconciler {
         const envelope = buildEnvelope(tool, { ...verdict.outcome, result, operation_id: record.id });
         const status = statusOfOutcome(envelope.status);
         if (await queue.settle(record.id, status, envelope, now, now + retentionSeconds * 1000)) {
-          this.#audit(record, status, envelope.code);
+          await this.#audit(record, status, envelope.code, 'settled', 1);
         }
         return 'settled';
       }
@@ -88,11 +104,14 @@ export class Reconciler {
     const escalate = !verdict.settled && verdict.escalate === true;
     if (escalate || attempts >= tuning.reconcileMaxAttempts || !tool) {
       const envelope = needsReviewEnvelope(record, registry.catalog());
-      if (await queue.toReview(record.id, note, envelope, now)) this.#audit(record, 'needs_review', null);
+      if (await queue.toReview(record.id, note, envelope, now)) {
+        await this.#audit(record, 'needs_review', null, note, 1);
+      }
       this.#log.warn({ op: record.id, tool: record.tool, attempts, note }, 'operation needs review');
       return 'escalated';
     }
     await queue.defer(record.id, note, now, now + reconcileBackoff(tuning, attempts));
+    await this.#audit(record, 'outcome_unknown', null, note, 1);
     return 'deferred';
   }
 
@@ -122,19 +141,28 @@ export class Reconciler {
     }
   }
 
-  #audit(record: OperationRecord, status: string, code: string | null): void {
-    this.deps.audit.record({
+  /** One audit entry per reconciliation step: what was found, never what the owning system answered in full. */
+  async #audit(
+    record: OperationRecord,
+    status: string,
+    code: string | null,
+    finding: string,
+    attempt: number,
+  ): Promise<void> {
+    await this.deps.audit.record({
       at: new Date(this.deps.clock.now()).toISOString(),
       correlationId: record.correlationId,
       tenant: record.tenant,
-      subject: record.subject,
+      subject: 'toolgate-reconciler',
       actor: 'service',
       action: 'operations_reconcile',
       status,
       code,
       operationId: record.id,
       replayed: false,
-      detail: { tool: record.tool, reconcile_attempts: record.reconcileAttempts + 1 },
+      tool: record.tool,
+      contractVersion: record.contractVersion,
+      detail: { owner: record.subject, reconcile_attempts: record.reconcileAttempts + attempt, finding },
     });
   }
 }

@@ -1,6 +1,6 @@
 import type { ErrorCodeSpec } from '../contract/error-catalog.ts';
 import type { SqlDatabase } from '../store/sql-database.ts';
-import type { AuditSink } from '../telemetry/audit.ts';
+import type { AuditLog } from './audit-log.ts';
 import { type ReviewResolution, resolvedEnvelope } from './operation-envelopes.ts';
 import { type OperationRecord, type OperationRow, recordFromRow } from './operation-record.ts';
 
@@ -8,8 +8,12 @@ export interface ReviewDecision {
   readonly operationId: string;
   readonly resolution: ReviewResolution;
   readonly note: string;
+  /** The operator's subject, from a verified token (or the CLI's stated name). */
   readonly operator: string;
   readonly now: number;
+  /** What the operator found in the owning system, passed on to the tool's hook and audited. */
+  readonly reference?: string | null;
+  readonly traceId?: string | null;
 }
 
 export type ReviewResult =
@@ -25,7 +29,7 @@ export class ReviewQueue {
   constructor(
     private readonly db: SqlDatabase,
     private readonly catalog: ReadonlyMap<string, ErrorCodeSpec>,
-    private readonly audit: AuditSink,
+    private readonly audit: AuditLog,
   ) {}
 
   async pending(tenant?: string): Promise<OperationRecord[]> {
@@ -79,23 +83,33 @@ export class ReviewQueue {
         ],
       );
       const [updated] = await tx.query<OperationRow>('SELECT * FROM operations WHERE id = ?', [record.id]);
-      return { ok: true, record: recordFromRow(updated!) };
+      const settled = recordFromRow(updated!);
+      // Committed with the decision it records: a decision without its audit entry cannot exist.
+      await this.audit.append(
+        {
+          at: new Date(decision.now).toISOString(),
+          correlationId: settled.correlationId,
+          tenant: settled.tenant,
+          subject: decision.operator,
+          actor: 'operator',
+          action: 'operations_review_resolve',
+          status: decision.resolution,
+          code: settled.envelope?.code ?? null,
+          operationId: settled.id,
+          replayed: false,
+          tool: settled.tool,
+          contractVersion: settled.contractVersion,
+          traceId: decision.traceId ?? null,
+          detail: {
+            owner: settled.subject,
+            previous_status: record.status,
+            ...(decision.reference ? { reference: decision.reference } : {}),
+          },
+        },
+        tx,
+      );
+      return { ok: true, record: settled };
     });
-    if (result.ok) {
-      this.audit.record({
-        at: new Date(decision.now).toISOString(),
-        correlationId: result.record.correlationId,
-        tenant: result.record.tenant,
-        subject: decision.operator,
-        actor: 'operator',
-        action: 'operations_review_resolve',
-        status: decision.resolution,
-        code: result.record.envelope?.code ?? null,
-        operationId: result.record.id,
-        replayed: false,
-        detail: { tool: result.record.tool, owner: result.record.subject },
-      });
-    }
     return result;
   }
 

@@ -9,8 +9,10 @@ export function isStoreUnavailable(error: unknown): boolean {
   if (typeof code === 'string') {
     if (NETWORK_CODES.has(code)) return true;
     // PostgreSQL SQLSTATE classes: 08 connection exception, 53 insufficient resources, 57P operator
-    // intervention (shutdown, cannot connect now); 3D000: the database itself is gone.
+    // intervention (shutdown, cannot connect now); 3D000: the database itself is gone; 57014: a
+    // statement cancelled by statement_timeout (the server is too slow to answer in time).
     if (/^(08|53)[0-9A-Z]{3}$/.test(code) || /^57P0[1-4]$/.test(code) || code === '3D000') return true;
+    if (code === '57014') return true;
     if (SQLITE_UNAVAILABLE.test(code)) return true;
   }
   return typeof message === 'string' && UNAVAILABLE_MESSAGES.test(message);
@@ -30,4 +32,4 @@ const NETWORK_CODES = new Set([
 const SQLITE_UNAVAILABLE = /^SQLITE_(BUSY|LOCKED|IOERR|FULL|CANTOPEN|READONLY|PROTOCOL)/;
 
 const UNAVAILABLE_MESSAGES =
-  /Connection terminated|timeout exceeded when trying to connect|not currently accepting connections|Client has encountered a connection error|The database connection is not open/;
+  /Connection terminated|timeout exceeded when trying to connect|not currently accepting connections|Client has encountered a connection error|The database connection is not open|Query read timeout/;

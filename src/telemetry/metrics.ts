@@ -1,4 +1,14 @@
-import { Counter, collectDefaultMetrics, Histogram, Registry } from 'prom-client';
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+
+/** Operations waiting to be settled, per status: how many, and since when the oldest waits. */
+export interface BacklogReading {
+  readonly status: 'outcome_unknown' | 'needs_review';
+  readonly count: number;
+  /** Epoch ms of the oldest record's creation, null when there is none. */
+  readonly oldestCreatedAt: number | null;
+}
+
+const BACKLOG_STATUSES = ['outcome_unknown', 'needs_review'] as const;
 
 /**
  * Prometheus metrics with bounded labels only: tool, contract version, status, code.
@@ -7,32 +17,32 @@ import { Counter, collectDefaultMetrics, Histogram, Registry } from 'prom-client
 export class GatewayMetrics {
   readonly registry = new Registry();
   readonly calls = new Counter({
-    name: 'tool_calls_total',
+    name: 'toolgate_tool_calls_total',
     help: 'Tool calls by outcome status.',
     labelNames: ['tool', 'contract_version', 'status'] as const,
     registers: [this.registry],
   });
   readonly errors = new Counter({
-    name: 'tool_errors_total',
+    name: 'toolgate_tool_errors_total',
     help: 'Tool calls that answered with an error code, by code.',
     labelNames: ['tool', 'contract_version', 'code'] as const,
     registers: [this.registry],
   });
   readonly replays = new Counter({
-    name: 'tool_idempotent_replay_total',
+    name: 'toolgate_tool_idempotent_replay_total',
     help: 'Deliveries answered with a stored outcome.',
     labelNames: ['tool', 'contract_version'] as const,
     registers: [this.registry],
   });
   readonly duration = new Histogram({
-    name: 'tool_duration_seconds',
+    name: 'toolgate_tool_duration_seconds',
     help: 'Tool call duration through the whole pipeline.',
     labelNames: ['tool', 'contract_version', 'status'] as const,
     buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
     registers: [this.registry],
   });
   readonly resultBytes = new Histogram({
-    name: 'tool_result_bytes',
+    name: 'toolgate_tool_result_bytes',
     help: 'Size of the JSON envelope returned to the agent.',
     labelNames: ['tool', 'contract_version'] as const,
     buckets: [256, 1024, 4096, 16384, 65536, 262144],
@@ -40,29 +50,81 @@ export class GatewayMetrics {
   });
 
   readonly unauthenticated = new Counter({
-    name: 'http_unauthenticated_total',
+    name: 'toolgate_http_unauthenticated_total',
     help: 'Requests refused with 401 before any tool code ran, by whether a token was present.',
     labelNames: ['token'] as const,
     registers: [this.registry],
   });
   readonly reconciliations = new Counter({
-    name: 'operation_reconciliations_total',
+    name: 'toolgate_operation_reconciliations_total',
     help: 'Reconciliation attempts on operations with unknown outcomes, by what they found.',
     labelNames: ['tool', 'result'] as const,
     registers: [this.registry],
   });
   readonly abandoned = new Counter({
-    name: 'operations_abandoned_total',
+    name: 'toolgate_operations_abandoned_total',
     help: 'Operations whose executing delivery stopped before recording an outcome (lease expired).',
     labelNames: ['tool'] as const,
     registers: [this.registry],
+  });
+
+  readonly httpRequests = new Counter({
+    name: 'toolgate_http_requests_total',
+    help: 'HTTP requests by route (a fixed path or route-family prefix, else other) and status code.',
+    labelNames: ['route', 'status'] as const,
+    registers: [this.registry],
+  });
+
+  #readBacklog: (() => Promise<readonly BacklogReading[]>) | null = null;
+  #backlog: Promise<readonly BacklogReading[]> | null = null;
+  readonly awaiting = new Gauge({
+    name: 'toolgate_operations_awaiting',
+    help: 'Operations awaiting settlement (outcome_unknown, needs_review), all tenants, at scrape time.',
+    labelNames: ['status'] as const,
+    registers: [this.registry],
+    collect: async () => {
+      for (const reading of await this.#scrapeBacklog()) {
+        this.awaiting.set({ status: reading.status }, reading.count);
+      }
+    },
+  });
+  readonly awaitingOldestAge = new Gauge({
+    name: 'toolgate_operations_awaiting_oldest_age_seconds',
+    help: 'Age of the oldest operation awaiting settlement, by status (0 when none waits).',
+    labelNames: ['status'] as const,
+    registers: [this.registry],
+    collect: async () => {
+      const now = Date.now();
+      for (const reading of await this.#scrapeBacklog()) {
+        const age = reading.oldestCreatedAt === null ? 0 : Math.max(0, now - reading.oldestCreatedAt) / 1000;
+        this.awaitingOldestAge.set({ status: reading.status }, age);
+      }
+    },
   });
 
   constructor(options: { processMetrics?: boolean } = {}) {
     if (options.processMetrics) collectDefaultMetrics({ register: this.registry });
   }
 
+  /** Where the backlog gauges read from at scrape time (the operations store). */
+  watchBacklog(read: () => Promise<readonly BacklogReading[]>): void {
+    this.#readBacklog = read;
+  }
+
   async exposition(): Promise<{ contentType: string; body: string }> {
-    return { contentType: this.registry.contentType, body: await this.registry.metrics() };
+    try {
+      return { contentType: this.registry.contentType, body: await this.registry.metrics() };
+    } finally {
+      this.#backlog = null;
+    }
+  }
+
+  /** One store query per scrape, shared by both backlog gauges. */
+  #scrapeBacklog(): Promise<readonly BacklogReading[]> {
+    if (!this.#readBacklog) {
+      return Promise.resolve(BACKLOG_STATUSES.map((status) => ({ status, count: 0, oldestCreatedAt: null })));
+    }
+    this.#backlog ??= this.#readBacklog();
+    return this.#backlog;
   }
 }

@@ -9,10 +9,12 @@ import type { DemoPrincipal, ToolgateModule } from '../app/module.ts';
 import { loadOrCreateDevKeys } from '../auth/dev-keys.ts';
 import { type MintOptions, mintToken } from '../auth/mint-token.ts';
 import type { TokenSubject } from '../auth/token-claims.ts';
+import { consoleRoutes } from '../console/console-routes.ts';
 import type { AnyToolDefinition } from '../contract/define-tool.ts';
 import type { OutcomeEnvelope } from '../contract/envelope.ts';
 import { testApiRoutes } from '../external/test-api/test-api.ts';
 import type { OperationRecord } from '../operations/operation-record.ts';
+import { operatorRoutes } from '../operator/operator-routes.ts';
 import { type HttpTransportOptions, startHttpTransport } from '../transport/http-server.ts';
 
 /** A principal by its demo name (see app.principals), or explicit claims. */
@@ -30,7 +32,9 @@ export interface TestGatewayOptions {
   readonly testApi?: boolean;
   /** Seed the simulated modules' demo world (default true). */
   readonly seed?: boolean;
-  readonly app?: Partial<Pick<AppConfig, 'retentionSeconds' | 'backgroundJobs' | 'clock' | 'operations'>>;
+  readonly app?: Partial<
+    Pick<AppConfig, 'retentionSeconds' | 'backgroundJobs' | 'clock' | 'operations' | 'tracing'>
+  >;
   /** Where logs go; silent unless TOOLGATE_TEST_LOG_LEVEL is set. */
   readonly logger?: Logger;
   readonly http?: Partial<
@@ -91,7 +95,8 @@ export async function startTestGateway(options: TestGatewayOptions = {}): Promis
   const http = await startHttpTransport(app, {
     port: 0,
     keys,
-    routes: options.testApi ? [testApiRoutes(app, { keys })] : [],
+    routes: [operatorRoutes(app), ...(options.testApi ? [testApiRoutes(app, { keys })] : [])],
+    publicRoutes: [consoleRoutes()],
     ...options.http,
   }).catch(async (error: unknown) => {
     await app.close();

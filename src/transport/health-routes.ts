@@ -7,15 +7,32 @@ export function serveHealth(res: ServerResponse): void {
   sendJson(res, 200, { status: 'ok' });
 }
 
-/** /readyz: the database answers, so tool calls can be served. */
-export async function serveReadiness(res: ServerResponse, app: App): Promise<void> {
-  try {
-    await app.db.query('SELECT 1 AS ok');
-    sendJson(res, 200, { status: 'ready' });
-  } catch (error) {
-    app.logger.warn({ err: error }, 'readiness check failed');
-    sendJson(res, 503, { status: 'unavailable', reason: 'database did not answer' });
-  }
+/** How long /readyz waits for the database before it answers 503. */
+export const READINESS_DEADLINE_MS = 1_000;
+
+/** /readyz: the database answers within a second, so tool calls can be served; 503 otherwise. */
+export async function serveReadiness(
+  res: ServerResponse,
+  app: App,
+  deadlineMs = READINESS_DEADLINE_MS,
+): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<'late'>((resolve) => {
+    timer = setTimeout(() => resolve('late'), deadlineMs);
+  });
+  const probe = app.db.query('SELECT 1 AS ok').then(
+    () => 'ready' as const,
+    (error: unknown) => {
+      app.logger.warn({ err: error }, 'readiness check failed');
+      return 'failed' as const;
+    },
+  );
+  const verdict = await Promise.race([probe, late]);
+  clearTimeout(timer);
+  if (verdict === 'ready') return sendJson(res, 200, { status: 'ready' });
+  if (verdict === 'late')
+    app.logger.warn({ deadlineMs }, 'readiness check: the database did not answer in time');
+  sendJson(res, 503, { status: 'unavailable', reason: 'database did not answer' });
 }
 
 /** /metrics: Prometheus exposition of the gateway's metrics. */

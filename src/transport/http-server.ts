@@ -8,17 +8,40 @@ import {
   resourceMetadataUrl,
 } from '../auth/resource-metadata.ts';
 import { createTokenVerifier, type KeySource, type TokenVerifier } from '../auth/token-verifier.ts';
+import { httpRouteLabel } from '../telemetry/http-route-label.ts';
 import { BearerAuthenticator } from './bearer-authenticator.ts';
 import { DEFAULT_HOST, DEFAULT_PORT, MCP_PATH } from './endpoint-defaults.ts';
 import { serveHealth, serveMetrics, serveReadiness } from './health-routes.ts';
 import { HostGuard, isLoopbackHost } from './host-guard.ts';
 import { sendJson, sendJsonRpcError } from './http-replies.ts';
-import { serveMcpPost } from './mcp-endpoint.ts';
+import { DEFAULT_REPLY_LIMIT_BYTES, serveMcpPost } from './mcp-endpoint.ts';
 import { createMcpServer, principalFromRequest } from './mcp-server.ts';
 import { MultiplexedTransport } from './multiplexed-transport.ts';
 import { DEFAULT_BODY_LIMIT_BYTES } from './read-body.ts';
+import { SerializedListings } from './serialized-listings.ts';
 
 const SHUTDOWN_GRACE_MS = 5_000;
+/** How long past the slowest tool's timeout a request may go unanswered before the transport answers it. */
+const REPLY_DEADLINE_MARGIN_MS = 10_000;
+
+/** Connection limits of the HTTP server; each has a `serve` flag. */
+export interface HttpConnectionLimits {
+  /** Time a client has to send the request headers. */
+  readonly headersTimeoutMs: number;
+  /** Time a client has to send the whole request, body included. */
+  readonly requestTimeoutMs: number;
+  /** How long an idle keep-alive connection stays open. */
+  readonly keepAliveTimeoutMs: number;
+  /** Concurrent connections; further ones are refused until one closes. */
+  readonly maxConnections: number;
+}
+
+export const DEFAULT_CONNECTION_LIMITS: HttpConnectionLimits = {
+  headersTimeoutMs: 10_000,
+  requestTimeoutMs: 30_000,
+  keepAliveTimeoutMs: 5_000,
+  maxConnections: 1_024,
+};
 
 export interface HttpTransportOptions {
   readonly host?: string;
@@ -30,11 +53,20 @@ export interface HttpTransportOptions {
   readonly resourceUrl?: string;
   /** Extra authenticated route families mounted beside /mcp (the simulation kit's test API is one). */
   readonly routes?: readonly HttpRouteFamily[];
+  /** Unauthenticated GET routes (Host-guarded), e.g. the operator console's static page. */
+  readonly publicRoutes?: readonly PublicRouteFamily[];
   /** Header-less requests act as this token's principal; loopback binds only. */
   readonly localPrincipalToken?: string;
   /** Host names besides the loopback names that may appear in Host/Origin. */
   readonly allowedHosts?: readonly string[];
   readonly bodyLimitBytes?: number;
+  /** The most bytes one POST's answer may hold. */
+  readonly replyLimitBytes?: number;
+  readonly connectionLimits?: Partial<HttpConnectionLimits>;
+  /** The longest lifetime (`exp` - `iat`) a bearer token may have (default 24 h). */
+  readonly maxTokenLifetimeSeconds?: number;
+  /** Answer a request the server has not answered after this long (default: slowest tool timeout + 10 s). */
+  readonly replyDeadlineMs?: number;
 }
 
 /** What an extra route family's handler gets for one request that passed the Host guard and the bearer check. */
@@ -54,6 +86,13 @@ export interface HttpRouteFamily {
   /** Scopes the routes check, published in the protected-resource metadata. */
   readonly scopes: readonly string[];
   handle(request: RouteRequest): Promise<void>;
+}
+
+/** Static routes under one path prefix that need no token: they must serve no data. */
+export interface PublicRouteFamily {
+  /** Path prefix, e.g. "/console". */
+  readonly prefix: string;
+  handle(request: { req: IncomingMessage; res: ServerResponse; url: URL }): Promise<void>;
 }
 
 export interface HttpTransport {
@@ -78,7 +117,10 @@ export async function startHttpTransport(app: App, options: HttpTransportOptions
     );
   }
   let route: ((req: IncomingMessage, res: ServerResponse) => Promise<void>) | null = null;
-  const server = createServer((req, res) => {
+  const limits = { ...DEFAULT_CONNECTION_LIMITS, ...options.connectionLimits };
+  // Node checks header and request timeouts on this interval (30 s by default), so it bounds their precision.
+  const checkEveryMs = Math.min(1_000, limits.headersTimeoutMs, limits.requestTimeoutMs);
+  const server = createServer({ connectionsCheckingInterval: checkEveryMs }, (req, res) => {
     if (!route) return sendJson(res, 503, { status: 'starting' });
     route(req, res).catch((error: unknown) => {
       app.logger.error({ err: error, path: req.url?.split('?', 1)[0] }, 'HTTP request failed');
@@ -86,6 +128,10 @@ export async function startHttpTransport(app: App, options: HttpTransportOptions
       else res.destroy();
     });
   });
+  server.headersTimeout = limits.headersTimeoutMs;
+  server.requestTimeout = limits.requestTimeoutMs;
+  server.keepAliveTimeout = limits.keepAliveTimeoutMs;
+  server.maxConnections = limits.maxConnections;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? DEFAULT_PORT, host, () => {
@@ -99,7 +145,9 @@ export async function startHttpTransport(app: App, options: HttpTransportOptions
   const resource = options.resourceUrl ?? url;
   const stop = () => new Promise<void>((resolve) => server.close(() => resolve()));
   try {
-    const verifier = await createTokenVerifier(options.keys, resource);
+    const verifier = await createTokenVerifier(options.keys, resource, {
+      maxLifetimeSeconds: options.maxTokenLifetimeSeconds,
+    });
     await refuseUnverifiableLocalToken(verifier, options.localPrincipalToken);
     const metadataUrl = resourceMetadataUrl(resource);
     const authenticator = new BearerAuthenticator(
@@ -109,11 +157,17 @@ export async function startHttpTransport(app: App, options: HttpTransportOptions
       app.logger,
       app.metrics,
     );
-    const transport = new MultiplexedTransport();
+    const slowestToolMs = Math.max(0, ...app.registry.all().map((t) => t.definition.timeoutMs));
+    const transport = new MultiplexedTransport({
+      replyDeadlineMs: options.replyDeadlineMs ?? slowestToolMs + REPLY_DEADLINE_MARGIN_MS,
+    });
     const mcp = createMcpServer(app.gateway, principalFromRequest);
+    mcp.onerror = (error) => app.logger.warn({ err: error }, 'MCP server could not handle a message');
     await mcp.connect(transport);
     const guard = new HostGuard(host, options.allowedHosts);
     const bodyLimitBytes = options.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES;
+    const replyLimitBytes = options.replyLimitBytes ?? DEFAULT_REPLY_LIMIT_BYTES;
+    const listings = new SerializedListings(app.gateway);
     const scopes = new Set(app.registry.all().flatMap((t) => t.definition.scopes));
     const families = options.routes ?? [];
     for (const family of families) for (const scope of family.scopes) scopes.add(scope);
@@ -128,13 +182,28 @@ export async function startHttpTransport(app: App, options: HttpTransportOptions
       const query = rawUrl.indexOf('?');
       const path = query === -1 ? rawUrl : rawUrl.slice(0, query);
       const family = families.find((f) => path.startsWith(f.prefix));
+      const open = (options.publicRoutes ?? []).find(
+        (p) => path === p.prefix || path.startsWith(`${p.prefix}/`),
+      );
+      res.once('finish', () =>
+        app.metrics.httpRequests.inc({
+          route: httpRouteLabel(path, (family ?? open)?.prefix),
+          status: String(res.statusCode),
+        }),
+      );
       if (path === MCP_PATH || family) {
         const refusal = guard.check(req);
         if (refusal) return sendJsonRpcError(res, 403, -32000, `Forbidden: ${refusal}`);
       }
       if (path === MCP_PATH) {
         if (req.method === 'POST')
-          return serveMcpPost(req, res, { transport, authenticator, bodyLimitBytes });
+          return serveMcpPost(req, res, {
+            transport,
+            authenticator,
+            bodyLimitBytes,
+            replyLimitBytes,
+            listings,
+          });
         return sendJsonRpcError(res, 405, -32000, 'Method Not Allowed: this server is stateless; POST only', {
           allow: 'POST',
         });
@@ -148,6 +217,11 @@ export async function startHttpTransport(app: App, options: HttpTransportOptions
       if (req.method === 'GET' && path === '/healthz') return serveHealth(res);
       if (req.method === 'GET' && path === '/readyz') return serveReadiness(res, app);
       if (req.method === 'GET' && path === '/metrics') return serveMetrics(res, app);
+      if (open && !family) {
+        const refusal = guard.check(req);
+        if (refusal) return sendJsonRpcError(res, 403, -32000, `Forbidden: ${refusal}`);
+        return open.handle({ req, res, url: new URL(rawUrl, 'http://localhost') });
+      }
       if (family) {
         const auth = await authenticator.authenticate(req);
         if (!auth.ok) return authenticator.refuse(res, auth);

@@ -1,19 +1,27 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { JSONRPCRequest, MessageExtraInfo } from '@modelcontextprotocol/sdk/types.js';
+import type { MessageExtraInfo } from '@modelcontextprotocol/sdk/types.js';
 import { SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
 import type { BearerAuthenticator } from './bearer-authenticator.ts';
-import { sendJson, sendJsonRpcError } from './http-replies.ts';
-import { classifyMessage } from './json-rpc-shape.ts';
+import { sendJson, sendJsonRpcError, sendText } from './http-replies.ts';
+import { classifyMessage, INVALID_REQUEST, type IncomingMessageKind } from './json-rpc-shape.ts';
 import type { JsonRpcReply, MultiplexedTransport } from './multiplexed-transport.ts';
 import { authInfoFor } from './principal-auth-info.ts';
 import { readBody } from './read-body.ts';
+import type { SerializedListings } from './serialized-listings.ts';
 
 const MAX_BATCH_SIZE = 100;
+/** A batch may cost at most this much; a tools/list costs as much as a full listing weighs. */
+const MAX_BATCH_COST = 100;
+const TOOLS_LIST_COST = 25;
+/** The most bytes one POST's answer may hold; replies past it are replaced with an error. */
+export const DEFAULT_REPLY_LIMIT_BYTES = 4 * 1024 * 1024;
 
 export interface McpEndpointOptions {
   readonly transport: MultiplexedTransport;
   readonly authenticator: BearerAuthenticator;
   readonly bodyLimitBytes: number;
+  readonly replyLimitBytes: number;
+  readonly listings: SerializedListings;
 }
 
 /**
@@ -58,8 +66,18 @@ export async function serveMcpPost(
     return sendJsonRpcError(res, 400, -32600, `Invalid Request: a batch holds 1-${MAX_BATCH_SIZE} messages`);
   }
   const messages = items.map(classifyMessage);
-  if (messages.some((m) => m.kind === 'invalid')) {
-    return sendJsonRpcError(res, 400, -32600, 'Invalid Request: not a JSON-RPC 2.0 message');
+  const cost = messages.reduce((sum, m) => sum + costOf(m), 0);
+  if (cost > MAX_BATCH_COST) {
+    return sendJsonRpcError(
+      res,
+      400,
+      INVALID_REQUEST,
+      `Invalid Request: this batch costs ${cost}, over ${MAX_BATCH_COST} (a tools/list costs ${TOOLS_LIST_COST}, any other message 1)`,
+    );
+  }
+  const only = messages[0]!;
+  if (!batch && only.kind === 'invalid') {
+    return sendJson(res, 400, invalidReply(only));
   }
   const initializes = messages.filter((m) => m.kind === 'request' && m.message.method === 'initialize');
   if (initializes.length > 0 && messages.length > 1) {
@@ -79,29 +97,71 @@ export async function serveMcpPost(
     );
   }
 
-  const extra: MessageExtraInfo = { authInfo: authInfoFor(auth.principal) };
+  const extra: MessageExtraInfo = {
+    authInfo: authInfoFor(auth.principal),
+    requestInfo: { headers: req.headers },
+  };
   const caller = `${auth.principal.tenant}\n${auth.principal.subject}`;
-  const requests: JSONRPCRequest[] = [];
+  const gone = new AbortController();
+  // Each reply as JSON text, in message order; tools/list is answered from the serialized listing.
+  const answers: Promise<string>[] = [];
   for (const m of messages) {
-    if (m.kind === 'request') requests.push(m.message);
-    else if (m.kind === 'notification') options.transport.notify(m.message, extra, caller);
+    if (m.kind === 'request' && m.message.method === 'tools/list') {
+      const result = options.listings.resultFor(auth.principal);
+      answers.push(
+        Promise.resolve(`{"jsonrpc":"2.0","id":${JSON.stringify(m.message.id)},"result":${result}}`),
+      );
+    } else if (m.kind === 'request') {
+      answers.push(options.transport.request(m.message, extra, caller, gone.signal).then(serialize));
+    } else if (m.kind === 'notification') {
+      options.transport.notify(m.message, extra, caller);
+    } else if (m.kind === 'invalid') {
+      answers.push(Promise.resolve(serialize(invalidReply(m))));
+    }
   }
-  if (requests.length === 0) {
+  if (answers.length === 0) {
     res.writeHead(202, { 'content-length': 0 });
     res.end();
     return;
   }
-  const gone = new AbortController();
   const onClose = () => {
     if (!res.writableFinished) gone.abort();
   };
   res.once('close', onClose);
-  const replies: JsonRpcReply[] = await Promise.all(
-    requests.map((request) => options.transport.request(request, extra, caller, gone.signal)),
-  );
+  const replies = withinByteBudget(await Promise.all(answers), options.replyLimitBytes);
   res.off('close', onClose);
   if (gone.signal.aborted) return;
-  sendJson(res, 200, batch ? replies : replies[0]);
+  sendText(res, 200, 'application/json', batch ? `[${replies.join(',')}]` : replies[0]!);
+}
+
+const serialize = (reply: JsonRpcReply): string => JSON.stringify(reply);
+
+function costOf(message: IncomingMessageKind): number {
+  return message.kind === 'request' && message.message.method === 'tools/list' ? TOOLS_LIST_COST : 1;
+}
+
+function invalidReply(message: Extract<IncomingMessageKind, { kind: 'invalid' }>): JsonRpcReply {
+  const kind = message.code === INVALID_REQUEST ? 'Invalid Request' : 'Invalid params';
+  return {
+    jsonrpc: '2.0',
+    id: message.id,
+    error: { code: message.code, message: `${kind}: ${message.reason}` },
+  } as JsonRpcReply;
+}
+
+/** Keeps replies in order until the budget is spent; each reply past it becomes a short error. */
+function withinByteBudget(replies: string[], limit: number): string[] {
+  let spent = 0;
+  return replies.map((text) => {
+    spent += Buffer.byteLength(text);
+    if (spent <= limit) return text;
+    const id = (JSON.parse(text) as { id: unknown }).id;
+    return serialize({
+      jsonrpc: '2.0',
+      id,
+      error: { code: -32000, message: `Reply omitted: this POST's answer would exceed ${limit} bytes` },
+    } as JsonRpcReply);
+  });
 }
 
 /** Lenient like the SDK's clients expect: no Accept header, wildcards and JSON all accept our answer. */

@@ -51,10 +51,20 @@ export function createMcpServer(gateway: Gateway, principalOf: PrincipalSource):
     // The SDK server validated params against CallToolRequestSchema before calling this handler.
     const params = request.params as CallToolRequest['params'];
     return gateway.callTool(
-      { name: params.name, arguments: params.arguments, _meta: params._meta },
+      {
+        name: params.name,
+        arguments: params.arguments,
+        _meta: params._meta,
+        traceparent: headerValue(extra.requestInfo?.headers.traceparent),
+      },
       await principalOf(extra),
       extra.signal,
     );
   });
   return server;
+}
+
+/** A single header value (a repeated header is ignored rather than guessed at). */
+function headerValue(value: string | string[] | undefined): string | undefined {
+  return typeof value === 'string' ? value : undefined;
 }

@@ -16,16 +16,24 @@ export type JsonRpcReply = Exclude<JSONRPCMessage, JSONRPCRequest | JSONRPCNotif
  * and the server's reply is mapped back to the client's own id. A request is cancelled when its
  * HTTP client goes away, or when the same caller sends `notifications/cancelled` naming its id in
  * another POST; either way the server aborts the handler's signal.
+ *
+ * Every request gets exactly one reply by construction: the server's, a cancellation error, or, if
+ * neither arrives before `replyDeadlineMs` (the server dropped it), an internal error.
  */
 export class MultiplexedTransport implements Transport {
   onclose?: () => void;
   onerror?: (error: Error) => void;
   onmessage?: <T extends JSONRPCMessage>(message: T, extra?: MessageExtraInfo) => void;
 
+  readonly #replyDeadlineMs: number;
   #nextId = 1;
   readonly #waiting = new Map<number, (reply: JsonRpcReply) => void>();
   /** In-flight internal ids by caller and client id, for cancellations arriving in another POST. */
   readonly #inFlight = new Map<string, number[]>();
+
+  constructor(options: { replyDeadlineMs: number }) {
+    this.#replyDeadlineMs = options.replyDeadlineMs;
+  }
 
   async start(): Promise<void> {}
 
@@ -41,6 +49,9 @@ export class MultiplexedTransport implements Transport {
   }
 
   async close(): Promise<void> {
+    for (const internalId of [...this.#waiting.keys()]) {
+      this.#answerInstead(internalId, -32603, 'Internal error: the server is shutting down');
+    }
     this.#waiting.clear();
     this.#inFlight.clear();
     this.onclose?.();
@@ -62,7 +73,17 @@ export class MultiplexedTransport implements Transport {
     this.#track(flightKey, internalId);
     return new Promise((resolve) => {
       const onGone = () => this.#cancel(internalId, 'the HTTP client disconnected');
+      const deadline = setTimeout(() => {
+        this.onerror?.(new Error(`no reply to ${message.method} within ${this.#replyDeadlineMs} ms`));
+        this.#answerInstead(
+          internalId,
+          -32603,
+          `Internal error: no answer within ${this.#replyDeadlineMs} ms; a write may have executed, check operations_get`,
+        );
+      }, this.#replyDeadlineMs);
+      deadline.unref();
       this.#waiting.set(internalId, (reply) => {
+        clearTimeout(deadline);
         gone.removeEventListener('abort', onGone);
         this.#untrack(flightKey, internalId);
         resolve({ ...reply, id: clientId } as JsonRpcReply);
@@ -95,6 +116,11 @@ export class MultiplexedTransport implements Transport {
    * (a client that cancelled ignores it; one that disconnected never sees it).
    */
   #cancel(internalId: number, reason: string): void {
+    this.#answerInstead(internalId, -32000, `Request cancelled: ${reason}`, reason);
+  }
+
+  /** Aborts the server's handler (if it still runs) and answers the waiting HTTP request with an error. */
+  #answerInstead(internalId: number, code: number, message: string, reason = message): void {
     const deliver = this.#waiting.get(internalId);
     if (!deliver) return;
     this.#waiting.delete(internalId);
@@ -103,11 +129,7 @@ export class MultiplexedTransport implements Transport {
       method: 'notifications/cancelled',
       params: { requestId: internalId, reason },
     });
-    deliver({
-      jsonrpc: '2.0',
-      id: internalId,
-      error: { code: -32000, message: `Request cancelled: ${reason}` },
-    });
+    deliver({ jsonrpc: '2.0', id: internalId, error: { code, message } });
   }
 
   #track(key: string, internalId: number): void {

@@ -30,6 +30,8 @@ export async function startStdioTransport(
     markClosed = resolve;
   });
   server.onclose = () => markClosed();
+  // A line the SDK cannot parse is dropped unanswered on stdio; at least the operator sees it.
+  server.onerror = (error) => app.logger.warn({ err: error }, 'MCP stdio message could not be handled');
   const onEnd = () => void server.close();
   input.once('end', onEnd);
   await server.connect(transport);

@@ -69,7 +69,7 @@ describe('the dev key pair', () => {
     const dir = tempDir();
     const keys = await loadOrCreateDevKeys(dir);
     const token = await new SignJWT({ actor: 'customer', scope: '' })
-      .setProtectedHeader({ alg: 'ES256' })
+      .setProtectedHeader({ alg: 'ES256', typ: 'at+jwt' })
       .setSubject('u1')
       .setIssuer('urn:toolgate:dev')
       .setAudience(AUD)

@@ -65,7 +65,7 @@ describe('bearer tokens at the HTTP edge', () => {
     );
     expect(ledger.executions).toEqual({});
     const { body } = await gw.app.metrics.exposition();
-    expect(body).toMatch(/http_unauthenticated_total\{token="missing"\} [1-9]/);
+    expect(body).toMatch(/toolgate_http_unauthenticated_total\{token="missing"\} [1-9]/);
   });
 
   const rejected: [string, () => Promise<string>][] = [

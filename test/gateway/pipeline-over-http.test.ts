@@ -135,10 +135,10 @@ describe('the pipeline over MCP Streamable HTTP', () => {
     const response = await fetch(`${gw.origin}/metrics`);
     const body = await response.text();
     expect(body).toMatch(
-      /tool_calls_total\{tool="probe_admin_echo",contract_version="1.0.0",status="failed"\} [1-9]/,
+      /toolgate_tool_calls_total\{tool="probe_admin_echo",contract_version="1.0.0",status="failed"\} [1-9]/,
     );
     expect(body).toMatch(
-      /tool_errors_total\{tool="probe_admin_echo",contract_version="1.0.0",code="FORBIDDEN"\} [1-9]/,
+      /toolgate_tool_errors_total\{tool="probe_admin_echo",contract_version="1.0.0",code="FORBIDDEN"\} [1-9]/,
     );
     expect(body).toMatch(/tool_result_bytes_count\{tool="probe_admin_echo",contract_version="1.0.0"\} [1-9]/);
   });

@@ -59,7 +59,7 @@ for (const target of storeTargets) {
       expect(await executions(app.db, 'execute')).toHaveLength(1);
       const { body } = await app.metrics.exposition();
       expect(body).toMatch(
-        /operation_reconciliations_total\{tool="testing_credit_account",result="settled"\} [1-9]/,
+        /toolgate_operation_reconciliations_total\{tool="testing_credit_account",result="settled"\} [1-9]/,
       );
     });
 

@@ -1,6 +1,3 @@
-import { execFile } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { ShiftableClock } from '../../src/app/clock.ts';
 import type { App } from '../../src/app/create-app.ts';
@@ -11,7 +8,6 @@ import { testPrincipal } from '../support/test-domain.ts';
 import { credit, newKey, startTestApp } from './harness.ts';
 
 const alice = testPrincipal('alice');
-const BIN = fileURLToPath(new URL('../../bin/toolgate.mjs', import.meta.url));
 
 for (const target of storeTargets) {
   describe.skipIf(!target.available)(`toolgate operations review on ${target.dialect}`, () => {
@@ -108,34 +104,5 @@ for (const target of storeTargets) {
       ).toBe(1);
       expect(await app.operations.store.findById(id)).toMatchObject({ status: 'needs_review' });
     });
-
-    it.runIf(target.dialect === 'sqlite')(
-      'runs as the toolgate command',
-      async () => {
-        const { id } = await operationNeedingReview();
-        const run = (args: string[]) =>
-          promisify(execFile)(
-            process.execPath,
-            [BIN, 'operations', 'review', '--data-dir', location.config.dataDir, ...args],
-            {
-              env: { ...process.env, TOOLGATE_LOG_LEVEL: 'silent' },
-            },
-          );
-        expect((await run([])).stdout).toContain(id);
-        const resolved = await run([
-          '--resolve',
-          id,
-          '--as',
-          'completed',
-          '--note',
-          'seen at the bank',
-          '--operator',
-          'olga',
-        ]);
-        expect(resolved.stdout.trim()).toBe(`Resolved ${id} as completed.`);
-        expect(await app.operations.store.findById(id)).toMatchObject({ status: 'completed' });
-      },
-      30_000,
-    );
   });
 }

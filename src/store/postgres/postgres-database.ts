@@ -1,5 +1,6 @@
 import pg from 'pg';
 import type { SqlDatabase, SqlExecutor, SqlRow } from '../sql-database.ts';
+import { isStoreUnavailable } from '../store-unavailable.ts';
 import { PlaceholderTranslator } from './placeholders.ts';
 
 // BIGINT columns hold epoch milliseconds and counters, all well inside Number's exact range.
@@ -8,7 +9,16 @@ pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
 export interface PostgresOptions {
   /** Most connections this process holds (default 10). */
   readonly maxConnections?: number;
+  /**
+   * The longest one statement may run (default 5 000 ms): PostgreSQL cancels it past this
+   * (`statement_timeout`), and the client gives up 1 s later when the server does not even answer.
+   */
+  readonly statementTimeoutMs?: number;
 }
+
+export const DEFAULT_STATEMENT_TIMEOUT_MS = 5_000;
+/** A transaction left open by a process that stopped is ended by the server, releasing its locks. */
+const IDLE_IN_TRANSACTION_TIMEOUT_MS = 30_000;
 
 /**
  * PostgreSQL through a `pg` pool. Plain statements take any pooled connection; a transaction holds
@@ -26,11 +36,16 @@ export class PostgresDatabase implements SqlDatabase {
 
   /** Connects and checks the server answers, so a wrong URL fails at start and not on the first call. */
   static async connect(url: string, options: PostgresOptions = {}): Promise<PostgresDatabase> {
-    // A server that does not answer fails a checkout after 5 s instead of holding the call indefinitely.
+    // A server that does not answer fails a new connection and a statement after the statement
+    // timeout (5 s by default) instead of holding the call indefinitely.
+    const statementTimeoutMs = options.statementTimeoutMs ?? DEFAULT_STATEMENT_TIMEOUT_MS;
     const pool = new pg.Pool({
       connectionString: url,
       max: options.maxConnections ?? 10,
-      connectionTimeoutMillis: 5_000,
+      connectionTimeoutMillis: statementTimeoutMs,
+      statement_timeout: statementTimeoutMs,
+      query_timeout: statementTimeoutMs + 1_000,
+      idle_in_transaction_session_timeout: IDLE_IN_TRANSACTION_TIMEOUT_MS,
     });
     // An idle connection that breaks is dropped by the pool; the next checkout opens a new one.
     pool.on('error', () => undefined);
@@ -68,6 +83,12 @@ export class PostgresDatabase implements SqlDatabase {
       await client.query('COMMIT');
       return result;
     } catch (error) {
+      if (isStoreUnavailable(error)) {
+        // The server is not answering: a ROLLBACK would wait out another timeout. Dropping the
+        // connection ends the transaction on the server just the same.
+        broken = error instanceof Error ? error : new Error(String(error));
+        throw error;
+      }
       try {
         await client.query('ROLLBACK');
       } catch (rollbackError) {

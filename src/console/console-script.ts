@@ -1,0 +1,187 @@
+/**
+ * The console's behaviour, plain JavaScript served as a module (no build step, no framework): hash
+ * routes, fetch calls to /operator/v1 with the token as a header, DOM built with textContent only so
+ * no operation data is ever parsed as HTML.
+ */
+export const CONSOLE_JS = `const TOKEN_KEY = 'toolgate.operatorToken';
+const $ = (id) => document.getElementById(id);
+const token = () => sessionStorage.getItem(TOKEN_KEY);
+
+function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (k === 'text') node.textContent = v;
+    else if (k.startsWith('on')) node.addEventListener(k.slice(2), v);
+    else node.setAttribute(k, v);
+  }
+  for (const child of children) if (child != null) node.append(child);
+  return node;
+}
+
+async function call(method, path, body) {
+  const response = await fetch(path, {
+    method,
+    headers: { authorization: 'Bearer ' + token(), 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+    cache: 'no-store',
+  });
+  const data = await response.json().catch(() => ({}));
+  if (response.status === 401) { signOut('The token was not accepted (expired, wrong audience or invalid).'); throw new Error('401'); }
+  return { status: response.status, data };
+}
+
+function say(text) { $('status').textContent = text; }
+
+function table(headers, rows) {
+  return el('table', {}, el('thead', {}, el('tr', {}, ...headers.map((h) => el('th', { scope: 'col', text: h })))),
+    el('tbody', {}, ...rows.map((cells) => el('tr', {}, ...cells.map((c) => el('td', {}, c instanceof Node ? c : String(c ?? '')))))));
+}
+
+function requestText(request) {
+  if (!request) return '';
+  return Object.entries(request).map(([k, v]) => k + ': ' + (Array.isArray(v) ? '(' + v.join(', ') + ' withheld)' : v)).join('; ');
+}
+
+function operationRows(operations, withResolve) {
+  return operations.map((o) => [
+    el('a', { href: '#operation/' + o.operation_id, class: 'mono', text: o.operation_id }),
+    o.tool + ' ' + o.contract_version, o.caller, el('span', { class: 'badge', text: o.status }),
+    o.created_at.replace('T', ' ').slice(0, 19), o.reconcile_attempts, o.last_finding ?? '', requestText(o.request),
+    withResolve ? el('button', { type: 'button', text: 'Resolve', 'aria-label': 'Resolve ' + o.operation_id, onclick: () => openResolve(o) }) : '',
+  ]);
+}
+
+const HEADERS = ['Operation', 'Tool', 'Caller', 'Status', 'Created (UTC)', 'Reconcile attempts', 'Last finding', 'Request', ''];
+
+async function showQueue(view) {
+  const parts = await Promise.all(['needs_review', 'outcome_unknown'].map((s) => call('GET', '/operator/v1/operations?status=' + s + '&limit=200')));
+  if (parts.some((p) => p.status === 403)) return view.append(el('p', { text: 'This token may not read operations.' }));
+  const operations = parts.flatMap((p) => p.data.operations);
+  view.append(el('h2', { text: 'Review queue (' + operations.length + ')' }));
+  if (operations.length === 0) return view.append(el('p', { text: 'Nothing awaits a decision.' }));
+  view.append(table(HEADERS, operationRows(operations, true)));
+}
+
+async function showOperations(view, params) {
+  const form = el('form', { class: 'filters', role: 'search' },
+    el('label', {}, 'Status ', el('select', { name: 'status' }, ...['', 'in_progress', 'completed', 'submitted', 'rejected', 'requires_confirmation', 'failed', 'outcome_unknown', 'needs_review'].map((s) => el('option', { value: s, text: s || 'any' })))),
+    el('label', {}, 'Tool ', el('input', { name: 'tool' })),
+    el('label', {}, 'Since (UTC) ', el('input', { name: 'since', type: 'datetime-local' })),
+    el('button', { type: 'submit', text: 'Filter' }));
+  for (const [k, v] of params) if (form.elements[k]) form.elements[k].value = v;
+  form.addEventListener('submit', (e) => {
+    e.preventDefault();
+    const next = new URLSearchParams();
+    for (const k of ['status', 'tool', 'since']) if (form.elements[k].value) next.set(k, k === 'since' ? new Date(form.elements[k].value + 'Z').toISOString() : form.elements[k].value);
+    location.hash = 'operations?' + next;
+  });
+  view.append(el('h2', { text: 'Operations' }), form);
+  const { status, data } = await call('GET', '/operator/v1/operations?' + params);
+  if (status !== 200) return view.append(el('p', { text: data.message ?? 'Could not list operations (' + status + ').' }));
+  view.append(table(HEADERS.slice(0, -1), operationRows(data.operations, false).map((r) => r.slice(0, -1))));
+  if (data.next_cursor) { params.set('cursor', data.next_cursor); view.append(el('a', { href: '#operations?' + params, text: 'Next page' })); }
+}
+
+async function showOperation(view, id) {
+  const { status, data } = await call('GET', '/operator/v1/operations/' + encodeURIComponent(id));
+  if (status !== 200) return view.append(el('p', { text: status === 404 ? 'No such operation in your tenant.' : 'Not allowed (' + status + ').' }));
+  const o = data.operation;
+  const facts = [['Tool', o.tool + ' ' + o.contract_version], ['Caller', o.caller], ['Status', o.status], ['Code', o.code ?? ''], ['Message', o.message ?? ''],
+    ['Created', o.created_at], ['Updated', o.updated_at], ['Deliveries', o.delivery_attempts], ['Reconcile attempts', o.reconcile_attempts],
+    ['Last finding', o.last_finding ?? ''], ['Next check', o.next_check_at ?? ''], ['Request', requestText(o.request)], ['External refs', JSON.stringify(o.external_refs)]];
+  view.append(el('h2', { class: 'mono', text: o.operation_id }), el('dl', {}, ...facts.flatMap(([k, v]) => [el('dt', { text: k }), el('dd', { text: String(v) })])));
+  if (o.status === 'needs_review' || o.status === 'outcome_unknown') view.append(el('button', { type: 'button', text: 'Resolve', onclick: () => openResolve(o) }));
+  view.append(el('h3', { text: 'Timeline (audit)' }), table(['At', 'Action', 'Who', 'Status', 'Code', 'Replayed', 'Detail'],
+    data.audit.map((a) => [a.at, a.action, a.subject + ' (' + a.actor + ')', a.status, a.code ?? '', a.replayed ? 'yes' : '', JSON.stringify(a.detail)])));
+  view.append(el('h3', { text: 'Review decisions' }), data.reviews.length === 0 ? el('p', { text: 'None yet.' })
+    : table(['At', 'Operator', 'Before', 'Decision', 'Note'], data.reviews.map((r) => [r.at, r.operator, r.previous_status, r.resolution, r.note])));
+}
+
+async function showTools(view) {
+  const { status, data } = await call('GET', '/operator/v1/tools');
+  if (status !== 200) return view.append(el('p', { text: 'Not allowed (' + status + ').' }));
+  const counts = (o) => Object.entries(o).map(([k, v]) => k + ' ' + v).join(', ');
+  view.append(el('h2', { text: 'Tools' }), el('p', { text: 'Call counts since this gateway process started (all tenants).' }),
+    table(['Tool', 'Title', 'Kind', 'Contract version', 'Scopes', 'Calls by status', 'Error codes'],
+      data.tools.map((t) => [el('code', { text: t.name }), t.title, t.kind, t.contract_version, t.scopes.join(' '), counts(t.calls), counts(t.error_codes)])));
+}
+
+let resolving = null;
+function openResolve(operation) {
+  resolving = operation;
+  $('resolve-form').reset();
+  $('resolve-summary').textContent = operation.tool + ' by ' + operation.caller + ' (' + operation.operation_id + '), ' + operation.status + '. ' + requestText(operation.request);
+  $('resolve-edit').disabled = false;
+  for (const id of ['resolve-confirm', 'resolve-confirm-text']) $(id).hidden = true;
+  $('resolve-review').hidden = false;
+  $('resolve-error').textContent = '';
+  $('resolve-dialog').showModal();
+}
+
+function decision() {
+  const form = $('resolve-form');
+  return { outcome: form.elements.outcome.value, note: form.elements.note.value.trim(), reference: form.elements.reference.value.trim() };
+}
+
+$('resolve-review').addEventListener('click', () => {
+  const d = decision();
+  if (!d.outcome) return ($('resolve-error').textContent = 'Choose what happened.');
+  if (d.note.length < 3) return ($('resolve-error').textContent = 'A note is required: say what you checked.');
+  $('resolve-error').textContent = '';
+  $('resolve-edit').disabled = true;
+  $('resolve-confirm-text').textContent = 'Record that ' + resolving.operation_id + ' ' + (d.outcome === 'completed' ? 'happened (completed)' : 'did not happen (rejected)') + '? This cannot be changed afterwards.';
+  $('resolve-confirm-text').hidden = false;
+  $('resolve-review').hidden = true;
+  $('resolve-confirm').hidden = false;
+  $('resolve-confirm').focus();
+});
+$('resolve-cancel').addEventListener('click', () => $('resolve-dialog').close());
+$('resolve-confirm').addEventListener('click', async () => {
+  const d = decision();
+  const body = { outcome: d.outcome, note: d.note, ...(d.reference ? { reference: d.reference } : {}) };
+  const { status, data } = await call('POST', '/operator/v1/operations/' + resolving.operation_id + '/resolve', body);
+  if (status !== 200) return ($('resolve-error').textContent = data.message ?? 'Refused (' + status + ').');
+  $('resolve-dialog').close();
+  say('Resolved ' + resolving.operation_id + ' as ' + data.decision.outcome + '.');
+  route();
+});
+
+function signOut(message) {
+  sessionStorage.removeItem(TOKEN_KEY);
+  say(message ?? 'Signed out.');
+  route();
+}
+
+async function route() {
+  const signedIn = Boolean(token());
+  $('sign-in').hidden = signedIn;
+  $('nav').hidden = !signedIn;
+  const view = $('view');
+  view.hidden = !signedIn;
+  view.replaceChildren();
+  if (!signedIn) return;
+  const [page, rest = ''] = location.hash.slice(1).split(/[/?](.*)/s);
+  try {
+    if (page === 'operations') await showOperations(view, new URLSearchParams(rest));
+    else if (page === 'operation') await showOperation(view, rest);
+    else if (page === 'tools') await showTools(view);
+    else await showQueue(view);
+  } catch (error) {
+    if (error.message !== '401') say('Could not load: ' + error.message);
+  }
+}
+
+$('sign-in-form').addEventListener('submit', (e) => {
+  e.preventDefault();
+  sessionStorage.setItem(TOKEN_KEY, $('token').value.trim());
+  $('token').value = '';
+  say('');
+  route();
+});
+$('sign-out').addEventListener('click', () => signOut());
+window.addEventListener('hashchange', () => {
+  say('');
+  route();
+});
+route();
+`;

@@ -1,0 +1,134 @@
+import type { Logger } from 'pino';
+import type { SqlDatabase, SqlExecutor } from '../store/sql-database.ts';
+import type { AuditEntry, AuditSink } from '../telemetry/audit.ts';
+
+/** One stored audit entry as the operator API shows it. */
+export interface StoredAuditEntry {
+  readonly seq: number;
+  readonly at: string;
+  readonly tenant: string;
+  readonly subject: string;
+  readonly actor: string;
+  readonly action: string;
+  readonly tool: string | null;
+  readonly contract_version: string | null;
+  readonly operation_id: string | null;
+  readonly status: string;
+  readonly code: string | null;
+  readonly replayed: boolean;
+  readonly correlation_id: string;
+  readonly trace_id: string | null;
+  readonly detail: Record<string, unknown>;
+}
+
+export interface AuditQuery {
+  readonly tenant: string;
+  readonly operationId?: string;
+  readonly subject?: string;
+  /** Epoch ms: entries at or after. */
+  readonly since?: number;
+  /** The last `seq` of the previous page. */
+  readonly after?: number;
+  readonly limit: number;
+}
+
+const INSERT = `INSERT INTO audit_log (at, tenant, subject, actor, action, tool, contract_version, operation_id,
+  status, code, replayed, correlation_id, trace_id, detail) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
+
+/**
+ * The durable, append-only audit trail in the gateway's database. Writing does not depend on the log
+ * level: every entry is inserted (inside the caller's transaction when it passes one) and also
+ * mirrored to the log's audit channel. A failed insert is logged, never turned into a failed call.
+ */
+export class AuditLog implements AuditSink {
+  readonly #log: Logger;
+
+  constructor(
+    private readonly db: SqlDatabase,
+    logger: Logger,
+  ) {
+    this.#log = logger.child({ channel: 'audit' });
+  }
+
+  async record(entry: AuditEntry): Promise<void> {
+    try {
+      await this.append(entry, this.db);
+    } catch (error) {
+      this.#log.error({ err: error, entry }, 'audit entry could not be stored');
+    }
+  }
+
+  recordWithin(entry: AuditEntry, tx: SqlExecutor): Promise<void> {
+    return this.append(entry, tx);
+  }
+
+  /** Inserts one entry through `executor` (a transaction's, to commit with the change it records). */
+  async append(entry: AuditEntry, executor: SqlExecutor): Promise<void> {
+    await executor.execute(INSERT, [
+      Date.parse(entry.at),
+      entry.tenant,
+      entry.subject,
+      entry.actor,
+      entry.action,
+      entry.tool ?? null,
+      entry.contractVersion ?? null,
+      entry.operationId,
+      entry.status,
+      entry.code,
+      entry.replayed ? 1 : 0,
+      entry.correlationId,
+      entry.traceId ?? null,
+      JSON.stringify(entry.detail ?? {}),
+    ]);
+    this.#log.info(entry, 'audit');
+  }
+
+  /** One page of a tenant's entries, oldest first. */
+  async list(query: AuditQuery): Promise<StoredAuditEntry[]> {
+    const where = ['tenant = ?'];
+    const params: unknown[] = [query.tenant];
+    if (query.operationId !== undefined) {
+      where.push('operation_id = ?');
+      params.push(query.operationId);
+    }
+    if (query.subject !== undefined) {
+      where.push('subject = ?');
+      params.push(query.subject);
+    }
+    if (query.since !== undefined) {
+      where.push('at >= ?');
+      params.push(query.since);
+    }
+    if (query.after !== undefined) {
+      where.push('seq > ?');
+      params.push(query.after);
+    }
+    params.push(query.limit);
+    const rows = await this.db.query(
+      `SELECT * FROM audit_log WHERE ${where.join(' AND ')} ORDER BY seq LIMIT ?`,
+      params,
+    );
+    return rows.map((row) => ({
+      seq: Number(row.seq),
+      at: new Date(Number(row.at)).toISOString(),
+      tenant: String(row.tenant),
+      subject: String(row.subject),
+      actor: String(row.actor),
+      action: String(row.action),
+      tool: (row.tool as string | null) ?? null,
+      contract_version: (row.contract_version as string | null) ?? null,
+      operation_id: (row.operation_id as string | null) ?? null,
+      status: String(row.status),
+      code: (row.code as string | null) ?? null,
+      replayed: Number(row.replayed) === 1,
+      correlation_id: String(row.correlation_id),
+      trace_id: (row.trace_id as string | null) ?? null,
+      detail: JSON.parse(String(row.detail)) as Record<string, unknown>,
+    }));
+  }
+
+  /** Deletes entries older than `before` (epoch ms); returns how many. */
+  purge(before: number): Promise<number> {
+    return this.db.execute('DELETE FROM audit_log WHERE at < ?', [before]);
+  }
+}

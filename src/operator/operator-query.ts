@@ -1,0 +1,107 @@
+import { OPERATION_STATUSES, type OperationStatus } from '../operations/operation-record.ts';
+
+export const DEFAULT_PAGE_SIZE = 50;
+export const MAX_PAGE_SIZE = 200;
+
+/** A query parameter the API cannot use: named, with what it accepts. */
+export interface QueryProblem {
+  readonly parameter: string;
+  readonly message: string;
+}
+
+export type Parsed<T> =
+  | { readonly ok: true; readonly value: T }
+  | { readonly ok: false; readonly problems: QueryProblem[] };
+
+export interface OperationsFilter {
+  readonly status?: OperationStatus;
+  readonly tool?: string;
+  readonly since?: number;
+  readonly afterId?: string;
+  readonly limit: number;
+}
+
+export interface AuditFilter {
+  readonly operationId?: string;
+  readonly subject?: string;
+  readonly since?: number;
+  readonly afterSeq?: number;
+  readonly limit: number;
+}
+
+/** Cursors are opaque to clients: base64url of the last row's key. */
+export function encodeCursor(key: string | number): string {
+  return Buffer.from(String(key)).toString('base64url');
+}
+
+function decodeCursor(raw: string): string {
+  return Buffer.from(raw, 'base64url').toString('utf8');
+}
+
+/** `since` is an ISO 8601 time or epoch milliseconds. */
+function parseSince(raw: string | null, problems: QueryProblem[]): number | undefined {
+  if (raw === null || raw === '') return undefined;
+  const ms = /^\d+$/.test(raw) ? Number(raw) : Date.parse(raw);
+  if (Number.isFinite(ms)) return ms;
+  problems.push({ parameter: 'since', message: 'must be an ISO 8601 time or epoch milliseconds' });
+  return undefined;
+}
+
+function parseLimit(raw: string | null, problems: QueryProblem[]): number {
+  if (raw === null || raw === '') return DEFAULT_PAGE_SIZE;
+  const n = Number(raw);
+  if (Number.isInteger(n) && n >= 1 && n <= MAX_PAGE_SIZE) return n;
+  problems.push({ parameter: 'limit', message: `must be an integer from 1 to ${MAX_PAGE_SIZE}` });
+  return DEFAULT_PAGE_SIZE;
+}
+
+function text(params: URLSearchParams, name: string): string | undefined {
+  const value = params.get(name);
+  return value === null || value === '' ? undefined : value.slice(0, 200);
+}
+
+export function parseOperationsFilter(params: URLSearchParams): Parsed<OperationsFilter> {
+  const problems: QueryProblem[] = [];
+  const status = text(params, 'status');
+  if (status !== undefined && !(OPERATION_STATUSES as readonly string[]).includes(status)) {
+    problems.push({ parameter: 'status', message: `must be one of ${OPERATION_STATUSES.join(', ')}` });
+  }
+  const since = parseSince(params.get('since'), problems);
+  const limit = parseLimit(params.get('limit'), problems);
+  const cursor = text(params, 'cursor');
+  if (problems.length > 0) return { ok: false, problems };
+  return {
+    ok: true,
+    value: {
+      ...(status !== undefined ? { status: status as OperationStatus } : {}),
+      ...(text(params, 'tool') !== undefined ? { tool: text(params, 'tool') } : {}),
+      ...(since !== undefined ? { since } : {}),
+      ...(cursor !== undefined ? { afterId: decodeCursor(cursor) } : {}),
+      limit,
+    },
+  };
+}
+
+export function parseAuditFilter(params: URLSearchParams): Parsed<AuditFilter> {
+  const problems: QueryProblem[] = [];
+  const since = parseSince(params.get('since'), problems);
+  const limit = parseLimit(params.get('limit'), problems);
+  const cursor = text(params, 'cursor');
+  const afterSeq = cursor === undefined ? undefined : Number(decodeCursor(cursor));
+  if (afterSeq !== undefined && !Number.isInteger(afterSeq)) {
+    problems.push({ parameter: 'cursor', message: 'is not a cursor this API gave out' });
+  }
+  if (problems.length > 0) return { ok: false, problems };
+  const operationId = text(params, 'operation_id');
+  const subject = text(params, 'subject');
+  return {
+    ok: true,
+    value: {
+      ...(operationId !== undefined ? { operationId } : {}),
+      ...(subject !== undefined ? { subject } : {}),
+      ...(since !== undefined ? { since } : {}),
+      ...(afterSeq !== undefined ? { afterSeq } : {}),
+      limit,
+    },
+  };
+}

@@ -1,0 +1,123 @@
+import { pino } from 'pino';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { type App, createApp } from '../../src/app/create-app.ts';
+import type { Principal } from '../../src/auth/principal.ts';
+import { PrincipalRateLimiter } from '../../src/gateway/rate-limit-layer.ts';
+import { bankEffects, newKey } from '../operations/harness.ts';
+import { type StoreLocation, storeTargets } from '../store/store-targets.ts';
+import { executions, testDomain, testPrincipal } from '../support/test-domain.ts';
+
+const alice = testPrincipal('alice');
+const bob = testPrincipal('bob');
+const reader: Principal = { ...alice, subject: 'reader' };
+
+describe('the per-principal token bucket', () => {
+  test('allows a burst of N, then refills at N per second, with the wait to the next token', () => {
+    let now = 0;
+    const limiter = new PrincipalRateLimiter({ perPrincipal: 2 }, () => now);
+    expect(limiter.takeToken(alice, 'read')).toBeNull();
+    expect(limiter.takeToken(alice, 'read')).toBeNull();
+    expect(limiter.takeToken(alice, 'read')).toMatchObject({ waitMs: 500 });
+    expect(limiter.takeToken(bob, 'read')).toBeNull();
+    now = 500;
+    expect(limiter.takeToken(alice, 'read')).toBeNull();
+  });
+
+  test('a tool class with its own rate has its own bucket', () => {
+    const limiter = new PrincipalRateLimiter(
+      { perPrincipal: 100, perPrincipalByKind: { write: 1 } },
+      () => 0,
+    );
+    expect(limiter.takeToken(alice, 'write')).toBeNull();
+    expect(limiter.takeToken(alice, 'write')).not.toBeNull();
+    expect(limiter.takeToken(alice, 'read')).toBeNull();
+  });
+
+  test('without a rate, no call is refused for its rate', () => {
+    const limiter = new PrincipalRateLimiter({});
+    for (let i = 0; i < 1_000; i++) expect(limiter.takeToken(alice, 'write')).toBeNull();
+  });
+
+  test('caps writes in flight per principal; a released slot is given back once', () => {
+    const limiter = new PrincipalRateLimiter({ writesInFlightPerPrincipal: 1 });
+    const first = limiter.holdWrite(alice);
+    expect(first.ok).toBe(true);
+    expect(limiter.holdWrite(alice)).toMatchObject({ ok: false });
+    expect(limiter.holdWrite(bob).ok).toBe(true);
+    if (first.ok) {
+      first.release();
+      first.release();
+    }
+    const second = limiter.holdWrite(alice);
+    expect(second.ok).toBe(true);
+    expect(limiter.holdWrite(alice).ok).toBe(false);
+  });
+});
+
+for (const target of storeTargets) {
+  describe.skipIf(!target.available)(`RATE_LIMITED on ${target.dialect}`, () => {
+    let location: StoreLocation;
+    let app: App;
+    const credit = (who: Principal, label: string) =>
+      app.gateway.callToolEnvelope(
+        {
+          name: 'testing_credit_account',
+          arguments: { account: 'acc-rl', amount: 1, idempotency_key: newKey(label) },
+        },
+        who,
+      );
+
+    beforeAll(async () => {
+      location = await target.create();
+      app = await createApp({
+        ...location.config,
+        logger: pino({ level: 'silent' }),
+        seed: false,
+        modules: [testDomain({ delayMs: 200 })],
+        backgroundJobs: false,
+        limits: { perPrincipal: 3, writesInFlightPerPrincipal: 2 },
+      });
+    });
+    afterAll(async () => {
+      await app?.close();
+      await location?.dispose();
+    });
+
+    test('over the rate: failed / RATE_LIMITED with the wait, nothing executed, no key reserved', async () => {
+      const answers = await Promise.all([1, 2, 3, 4].map((i) => credit(reader, `rl-${i}`)));
+      const limited = answers.filter((a) => a.code === 'RATE_LIMITED');
+      expect(limited.length).toBeGreaterThanOrEqual(1);
+      for (const answer of limited) {
+        expect(answer).toMatchObject({
+          status: 'failed',
+          category: 'rate_limit',
+          retryable: true,
+          operation_id: null,
+        });
+        expect(Number(answer.warnings.find((w) => w.code === 'RETRY_AFTER_MS')?.message)).toBeGreaterThan(0);
+      }
+      const done = answers.filter((a) => a.status === 'completed');
+      expect(done.length + limited.length).toBe(4);
+      const ran = (await executions(app.db)).filter((e) => e.mode === 'execute');
+      expect(ran.length).toBe(done.length);
+      expect((await bankEffects(app)).length).toBe(done.length);
+      const records = await app.db.query<{ n: number }>(
+        'SELECT COUNT(*) AS n FROM operations WHERE subject = ?',
+        ['reader'],
+      );
+      expect(Number(records[0]?.n)).toBe(done.length);
+    });
+
+    test('the in-flight cap refuses a third concurrent write of one principal, not of another', async () => {
+      const [a1, a2, a3, b1] = await Promise.all([
+        credit(alice, 'if-a1'),
+        credit(alice, 'if-a2'),
+        credit(alice, 'if-a3'),
+        credit(bob, 'if-b1'),
+      ]);
+      expect([a1?.status, a2?.status]).toEqual(['completed', 'completed']);
+      expect(a3).toMatchObject({ status: 'failed', code: 'RATE_LIMITED' });
+      expect(b1?.status).toBe('completed');
+    });
+  });
+}

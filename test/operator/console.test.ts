@@ -1,0 +1,112 @@
+import { randomUUID } from 'node:crypto';
+import { existsSync, mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type Browser, chromium } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ShiftableClock } from '../../src/app/clock.ts';
+import { startTestGateway, type TestGateway } from '../../src/testing/test-gateway.ts';
+import {
+  type ParcelLedger,
+  parcelTools,
+  reviewer,
+  SECRET_STREET,
+  shipArgs,
+  shipper,
+} from './parcel-tools.ts';
+
+const CHROMIUM = '/usr/bin/chromium';
+const ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--no-first-run',
+];
+/** Where the screenshots go (the closing note describes them); a temp dir unless set. */
+const SHOTS = process.env.TOOLGATE_CONSOLE_SCREENSHOTS ?? join(tmpdir(), 'toolgate-console-shots');
+
+describe.runIf(existsSync(CHROMIUM))('the operator console in Chromium', () => {
+  let gw: TestGateway;
+  let browser: Browser;
+  const ledger: ParcelLedger = { reviews: [] };
+
+  beforeAll(async () => {
+    gw = await startTestGateway({ tools: parcelTools(ledger), app: { backgroundJobs: false } });
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+    mkdirSync(SHOTS, { recursive: true });
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await gw?.close();
+  });
+
+  it('signs in with a pasted token, lists a parked operation, resolves it, and the owner sees the change', async () => {
+    const parked = await gw.callTool(shipper(), 'parcels_ship', shipArgs(`console-${randomUUID()}`));
+    (gw.app.clock as ShiftableClock).shift(600_000);
+    await gw.app.operations.reconciler.runOnce();
+    const id = parked.operation_id!;
+    const token = await gw.tokenFor(reviewer());
+
+    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    const problems: string[] = [];
+    page.on('pageerror', (e) => problems.push(e.message));
+    page.on('console', (m) => {
+      if (m.type() === 'error') problems.push(m.text());
+    });
+    const shell = await page.goto(`${gw.origin}/console`);
+    expect(shell?.headers()['content-security-policy']).toContain("script-src 'self'");
+    await page.screenshot({ path: join(SHOTS, '1-sign-in.png') });
+
+    await page.getByLabel('Operator token').fill(token);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expect.poll(() => page.getByRole('heading', { name: 'Review queue (1)' }).count()).toBe(1);
+    const row = page.getByRole('row').filter({ hasText: id });
+    await expect.poll(() => row.count()).toBe(1);
+    expect(await row.textContent()).toContain('parcels_ship');
+    expect(await page.content()).not.toContain(SECRET_STREET);
+    expect(page.url()).not.toContain(token);
+    expect(await page.evaluate(() => sessionStorage.getItem('toolgate.operatorToken'))).toBe(token);
+    expect(await page.evaluate(() => localStorage.length)).toBe(0);
+    await page.screenshot({ path: join(SHOTS, '2-review-queue.png') });
+
+    await page.getByRole('button', { name: `Resolve ${id}` }).click();
+    const dialog = page.getByRole('dialog');
+    await page.getByLabel('It happened (completed)').check();
+    await dialog.getByRole('button', { name: 'Review decision' }).click();
+    expect(await page.getByRole('alert').textContent()).toContain('note is required');
+    await page.getByLabel('Note (required: what you checked)').fill('Carrier portal shows the pickup scan');
+    await page.getByLabel('Reference in the owning system (optional)').fill('TRK-2024');
+    await dialog.getByRole('button', { name: 'Review decision' }).click();
+    expect(await dialog.textContent()).toContain('This cannot be changed afterwards');
+    await page.screenshot({ path: join(SHOTS, '3-confirm.png') });
+    await dialog.getByRole('button', { name: 'Confirm resolution' }).click();
+    await expect.poll(() => page.getByRole('status').textContent()).toBe(`Resolved ${id} as completed.`);
+    await expect.poll(() => page.getByText('Nothing awaits a decision.').count()).toBe(1);
+
+    const seen = await gw.callTool(shipper(), 'operations_get', { operation_id: id });
+    expect(seen.result).toMatchObject({ status: 'completed' });
+    expect(ledger.reviews).toEqual([
+      expect.objectContaining({ decision: expect.objectContaining({ reference: 'TRK-2024' }) }),
+    ]);
+
+    await page.goto(`${gw.origin}/console#operation/${id}`);
+    await expect.poll(() => page.getByText('operations_review_resolve').count()).toBe(1);
+    expect(await page.getByRole('table').first().textContent()).toContain('reviewer-acme (operator)');
+    await page.screenshot({ path: join(SHOTS, '4-operation-detail.png'), fullPage: true });
+
+    await page.goto(`${gw.origin}/console#tools`);
+    const tool = page.getByRole('row').filter({ hasText: 'parcels_ship' });
+    await expect.poll(() => tool.count()).toBe(1);
+    expect(await tool.textContent()).toContain('1.2.0');
+    expect(await tool.textContent()).toContain('outcome_unknown 1');
+    await page.screenshot({ path: join(SHOTS, '5-tools.png') });
+
+    await page.goto(`${gw.origin}/console#operations?status=completed`);
+    await expect.poll(() => page.getByRole('row').filter({ hasText: id }).count()).toBe(1);
+
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    expect(await page.evaluate(() => sessionStorage.getItem('toolgate.operatorToken'))).toBeNull();
+    expect(problems).toEqual([]);
+  }, 60_000);
+});
