@@ -19,6 +19,9 @@ export const ERROR_CATEGORIES = [
 ] as const;
 export type ErrorCategory = (typeof ERROR_CATEGORIES)[number];
 
+/** Statuses an answer carrying a code can have (success carries none). */
+export type CodeStatus = 'failed' | 'rejected' | 'requires_confirmation' | 'outcome_unknown' | 'in_progress';
+
 export interface ErrorCodeSpec {
   readonly code: string;
   readonly category: ErrorCategory;
@@ -26,6 +29,44 @@ export interface ErrorCodeSpec {
   readonly retryable: boolean;
   /** When an agent sees this code, and what it should do next. */
   readonly description: string;
+  /**
+   * The one status this code is answered with, where its category's status does not fit (see
+   * CATEGORY_STATUS). Declared once with the code, never chosen per answer.
+   */
+  readonly status?: CodeStatus;
+}
+
+/**
+ * The status a code's category decides: refusals of the caller's input or authority, and failures of
+ * the gateway or a dependency, are `failed` (isError); refusals under the domain's own rules are
+ * `rejected`. A code's status is the same in every answer of every tool; the one exception is DESIGN's
+ * own rule that a `failed` code becomes `outcome_unknown` where an effect may have happened.
+ */
+export const CATEGORY_STATUS: Readonly<Record<ErrorCategory, CodeStatus>> = {
+  validation: 'failed',
+  authentication: 'failed',
+  authorization: 'failed',
+  not_found: 'rejected',
+  state: 'rejected',
+  policy: 'rejected',
+  conflict: 'rejected',
+  confirmation: 'requires_confirmation',
+  dependency: 'failed',
+  rate_limit: 'failed',
+  timeout: 'failed',
+  uncertain: 'outcome_unknown',
+  internal: 'failed',
+};
+
+/** The status every answer carrying this code has. */
+export function statusOfCode(spec: Pick<ErrorCodeSpec, 'category' | 'status'>): CodeStatus {
+  return spec.status ?? CATEGORY_STATUS[spec.category];
+}
+
+/** Whether an answer may carry this code with this status (a `failed` code may be uncertain instead). */
+export function statusFitsCode(status: string, spec: Pick<ErrorCodeSpec, 'category' | 'status'>): boolean {
+  const fixed = statusOfCode(spec);
+  return status === fixed || (fixed === 'failed' && status === 'outcome_unknown');
 }
 
 /** Stable error codes are UPPER_SNAKE. */
@@ -58,12 +99,14 @@ export const gatewayErrors = defineErrorCodes({
   IDEMPOTENCY_CONFLICT: {
     category: 'conflict',
     retryable: false,
+    status: 'failed',
     description:
       'The idempotency key was already used for a different request; use a new key for a new request.',
   },
   OPERATION_IN_PROGRESS: {
     category: 'conflict',
     retryable: true,
+    status: 'in_progress',
     description: 'Another delivery of this operation is still running; poll operations_get.',
   },
   OUTCOME_UNKNOWN: {

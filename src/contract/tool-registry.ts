@@ -1,5 +1,5 @@
 import type { AnyToolDefinition } from './define-tool.ts';
-import { type ErrorCodeSpec, gatewayErrors } from './error-catalog.ts';
+import { type ErrorCodeSpec, gatewayErrors, statusOfCode } from './error-catalog.ts';
 import { inputJsonSchema, type JsonSchema, openObjectPointers, outputJsonSchema } from './json-schema.ts';
 import { ToolContractError, type ToolContractProblem } from './tool-contract-error.ts';
 
@@ -99,8 +99,16 @@ export class ToolRegistry {
     const errors = new Map<string, ErrorCodeSpec>(Object.values(gatewayErrors).map((e) => [e.code, e]));
     for (const spec of definition.errors) {
       const known = this.#catalog.get(spec.code);
-      if (known && (known.category !== spec.category || known.retryable !== spec.retryable)) {
-        broken('error-code-meaning', `error ${spec.code} is declared with another category or retryability`);
+      const differs =
+        known &&
+        (known.category !== spec.category ||
+          known.retryable !== spec.retryable ||
+          statusOfCode(known) !== statusOfCode(spec));
+      if (differs) {
+        broken(
+          'error-code-meaning',
+          `error ${spec.code} is declared with another category, retryability or status`,
+        );
       }
       errors.set(spec.code, spec);
     }

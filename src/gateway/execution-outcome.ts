@@ -4,7 +4,7 @@ import { isStoreUnavailable } from '../store/store-unavailable.ts';
 import type { CallState } from './call-state.ts';
 import { buildEnvelope, POLL_INSTEAD_RESOLUTION, storeUnavailable } from './envelope-builder.ts';
 import type { Execution } from './execution-layer.ts';
-import { outcomeContractProblems } from './output-layer.ts';
+import { answeredStatus, outcomeContractProblems } from './output-layer.ts';
 
 /**
  * Layer 8 applied: turns what the handler did into the envelope. A result that breaks the contract is
@@ -68,6 +68,7 @@ export function envelopeForExecution(
       const outcome = execution.outcome;
       return buildEnvelope(tool, {
         ...outcome,
+        status: answeredStatus(tool, outcome),
         result,
         operation_id: operationId,
       });

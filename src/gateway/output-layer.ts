@@ -1,4 +1,5 @@
 import { OUTCOME_STATUSES, type OutcomeStatus } from '../contract/envelope.ts';
+import { statusFitsCode, statusOfCode } from '../contract/error-catalog.ts';
 import type { OperationMode } from '../contract/fingerprint.ts';
 import type { ToolOutcome } from '../contract/outcome.ts';
 import type { RegisteredTool } from '../contract/tool-registry.ts';
@@ -31,8 +32,13 @@ export function outcomeContractProblems(
   if (mode === 'dry_run' && (outcome.status === 'completed' || outcome.status === 'submitted')) {
     problems.push('a dry run cannot complete or submit anything');
   }
-  if ('code' in outcome && !tool.errors.has(outcome.code))
-    problems.push(`code ${outcome.code} is not declared`);
+  if ('code' in outcome) {
+    const spec = tool.errors.get(outcome.code);
+    if (!spec) problems.push(`code ${outcome.code} is not declared`);
+    else if (!statusFitsCode(answeredStatus(tool, outcome), spec)) {
+      problems.push(`code ${outcome.code} is answered ${statusOfCode(spec)}, not ${outcome.status}`);
+    }
+  }
   let result: unknown = outcome.result ?? null;
   const mustHaveResult =
     outcome.status === 'completed' || outcome.status === 'validated' || outcome.status === 'submitted';
@@ -47,4 +53,16 @@ export function outcomeContractProblems(
     }
   }
   return { problems, result };
+}
+
+/**
+ * The status an outcome is answered with. A refusal (`rejected` or `failed`: both changed nothing)
+ * takes the status its code declares, so one code has one status and one isError in every answer;
+ * any other status stands as the handler gave it, and must fit the code.
+ */
+export function answeredStatus(tool: RegisteredTool, outcome: ToolOutcome<unknown>): OutcomeStatus {
+  const spec = 'code' in outcome ? tool.errors.get(outcome.code) : undefined;
+  if (!spec || (outcome.status !== 'rejected' && outcome.status !== 'failed')) return outcome.status;
+  const declared = statusOfCode(spec);
+  return declared === 'rejected' || declared === 'failed' ? declared : outcome.status;
 }

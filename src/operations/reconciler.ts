@@ -3,7 +3,7 @@ import type { Clock } from '../app/clock.ts';
 import type { ReconcileVerdict } from '../contract/define-tool.ts';
 import type { RegisteredTool, ToolRegistry } from '../contract/tool-registry.ts';
 import { buildEnvelope } from '../gateway/envelope-builder.ts';
-import { outcomeContractProblems } from '../gateway/output-layer.ts';
+import { answeredStatus, outcomeContractProblems } from '../gateway/output-layer.ts';
 import type { AuditSink } from '../telemetry/audit.ts';
 import { GatewayTracing } from '../telemetry/call-tracing.ts';
 import type { GatewayMetrics } from '../telemetry/metrics.ts';
@@ -90,7 +90,13 @@ export class Reconciler {
     if (tool && verdict.settled && verdict.outcome.status !== 'outcome_unknown') {
       const { problems, result } = outcomeContractProblems(tool, verdict.outcome, 'execute');
       if (problems.length === 0) {
-        const envelope = buildEnvelope(tool, { ...verdict.outcome, result, operation_id: record.id });
+        const { outcome } = verdict;
+        const envelope = buildEnvelope(tool, {
+          ...outcome,
+          status: answeredStatus(tool, outcome),
+          result,
+          operation_id: record.id,
+        });
         const status = statusOfOutcome(envelope.status);
         if (await queue.settle(record.id, status, envelope, now, now + retentionSeconds * 1000)) {
           await this.#audit(record, status, envelope.code, 'settled', 1);

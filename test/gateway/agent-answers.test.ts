@@ -3,7 +3,9 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { z } from 'zod';
 import { defineTool } from '../../src/contract/define-tool.ts';
 import type { FieldError } from '../../src/contract/envelope.ts';
-import { outcome } from '../../src/contract/outcome.ts';
+import { defineErrorCodes } from '../../src/contract/error-catalog.ts';
+import { outcome, type ToolOutcome } from '../../src/contract/outcome.ts';
+import { ToolRegistry } from '../../src/contract/tool-registry.ts';
 import { fieldErrorsOf, MAX_FIELD_ERRORS } from '../../src/gateway/field-errors.ts';
 import { type StartedGateway, startGateway } from '../support/start-gateway.ts';
 import { newProbeLedger, probeReader, probeTools } from './probe-tools.ts';
@@ -202,5 +204,81 @@ describe('tools/list per principal', () => {
     const engineer = await names('changes_engineer');
     expect(engineer).toContain('change_create');
     expect(engineer).not.toContain('orders_change_unshipped_address');
+  });
+});
+
+describe('one code, one status', () => {
+  const codes = defineErrorCodes({
+    THING_FORBIDDEN_HERE: {
+      category: 'authorization',
+      retryable: false,
+      description: 'Not for this caller.',
+    },
+    THING_GONE: { category: 'not_found', retryable: false, description: 'No such thing.' },
+  });
+  const refusing = (name: string, answer: () => ToolOutcome<{ ok: boolean }>) =>
+    defineTool({
+      name,
+      title: 'Refuse',
+      description: 'Refuses in a fixed way, so the tests can check the status a code is answered with.',
+      kind: 'read',
+      version: '1.0.0',
+      input: z.strictObject({}),
+      output: z.strictObject({ ok: z.boolean() }),
+      errors: [codes.THING_FORBIDDEN_HERE, codes.THING_GONE],
+      scopes: ['probe:read'],
+      timeoutMs: 1_000,
+      examples: [],
+      handler: async () => answer(),
+    });
+  let gw: StartedGateway;
+  beforeAll(async () => {
+    gw = await startGateway({
+      modules: [],
+      principals: [probeReader],
+      tools: [
+        refusing('probe_refuse_authority', () => outcome.rejected('THING_FORBIDDEN_HERE', 'No.')),
+        refusing('probe_refuse_missing', () => outcome.failed('THING_GONE', 'Gone.')),
+        refusing('probe_confirm_missing', () => outcome.requiresConfirmation('THING_GONE', 'Gone?')),
+      ],
+    });
+  });
+  afterAll(() => gw.close());
+
+  test('a refusal takes the status its code declares, with the matching isError, whatever the handler said', async () => {
+    const client = await gw.client('probe_reader');
+    const authority = await client.callTool({ name: 'probe_refuse_authority', arguments: {} });
+    expect(authority.structuredContent).toMatchObject({ status: 'failed', code: 'THING_FORBIDDEN_HERE' });
+    expect(authority.isError).toBe(true);
+    const missing = await client.callTool({ name: 'probe_refuse_missing', arguments: {} });
+    expect(missing.structuredContent).toMatchObject({ status: 'rejected', code: 'THING_GONE' });
+    expect(missing.isError).toBe(false);
+  });
+
+  test('a code answered with a status that does not fit it at all is a visible contract violation', async () => {
+    expect(await gw.callTool('probe_reader', 'probe_confirm_missing', {})).toMatchObject({
+      status: 'failed',
+      code: 'OUTPUT_CONTRACT_VIOLATION',
+    });
+  });
+
+  test('the registry refuses one code declared with two statuses', () => {
+    const [a, b] = ['probe_twice_a', 'probe_twice_b'].map((name, i) =>
+      defineTool({
+        ...refusing(name, () => outcome.completed({ ok: true })),
+        errors: [
+          {
+            code: 'TWICE_DECLARED',
+            category: 'state',
+            retryable: false,
+            description: 'Twice.',
+            ...(i ? { status: 'failed' as const } : {}),
+          },
+        ],
+      }),
+    );
+    expect(() => new ToolRegistry({ retentionSeconds: 60 }).register(a!, b!)).toThrow(
+      /TWICE_DECLARED .*\[error-code-meaning\]/,
+    );
   });
 });

@@ -40,6 +40,8 @@ export const changeErrors = defineErrorCodes({
   CHANGE_PLATFORM_REJECTED: {
     category: 'dependency',
     retryable: false,
+    // The other system decided under its own rules: a refusal to follow, not a failure to report.
+    status: 'rejected',
     description:
       'The change platform refused the change under its own rules; nothing was created. Report it.',
   },

@@ -40,6 +40,8 @@ export const workitemsErrors = defineErrorCodes({
   TRACKER_REJECTED: {
     category: 'dependency',
     retryable: false,
+    // The other system decided under its own rules: a refusal to follow, not a failure to report.
+    status: 'rejected',
     description:
       'The tracker refused the item under its own rules and created nothing; the message says why.',
   },

@@ -212,7 +212,7 @@ for (const target of storeTargets) {
       );
       expect(answer).toMatchObject({
         ok: false,
-        status: 'rejected',
+        status: 'failed',
         code: 'FORBIDDEN',
         category: 'authorization',
         resolution: expect.stringContaining('changes:create:production'),
@@ -270,7 +270,7 @@ for (const target of storeTargets) {
         productionRequest(app, { start_time: '2026-08-15T02:00:00-05:00' }),
       );
       expect(past).toMatchObject({
-        status: 'rejected',
+        status: 'failed',
         code: 'START_TIME_IN_PAST',
         field_errors: [{ field: 'start_time', code: 'MUST_BE_FUTURE' }],
       });

@@ -138,7 +138,7 @@ describe('change management over MCP and the test API', () => {
       field_errors: [{ field: 'skip_approval', code: 'UNKNOWN_FIELD' }],
     });
     const forbidden = await gateway.callTool('changes_engineer_nonprod', 'change_create', request);
-    expect(forbidden).toMatchObject({ status: 'rejected', code: 'FORBIDDEN', category: 'authorization' });
+    expect(forbidden).toMatchObject({ status: 'failed', code: 'FORBIDDEN', category: 'authorization' });
     const effects = (await gateway.testApi('GET', '/test-api/effects?target=change_platform')).body as {
       effects: unknown[];
     };

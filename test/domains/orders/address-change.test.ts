@@ -207,7 +207,7 @@ for (const target of storeTargets) {
       const id = orderId('alice-editable');
       const before = await h.order(id);
       const refused = await change(id, 3, ADDRESS_SAMPLES.undeliverable_us!);
-      expect(refused).toMatchObject({ status: 'rejected', code: 'ADDRESS_UNDELIVERABLE' });
+      expect(refused).toMatchObject({ status: 'failed', code: 'ADDRESS_UNDELIVERABLE' });
       await expectUntouched(id, before);
     });
 

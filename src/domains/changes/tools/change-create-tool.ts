@@ -113,6 +113,7 @@ export function changeCreateTool(service: ChangeService, claims: CreationClaims)
       } else {
         const verdict = await service.review(input, ctx.principal);
         if (!verdict.accepted) {
+          // The code decides the status: FORBIDDEN and START_TIME_IN_PAST are failed, the rules' refusals rejected.
           const { code, message, resolution, field_errors } = verdict.refusal;
           return outcome.rejected(code, message, { resolution, field_errors });
         }
