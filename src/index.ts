@@ -8,6 +8,7 @@ export type { Clock } from './app/clock.ts';
 // Configuration and modules: what `toolgate serve --config FILE` loads.
 export type {
   BackgroundWork,
+  DemoIntroduction,
   DemoPrincipal,
   ModuleContext,
   ModuleInstance,

@@ -29,6 +29,16 @@ export interface DemoPrincipal {
   readonly description: string;
 }
 
+/** What the start-up banner offers a newcomer from a simulated module: whom to be, what to call, which ids. */
+export interface DemoIntroduction {
+  /** The demo principal (by name) to try first. */
+  readonly principal: string;
+  /** A first call worth making as that principal. */
+  readonly firstCall?: { readonly tool: string; readonly arguments: Readonly<Record<string, string>> };
+  /** A few demo ids worth knowing, one line each ("order of acme-customer-alice, editable: ord_..."). */
+  readonly ids: readonly string[];
+}
+
 /**
  * Hooks of a module that brings a simulated world (demo data, world actions, demo principals). The test
  * API and `toolgate eval` use them; a module that calls real systems leaves them out.
@@ -41,6 +51,8 @@ export interface SimulationHooks {
   reset(): Promise<void>;
   /** Demo ids by role and state, for GET /test-api/fixtures. */
   fixtures(): Promise<Record<string, unknown>>;
+  /** What the start-up banner shows a newcomer of this module's world. */
+  introduction?(): DemoIntroduction;
   /**
    * A world action for POST /test-api/simulate (the warehouse locks an order, the carrier decides a
    * redirect). Returns null when the target is not one of this module's systems.

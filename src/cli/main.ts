@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import { Command } from 'commander';
 import { registerContractCommand } from './contract-command.ts';
+import { registerDemoCommand } from './demo-command.ts';
 import { registerEvalCommand } from './eval-command.ts';
 import { registerLintCommand } from './lint-command.ts';
 import { registerOperationsCommand } from './operations-command.ts';
@@ -25,6 +26,7 @@ registerContractCommand(program);
 registerLintCommand(program);
 registerOperationsCommand(program);
 registerEvalCommand(program);
+registerDemoCommand(program);
 
 // `toolgate contract docs | head` closes the pipe early: that is the reader being done, not a failure.
 process.stdout.on('error', (error: NodeJS.ErrnoException) => {

@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
 import type { App } from '../app/create-app.ts';
 import { createApp } from '../app/create-app.ts';
@@ -124,7 +125,14 @@ async function serveHttp(app: App, config: ServeConfig): Promise<() => Promise<v
     process.exit(2);
   });
   const keys = config.keys.kind === 'dev' ? await loadOrCreateDevKeys(config.dataDir) : null;
-  process.stdout.write(await devTokenBanner(http.resource, app.principals, keys));
+  const introductions = app.modules.flatMap((m) => {
+    const introduction = m.simulation?.introduction?.();
+    return introduction ? [introduction] : [];
+  });
+  const dataDirOption = config.dataDir === resolve('.toolgate') ? '' : ` --data-dir ${config.dataDir}`;
+  process.stdout.write(
+    await devTokenBanner(http.resource, app.principals, keys, introductions, dataDirOption),
+  );
   app.logger.info({ url: http.url, testApi: testApi.length > 0 }, 'serving MCP over HTTP');
   return () => http.close();
 }

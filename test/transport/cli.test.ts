@@ -92,20 +92,32 @@ describe('the toolgate command', () => {
     });
     const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
     try {
-      await expect.poll(() => stdout, { timeout: 15_000, interval: 100 }).toContain('Other tokens');
+      await expect.poll(() => stdout, { timeout: 15_000, interval: 100 }).toContain('Operator console');
       const url = /MCP Streamable HTTP at (\S+)/.exec(stdout)?.[1];
-      const token = /test_controller[^\n]*\n\s+(\S+)/.exec(stdout)?.[1];
       expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
-      const response = await fetch(url!, {
-        method: 'POST',
-        headers: {
-          authorization: `Bearer ${token}`,
-          'content-type': 'application/json',
-          accept: 'application/json',
-        },
-        body: '{"jsonrpc":"2.0","id":1,"method":"tools/list"}',
-      });
+      // One ready token with a first call, a few demo ids, and the command for the other tokens.
+      const token = /TOKEN=(\S+)/.exec(stdout)?.[1];
+      expect(stdout).toMatch(/--tool-name orders_get --tool-arg order_id=ord_[0-9a-f]{32}/);
+      expect(stdout).toMatch(/order of acme-customer-alice, address still changeable: ord_[0-9a-f]{32}/);
+      expect(stdout.length).toBeLessThan(4_000);
+      const listTools = (bearer: string) =>
+        fetch(url!, {
+          method: 'POST',
+          headers: {
+            authorization: `Bearer ${bearer}`,
+            'content-type': 'application/json',
+            accept: 'application/json',
+          },
+          body: '{"jsonrpc":"2.0","id":1,"method":"tools/list"}',
+        });
+      const response = await listTools(token!);
       expect(response.status).toBe(200);
+      expect(JSON.stringify(await response.json())).toContain('orders_get');
+      const others = /npx toolgate demo tokens (.+)/.exec(stdout)?.[1];
+      const listed = await run(['demo', 'tokens', ...others!.split(' ')]);
+      const controller = /test_controller[^\n]*\n[^\n]*\n\s+(\S+)/.exec(listed.stdout)?.[1];
+      expect((listed.stdout.match(/^ {4}eyJ/gm) ?? []).length).toBe(14);
+      expect((await listTools(controller!)).status).toBe(200);
       child.kill('SIGTERM');
       expect(await exited).toBe(0);
     } finally {

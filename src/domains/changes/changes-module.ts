@@ -53,6 +53,12 @@ export const changesDomain: ToolgateModule = {
           await catalog.clear();
         },
         fixtures: () => changesFixtures(deps),
+        introduction: () => ({
+          principal: 'changes_engineer',
+          ids: [
+            'services of acme for change_create (as changes_engineer): payments-api, checkout-web, ledger-db',
+          ],
+        }),
         async simulate(target, action, params) {
           return target === CHANGE_PLATFORM ? simulateChangePlatform(deps, action, params) : null;
         },

@@ -8,6 +8,7 @@ import { warehouseMigration } from '../../external/warehouse/warehouse-migration
 import { AddressChangeService } from './address-change-service.ts';
 import { changeUnshippedAddressTool } from './change-unshipped-address-tool.ts';
 import { demoFixtures } from './demo-fixtures.ts';
+import { demoId } from './demo-orders.ts';
 import { ORDER_PRINCIPALS } from './demo-principals.ts';
 import { resetDemoWorld, seedDemoWorld } from './demo-world.ts';
 import { getRedirectTool } from './get-redirect-tool.ts';
@@ -77,6 +78,14 @@ export function createOrdersDomain(options: OrdersDomainOptions = {}): ToolgateM
             await resetDemoWorld(db, systems);
           },
           fixtures: () => demoFixtures(db),
+          introduction: () => ({
+            principal: 'acme-customer-alice',
+            firstCall: { tool: 'orders_get', arguments: { order_id: demoId('ord_', 'alice-editable') } },
+            ids: [
+              `order of acme-customer-alice, address still changeable: ${demoId('ord_', 'alice-editable')}`,
+              `order of acme-customer-alice, with the carrier (redirect): ${demoId('ord_', 'alice-in-transit')}`,
+            ],
+          }),
           async simulate(target, action, params) {
             if (!WORLD_TARGETS.has(target)) return null;
             return simulateOrdersWorld(db, systems, () => clock.now(), target, action, params);

@@ -90,6 +90,12 @@ export const workitemsDomain: ToolgateModule = {
         async simulate(target, action, params) {
           return target === TRACKER_SYSTEM ? world.simulate(action, params) : null;
         },
+        introduction: () => ({
+          principal: 'workitems_member',
+          ids: [
+            'work-item projects of acme (as workitems_member): WEB (deduplicating tracker), OPS (no duplicate protection)',
+          ],
+        }),
       },
     };
   },

@@ -1,0 +1,45 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pino } from 'pino';
+import { createApp } from '../app/create-app.ts';
+import { loadOrCreateDevKeys } from '../auth/dev-keys.ts';
+import { demoTokenList } from './dev-token-banner.ts';
+import { dataDirProblem, defaultAudience, resolveDataDir } from './serve-options.ts';
+import { exitOnConfigError, servedModules } from './served-modules.ts';
+
+/**
+ * Prints the demo principals' tokens for the server with this data dir. The modules are created on a
+ * throw-away database only to learn their principals; the server's own database is not touched.
+ */
+export async function runDemoTokens(raw: {
+  config?: string;
+  dataDir?: string;
+  audience?: string;
+}): Promise<void> {
+  const served = await servedModules(raw.config).catch((error: unknown) => {
+    exitOnConfigError('demo tokens', error);
+    throw error;
+  });
+  const dataDir = resolveDataDir(raw.dataDir, served.settings);
+  const problem = dataDirProblem(dataDir);
+  if (problem) {
+    process.stderr.write(`toolgate demo tokens: --data-dir ${dataDir}: ${problem}\n`);
+    process.exit(2);
+  }
+  const scratch = mkdtempSync(join(tmpdir(), 'toolgate-demo-'));
+  try {
+    const app = await createApp({
+      dataDir: scratch,
+      logger: pino({ level: 'silent' }),
+      seed: false,
+      backgroundJobs: false,
+      modules: served.modules,
+    });
+    await app.close();
+    const audience = raw.audience ?? defaultAudience(served.settings);
+    process.stdout.write(await demoTokenList(audience, app.principals, await loadOrCreateDevKeys(dataDir)));
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
+}
