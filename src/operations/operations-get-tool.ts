@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import type { Principal } from '../auth/principal.ts';
 import { defineTool } from '../contract/define-tool.ts';
-import { anyEnvelopeSchema } from '../contract/envelope.ts';
 import { defineErrorCodes } from '../contract/error-catalog.ts';
 import { outcome } from '../contract/outcome.ts';
 import { OPERATION_ID_PATTERN } from './operation-id.ts';
@@ -25,9 +24,14 @@ const operationView = z.strictObject({
     .describe(
       'in_progress, a settled status, outcome_unknown (being reconciled) or needs_review (an operator decides).',
     ),
-  outcome: anyEnvelopeSchema
+  // The stored envelope has the fields of this very answer (explained once, in the server instructions):
+  // typing it again here would repeat the whole envelope in operations_get's schema.
+  outcome: z
+    .record(z.string(), z.unknown())
     .nullable()
-    .describe('The outcome a retry with the same key would replay; null while in progress.'),
+    .describe(
+      'The stored outcome envelope (status, code, message, resolution, result, ...), the one a retry with the same key would replay; null while in progress.',
+    ),
   delivery_attempts: z.number().int().describe('Deliveries that executed this operation.'),
   reconcile_attempts: z.number().int().describe('Times the owning system was asked what happened.'),
   reconcile_note: z.string().nullable().describe('What the last reconciliation or review found.'),
@@ -51,7 +55,7 @@ export function operationsGetTool(store: OperationStore) {
       'operation_id a write or request tool returned. Use it after outcome_unknown or in_progress instead of ' +
       'starting a new operation. Operators see every operation of their tenant.',
     kind: 'read',
-    version: '1.0.0',
+    version: '2.0.0',
     input: z.strictObject({
       operation_id: z
         .string()
