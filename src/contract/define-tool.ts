@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import type { z } from 'zod';
 import type { Principal } from '../auth/principal.ts';
+import type { SqlExecutor } from '../store/sql-database.ts';
 import { duplicateErrors, type ErrorCodeSpec } from './error-catalog.ts';
 import type { OperationMode } from './fingerprint.ts';
 import type { ToolOutcome } from './outcome.ts';
@@ -29,6 +30,13 @@ export interface OperationHandle {
   saveCheckpoint(name: string, data: unknown): Promise<void>;
   /** Records an identifier the external system gave us, for reconciliation and support. */
   addExternalRef(system: string, ref: string): Promise<void>;
+  /**
+   * Runs `work` in one transaction of the gateway's database that also settles this operation with the
+   * outcome `work` returns: the domain's write and the operation record commit together or not at all,
+   * so no crash can leave one without the other. For state that lives in the gateway's database; inside
+   * `work` use only `tx`. The outcome is checked against the contract like any other.
+   */
+  commit<R>(work: (tx: SqlExecutor) => Promise<ToolOutcome<R>>): Promise<ToolOutcome<R>>;
 }
 
 export interface ToolContext {

@@ -2,9 +2,11 @@ import { randomUUID } from 'node:crypto';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Logger } from 'pino';
 import type { Principal } from '../auth/principal.ts';
+import type { OperationHandle } from '../contract/define-tool.ts';
 import type { FieldError, OutcomeEnvelope } from '../contract/envelope.ts';
 import { requestFingerprint } from '../contract/fingerprint.ts';
 import type { RegisteredTool, ToolRegistry } from '../contract/tool-registry.ts';
+import type { SqlExecutor } from '../store/sql-database.ts';
 import { isStoreUnavailable } from '../store/store-unavailable.ts';
 import type { AuditSink } from '../telemetry/audit.ts';
 import { type CallTrace, GatewayTracing } from '../telemetry/call-tracing.ts';
@@ -211,7 +213,27 @@ export class Gateway {
       );
       if (admission.kind === 'answer') return this.#finish(call, admission.envelope);
     }
-    const operation = admission?.operation ?? null;
+    // A handler may settle its operation in the transaction of its own last write (OperationHandle.commit).
+    let committed: OutcomeEnvelope | null = null;
+    const executing = admission;
+    const operation: OperationHandle | null = executing
+      ? {
+          ...executing.operation,
+          commit: (work) =>
+            executing.transaction(async (tx) => {
+              const outcome = await work(tx);
+              const envelope = envelopeForExecution(
+                call,
+                { kind: 'returned', outcome },
+                executing.operation.id,
+                this.#log,
+              );
+              await executing.settleWithin(tx, envelope, this.#auditAlongside(call, envelope, span.traceId));
+              committed = envelope;
+              return outcome;
+            }),
+        }
+      : null;
     // 6-7. Domain execution under the tool's timeout, with an AbortSignal.
     const execution = await span.step('toolgate.execute', (traceparent) =>
       executeWithTimeout(
@@ -227,7 +249,9 @@ export class Gateway {
         signal,
       ),
     );
-    // 8. Output validation, then the envelope.
+    // 8. Output validation, then the envelope. An outcome the handler committed with its own write is
+    // already stored: that is the answer (even if time ran out after the commit).
+    if (committed) return this.#finish(call, committed);
     const envelope = envelopeForExecution(call, execution, operation?.id ?? null, this.#log);
     const settling = admission;
     if (settling)
@@ -246,6 +270,22 @@ export class Gateway {
     });
   }
 
+  /** Writes the call's audit entry in the transaction that settles its operation, when the sink can. */
+  #auditAlongside(
+    call: CallState,
+    envelope: OutcomeEnvelope,
+    traceId: string | null,
+  ): ((tx: SqlExecutor) => Promise<void>) | undefined {
+    const { audit } = this.#deps;
+    if (!audit.recordWithin) return undefined;
+    const entry = callAuditEntry(call, envelope, traceId);
+    if (!entry) return undefined;
+    return async (tx) => {
+      await audit.recordWithin!(entry, tx);
+      this.#audited.add(call);
+    };
+  }
+
   /**
    * Stores the outcome for later deliveries. If that fails the caller still gets the outcome; the record
    * stays in progress until its lease expires and the reconciler settles it from the owning system.
@@ -256,12 +296,9 @@ export class Gateway {
     envelope: OutcomeEnvelope,
     traceId: string | null,
   ) {
-    const { audit } = this.#deps;
-    const entry = audit.recordWithin ? callAuditEntry(call, envelope, traceId) : null;
     try {
       // The call's audit entry commits with the outcome it records.
-      await admission.settle(envelope, entry ? (tx) => audit.recordWithin!(entry, tx) : undefined);
-      if (entry) this.#audited.add(call);
+      await admission.settle(envelope, this.#auditAlongside(call, envelope, traceId));
     } catch (error) {
       this.#log.error(
         { corr: call.correlationId, tool: call.tool.definition.name, op: admission.operation.id, err: error },

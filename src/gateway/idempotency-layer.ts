@@ -18,12 +18,21 @@ export interface KeyedCall {
 export type Admission =
   | {
       readonly kind: 'execute';
-      readonly operation: OperationHandle;
+      /** The handle without `commit`, which the gateway adds (it builds the envelope to settle with). */
+      readonly operation: Omit<OperationHandle, 'commit'>;
       /**
        * Stores the outcome of this execution so later deliveries replay it; `alongside` runs in the
        * same transaction (the call's audit entry).
        */
       settle(envelope: OutcomeEnvelope, alongside?: (tx: SqlExecutor) => Promise<void>): Promise<void>;
+      /** `settle` inside a transaction the caller holds (the handler's own write commits with it). */
+      settleWithin(
+        tx: SqlExecutor,
+        envelope: OutcomeEnvelope,
+        alongside?: (tx: SqlExecutor) => Promise<void>,
+      ): Promise<void>;
+      /** A transaction of the database the operation record lives in. */
+      transaction<T>(work: (tx: SqlExecutor) => Promise<T>): Promise<T>;
     }
   | { readonly kind: 'answer'; readonly envelope: OutcomeEnvelope };
 

@@ -138,7 +138,14 @@ export class DurableIdempotency implements IdempotencyLayer {
       progress = next.catch(() => undefined);
       return next;
     };
-    const operation: OperationHandle = {
+    // Where a settled record stands next: its status, when to check an unknown one, when it expires.
+    const settlementOf = (envelope: OutcomeEnvelope) => {
+      const now = clock.now();
+      const status = statusOfOutcome(envelope.status);
+      const nextCheckAt = status === 'outcome_unknown' ? now + tuning.reconcileBackoffMs : null;
+      return { status, now, nextCheckAt, expiresAt: now + retentionSeconds * 1000 };
+    };
+    const operation: Omit<OperationHandle, 'commit'> = {
       id,
       key,
       mode: 'execute',
@@ -157,11 +164,24 @@ export class DurableIdempotency implements IdempotencyLayer {
       operation,
       async settle(envelope: OutcomeEnvelope, alongside?: (tx: SqlExecutor) => Promise<void>) {
         await progress;
-        const now = clock.now();
-        const status = statusOfOutcome(envelope.status);
-        const nextCheckAt = status === 'outcome_unknown' ? now + tuning.reconcileBackoffMs : null;
-        await store.settle(id, status, envelope, now, nextCheckAt, now + retentionSeconds * 1000, alongside);
+        const { status, now, nextCheckAt, expiresAt } = settlementOf(envelope);
+        await store.settle(id, status, envelope, now, nextCheckAt, expiresAt, alongside);
         settleSignal.settled(id);
+      },
+      async settleWithin(
+        tx: SqlExecutor,
+        envelope: OutcomeEnvelope,
+        alongside?: (tx: SqlExecutor) => Promise<void>,
+      ) {
+        await progress;
+        const { status, now, nextCheckAt, expiresAt } = settlementOf(envelope);
+        await store.settleWithin(tx, id, status, envelope, now, nextCheckAt, expiresAt, alongside);
+      },
+      async transaction(work) {
+        const result = await store.transaction(work);
+        // Deliveries waiting on this operation look again once what may have settled it is committed.
+        settleSignal.settled(id);
+        return result;
       },
     };
   }

@@ -99,13 +99,48 @@ export class OperationStore {
     expiresAt: number,
     alongside?: (tx: SqlExecutor) => Promise<void>,
   ): Promise<boolean> {
-    const params = [status, JSON.stringify(envelope), nextCheckAt, now, expiresAt, id];
-    if (!alongside) return (await this.db.execute(SETTLE, params)) === 1;
-    return this.db.transaction(async (tx) => {
-      const changed = await tx.execute(SETTLE, params);
-      await alongside(tx);
-      return changed === 1;
-    });
+    if (!alongside)
+      return (
+        (await this.db.execute(SETTLE, [
+          status,
+          JSON.stringify(envelope),
+          nextCheckAt,
+          now,
+          expiresAt,
+          id,
+        ])) === 1
+      );
+    return this.db.transaction((tx) =>
+      this.settleWithin(tx, id, status, envelope, now, nextCheckAt, expiresAt, alongside),
+    );
+  }
+
+  /** `settle` as part of a transaction the caller holds, so that its own writes commit with it. */
+  async settleWithin(
+    tx: SqlExecutor,
+    id: string,
+    status: OperationStatus,
+    envelope: OutcomeEnvelope,
+    now: number,
+    nextCheckAt: number | null,
+    expiresAt: number,
+    alongside?: (tx: SqlExecutor) => Promise<void>,
+  ): Promise<boolean> {
+    const changed = await tx.execute(SETTLE, [
+      status,
+      JSON.stringify(envelope),
+      nextCheckAt,
+      now,
+      expiresAt,
+      id,
+    ]);
+    if (alongside) await alongside(tx);
+    return changed === 1;
+  }
+
+  /** A transaction of the database operation records live in. */
+  transaction<T>(work: (tx: SqlExecutor) => Promise<T>): Promise<T> {
+    return this.db.transaction(work);
   }
 
   /**

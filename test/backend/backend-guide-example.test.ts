@@ -134,6 +134,7 @@ const handle: OperationHandle = {
   addExternalRef: async (system, ref) => {
     refs.push(`${system}:${ref}`);
   },
+  commit: () => Promise.reject(new Error('the guide example keeps no state in the gateway database')),
 };
 const toolContext = (): ToolContext => ({
   principal: { subject: 'u1', tenant: 't1', actor: 'support_agent', scopes: new Set(['stock:write']) },

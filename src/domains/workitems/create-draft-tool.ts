@@ -63,7 +63,7 @@ export function createDraftTool(service: WorkItemsService) {
     ],
     handler: async (args, ctx) => {
       const { project_id, idempotency_key: _key, ...fields } = args;
-      return service.createDraft(ctx.principal, project_id, fields, ctx.operation?.id ?? null);
+      return service.createDraft(ctx.principal, project_id, fields, ctx.operation);
     },
     reconcile: async (operation) => service.reconcileDraftCreation(operation),
   });

@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import type { Clock } from '../../app/clock.ts';
 import type { Principal } from '../../auth/principal.ts';
-import type { OperationSnapshot, ReconcileVerdict } from '../../contract/define-tool.ts';
+import type { OperationHandle, OperationSnapshot, ReconcileVerdict } from '../../contract/define-tool.ts';
 import { outcome, type ToolOutcome } from '../../contract/outcome.ts';
 import type { SimulatedTracker } from '../../external/tracker/simulated-tracker.ts';
 import type { ItemFields, TrackerMode } from '../../external/tracker/tracker-model.ts';
-import type { SqlDatabase } from '../../store/sql-database.ts';
+import type { SqlDatabase, SqlExecutor } from '../../store/sql-database.ts';
 import { type Draft, draftStore } from './draft-store.ts';
 import { contentHash } from './duplicate-policy.ts';
 import type { ProjectDirectory } from './project-access.ts';
@@ -37,7 +37,7 @@ export class WorkItemsService {
     principal: Principal,
     projectId: string,
     fields: ItemFields,
-    operationId: string | null,
+    operation: OperationHandle | null,
   ): Promise<ToolOutcome<CreateDraftResult>> {
     const access = await this.deps.projects.access(principal, projectId, 'write');
     if (!access.ok) return access.refusal;
@@ -56,13 +56,17 @@ export class WorkItemsService {
       itemId: null,
       committedAt: null,
     };
-    await draftStore.insert(this.deps.db, draft, operationId);
-    return outcome.completed(
-      { draft: draftView(draft), tracker_mode: mode },
-      {
-        message: `Draft ${draft.draftId} is prepared in project ${projectId}; nothing was sent to the tracker yet.`,
-      },
-    );
+    const prepare = async (via: SqlExecutor) => {
+      await draftStore.insert(via, draft, operation?.id ?? null);
+      return outcome.completed(
+        { draft: draftView(draft), tracker_mode: mode },
+        {
+          message: `Draft ${draft.draftId} is prepared in project ${projectId}; nothing was sent to the tracker yet.`,
+        },
+      );
+    };
+    // The draft and the operation that created it commit together: no crash can leave one without the other.
+    return operation ? operation.commit(prepare) : prepare(this.deps.db);
   }
 
   /** A draft insert is one local transaction: the draft is there, or it never will be. */

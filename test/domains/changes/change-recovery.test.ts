@@ -96,6 +96,7 @@ for (const target of storeTargets) {
         async addExternalRef(system, ref) {
           await store.saveProgress(id, 'external_refs', { [system]: ref }, now);
         },
+        commit: () => Promise.reject(new Error('change_create settles through the gateway')),
       };
       await expect(
         tool.definition.handler(input, {
