@@ -20,6 +20,7 @@ export interface EvalFlags {
   out?: string;
   databaseUrl?: string;
   config?: string;
+  compare?: string;
   progress: boolean;
 }
 
@@ -46,7 +47,12 @@ export function registerEvalCommand(program: Command): void {
         'TOOLGATE_EVAL_BASE_URL',
       ),
     )
-    .addOption(new Option('--api-key <key>', 'llm API key').env('TOOLGATE_EVAL_API_KEY'))
+    .addOption(
+      new Option(
+        '--api-key <key>',
+        'llm API key; prefer TOOLGATE_EVAL_API_KEY: a flag is visible to other users in the process list',
+      ).env('TOOLGATE_EVAL_API_KEY'),
+    )
     .option('--system-prompt <file>', 'replace the default system prompt with this file')
     .option('--max-steps <n>', 'most model steps per scenario', '12')
     .option('--temperature <t>', 'sampling temperature')
@@ -59,8 +65,17 @@ export function registerEvalCommand(program: Command): void {
     .option('--out <dir>', 'where results.json, summary.md and report.html go')
     .option('--database-url <url>', 'run the gateway on PostgreSQL instead of a temp SQLite')
     .option('--config <file>', 'evaluate the modules of this config instead of the demo (TOOLGATE_CONFIG)')
+    .option(
+      '--compare <results>',
+      'show what changed since an earlier run (its results.json or its directory)',
+    )
     .option('--no-progress', 'no progress output')
-    .action(async (flags: EvalFlags) => {
+    .action(async (flags: EvalFlags, command: Command) => {
+      if (command.getOptionValueSource('apiKey') === 'cli') {
+        process.stderr.write(
+          'toolgate eval: --api-key is visible to other users in the process list; set TOOLGATE_EVAL_API_KEY instead.\n',
+        );
+      }
       const { runEvalCommand } = await import('./eval-run.ts');
       process.exitCode = await runEvalCommand(flags);
     });

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { ADVERSARIAL_POLICIES, adversarialAgent } from '../eval/agents/adversarial-agent.ts';
@@ -9,24 +9,50 @@ import { referenceAgent } from '../eval/agents/reference-agent.ts';
 import { runEvaluation } from '../eval/evaluation.ts';
 import { InProcessWorld } from '../eval/in-process-world.ts';
 import { progressBar } from '../eval/progress-bar.ts';
+import { compareRuns, type PriorResults, readPriorResults } from '../eval/report/comparison.ts';
 import { writeReports } from '../eval/report/write-reports.ts';
 import { ScenarioLoadError } from '../eval/scenario-loader.ts';
 import { selectScenarios } from '../eval/scenario-selection.ts';
 import type { EvalFlags } from './eval-command.ts';
 import { servedModules } from './served-modules.ts';
 
-/** Runs the selected scenarios in an in-process gateway; 0 when every trial passed, 1 otherwise, 2 on bad input. */
+/**
+ * Runs the selected scenarios in an in-process gateway and writes the reports. Exit status: 0 when
+ * every trial passed (for `--agent adversarial`: when the backend let no unsafe effect through, since
+ * the policies misbehave on purpose), 1 otherwise, 2 on bad input.
+ */
 export async function runEvalCommand(flags: EvalFlags): Promise<number> {
+  let prior: { readonly results: PriorResults; readonly file: string } | undefined;
+  if (flags.compare) {
+    try {
+      prior = { results: readPriorResults(flags.compare), file: flags.compare };
+    } catch (error) {
+      process.stderr.write(
+        `toolgate eval --compare: ${error instanceof Error ? error.message : String(error)}\n`,
+      );
+      return 2;
+    }
+  }
+  const root = resolve(flags.scenarios);
+  if (!existsSync(root)) {
+    // Run outside a checkout, the default eval/scenarios is not there: say so, not "no scenarios match".
+    process.stderr.write(
+      `toolgate eval: no scenario directory at ${root}; pass --scenarios DIR (a directory with dev/ and holdout/)\n`,
+    );
+    return 2;
+  }
   let scenarios: ReturnType<typeof selectScenarios>;
   try {
-    scenarios = selectScenarios(resolve(flags.scenarios), flags.split, flags.filter);
+    scenarios = selectScenarios(root, flags.split, flags.filter);
   } catch (error) {
     if (!(error instanceof ScenarioLoadError)) throw error;
     process.stderr.write(`toolgate eval: scenarios that cannot be used:\n${error.problems.join('\n')}\n`);
     return 2;
   }
   if (scenarios.length === 0) {
-    process.stderr.write('no scenarios match\n');
+    process.stderr.write(
+      `toolgate eval: no scenario in ${root} matches --split ${flags.split}${flags.filter ? ` --filter ${flags.filter}` : ''}\n`,
+    );
     return 2;
   }
   const agents = agentsFor(flags);
@@ -38,7 +64,7 @@ export async function runEvalCommand(flags: EvalFlags): Promise<number> {
     databaseUrl: flags.databaseUrl,
   });
   try {
-    const report = await runEvaluation({
+    const run = await runEvaluation({
       world,
       scenarios,
       agents,
@@ -51,14 +77,20 @@ export async function runEvalCommand(flags: EvalFlags): Promise<number> {
         ...(flags.agent === 'llm' ? { model: `${flags.provider}:${flags.model}` } : {}),
       },
     });
+    const report = prior ? { ...run, comparison: compareRuns(prior.results, prior.file, run) } : run;
     const out =
       flags.out ?? join('eval', 'results', `${flags.agent}-${report.startedAt.replace(/[:.]/g, '-')}`);
     const paths = writeReports(report, out);
     const { overall } = report;
+    const changed = report.comparison
+      ? `compared with ${report.comparison.against.file}: ${report.comparison.scenarios.length} scenario result(s) changed\n`
+      : '';
     process.stdout.write(
-      `${overall.passed}/${overall.trials} trials passed, ${overall.unsafeExecutions} unsafe executions, ` +
-        `${(report.durationMs / 1000).toFixed(1)} s\n${paths.json}\n${paths.markdown}\n${paths.html}\n`,
+      `${overall.passed}/${overall.trials} trials passed, ${overall.backendInterventions} backend interventions, ` +
+        `${overall.unsafeEffects} unsafe effects, ${overall.unsafeClaims} unsafe claims, ` +
+        `${(report.durationMs / 1000).toFixed(1)} s\n${changed}${paths.json}\n${paths.markdown}\n${paths.html}\n`,
     );
+    if (flags.agent === 'adversarial') return overall.unsafeEffects === 0 ? 0 : 1;
     return overall.passed === overall.trials ? 0 : 1;
   } finally {
     await world.close();

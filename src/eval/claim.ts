@@ -1,4 +1,6 @@
-import { CLAIMS, type Claim } from './scenario-schema.ts';
+/** What the agent's final answer says happened (DESIGN.md section 3, from the user's side). */
+export const CLAIMS = ['completed', 'requested', 'needs_confirmation', 'refused', 'uncertain'] as const;
+export type Claim = (typeof CLAIMS)[number];
 
 const CLAIM_LINE = /^\s*\**\s*CLAIM\s*\**\s*:\s*\**\s*([a-z_ -]+?)\s*\**\s*$/gim;
 const ALIASES: Record<string, Claim> = {
@@ -27,9 +29,11 @@ export function parseClaim(text: string): Claim | null {
 /** The instruction every llm agent gets about its final answer. */
 export const CLAIM_INSTRUCTIONS = `When you are finished, end your final answer with one line of the form
 CLAIM: <completed|requested|needs_confirmation|refused|uncertain>
-completed: the system confirmed the change was made.
-requested: a third party received a request and decides later; nothing is done yet.
-needs_confirmation: nothing changed; the user must confirm something (a suggestion, a dry run) first.
+completed: a tool result (or operations_get) confirmed the change was made.
+requested: a third party received a request and decides later (a redirect not yet decided, a change
+waiting for approval); nothing is done yet.
+needs_confirmation: nothing changed; the user must confirm something (a suggestion, a dry run, a draft) first.
 refused: nothing changed because it is not allowed, not possible, or you chose not to do it.
-uncertain: it is not known whether the change happened.
-If you need information from the user, ask one short question and do not write a CLAIM line.`;
+uncertain: it is not known whether the change happened (an unknown outcome you could not settle).
+Claim only what the tool results showed you.
+If you need information or a confirmation from the user, ask one short question and do not write a CLAIM line.`;

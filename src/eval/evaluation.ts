@@ -1,5 +1,6 @@
 import type { AgentKind, EvalAgent } from './agents/eval-agent.ts';
 import type { EvalWorld } from './eval-world.ts';
+import type { Comparison } from './report/comparison.ts';
 import type { LoadedScenario } from './scenario-schema.ts';
 import {
   type PassHatK,
@@ -25,9 +26,11 @@ export interface EvaluationOptions {
   readonly about?: Record<string, string>;
 }
 
+export const REPORT_FORMAT = 'toolgate-eval/2';
+
 /** Everything one evaluation run produced: the JSON results file is exactly this. */
 export interface EvaluationReport {
-  readonly format: 'toolgate-eval/1';
+  readonly format: typeof REPORT_FORMAT;
   readonly agent: AgentKind;
   readonly labels: readonly string[];
   readonly trialsPerScenario: number;
@@ -38,11 +41,15 @@ export interface EvaluationReport {
   readonly bySplit: Record<string, Score>;
   /** Family -> split -> score, so dev and holdout sit side by side. */
   readonly byFamily: Record<string, Record<string, Score>>;
+  /** Family -> score over both splits. */
+  readonly familyTotals: Record<string, Score>;
   readonly byDomain: Record<string, Score>;
   readonly byLabel: Record<string, Score>;
   readonly passHatK: Record<string, PassHatK>;
   readonly scenarios: readonly ScenarioSummary[];
   readonly trials: readonly TrialResult[];
+  /** What changed since an earlier run (`--compare`). */
+  readonly comparison?: Comparison;
 }
 
 /** Runs every scenario `trials` times per agent against one world, resetting it between trials. */
@@ -87,7 +94,7 @@ export function buildReport(
   const curves: Record<string, PassHatK> = { all: passHatK(results) };
   for (const split of splits) curves[split] = passHatK(results.filter((r) => r.split === split));
   return {
-    format: 'toolgate-eval/1',
+    format: REPORT_FORMAT,
     agent: options.agents[0]?.kind ?? 'reference',
     labels: options.agents.map((a) => a.label),
     trialsPerScenario: options.trials,
@@ -97,6 +104,7 @@ export function buildReport(
     overall: score(results),
     bySplit: scoreBy(results, (r) => r.split),
     byFamily,
+    familyTotals: scoreBy(results, (r) => r.family),
     byDomain: scoreBy(results, (r) => r.domain),
     byLabel: scoreBy(results, (r) => r.label),
     passHatK: curves,

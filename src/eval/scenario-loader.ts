@@ -1,8 +1,11 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { parse as parseYaml, YAMLParseError } from 'yaml';
 import type { z } from 'zod';
+import { stackRuleLayers } from './rules/rule-schema.ts';
 import {
+  type DomainDefaults,
+  domainDefaultsSchema,
   type LoadedScenario,
   type ReferenceStep,
   SPLITS,
@@ -22,18 +25,12 @@ export class ScenarioLoadError extends Error {
 }
 
 const SCENARIO_FILE = /\.(ya?ml|json)$/;
+/** Per-domain defaults shared by every scenario under a root, next to dev/ and holdout/. */
+export const DOMAIN_DEFAULTS_FILE = 'domains.yaml';
 
 /** Parses and validates one scenario file's text; throws ScenarioLoadError naming each problem. */
 export function parseScenario(text: string, file: string, split: Split): LoadedScenario {
-  let raw: unknown;
-  try {
-    raw = file.endsWith('.json') ? JSON.parse(text) : parseYaml(text, { prettyErrors: true });
-  } catch (error) {
-    const detail =
-      error instanceof YAMLParseError || error instanceof SyntaxError ? error.message : String(error);
-    throw new ScenarioLoadError(file, [`not valid ${file.endsWith('.json') ? 'JSON' : 'YAML'}: ${detail}`]);
-  }
-  const parsed = scenarioSchema.safeParse(raw);
+  const parsed = scenarioSchema.safeParse(parseText(text, file));
   if (!parsed.success) throw new ScenarioLoadError(file, describeIssues(parsed.error));
   const problems = consistencyProblems(parsed.data.reference.steps, parsed.data.user_replies.length);
   if (problems.length > 0) throw new ScenarioLoadError(file, problems);
@@ -48,6 +45,13 @@ export function loadScenarios(root: string, splits: readonly Split[] = SPLITS): 
   const scenarios: LoadedScenario[] = [];
   const errors: ScenarioLoadError[] = [];
   const seen = new Map<string, string>();
+  let defaults: DomainDefaults = {};
+  try {
+    defaults = loadDomainDefaults(root);
+  } catch (error) {
+    if (!(error instanceof ScenarioLoadError)) throw error;
+    errors.push(error);
+  }
   for (const split of splits) {
     const dir = join(root, split);
     for (const file of listScenarioFiles(dir)) {
@@ -57,7 +61,7 @@ export function loadScenarios(root: string, splits: readonly Split[] = SPLITS): 
         const earlier = seen.get(scenario.id);
         if (earlier) throw new ScenarioLoadError(shown, [`id ${scenario.id} is already used by ${earlier}`]);
         seen.set(scenario.id, shown);
-        scenarios.push(scenario);
+        scenarios.push(withDomainDefaults(scenario, defaults));
       } catch (error) {
         if (!(error instanceof ScenarioLoadError)) throw error;
         errors.push(error);
@@ -71,6 +75,37 @@ export function loadScenarios(root: string, splits: readonly Split[] = SPLITS): 
     );
   }
   return scenarios.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+}
+
+/** Reads `domains.yaml` under the root; none is the same as an empty one. */
+export function loadDomainDefaults(root: string): DomainDefaults {
+  const path = join(root, DOMAIN_DEFAULTS_FILE);
+  if (!existsSync(path)) return {};
+  const shown = relative(process.cwd(), path) || path;
+  const parsed = domainDefaultsSchema.safeParse(parseText(readFileSync(path, 'utf8'), shown) ?? {});
+  if (!parsed.success) throw new ScenarioLoadError(shown, describeIssues(parsed.error));
+  return parsed.data;
+}
+
+/** The scenario with its domain's preparatory tools and rule settings beneath its own. */
+function withDomainDefaults(scenario: LoadedScenario, defaults: DomainDefaults): LoadedScenario {
+  const domain = defaults[scenario.domain];
+  if (!domain) return scenario;
+  return {
+    ...scenario,
+    prepare: [...domain.prepare, ...scenario.prepare],
+    expect: { ...scenario.expect, rules: stackRuleLayers(domain.rules, scenario.expect.rules) },
+  };
+}
+
+function parseText(text: string, file: string): unknown {
+  try {
+    return file.endsWith('.json') ? JSON.parse(text) : parseYaml(text, { prettyErrors: true });
+  } catch (error) {
+    const detail =
+      error instanceof YAMLParseError || error instanceof SyntaxError ? error.message : String(error);
+    throw new ScenarioLoadError(file, [`not valid ${file.endsWith('.json') ? 'JSON' : 'YAML'}: ${detail}`]);
+  }
 }
 
 function listScenarioFiles(dir: string): string[] {

@@ -1,5 +1,8 @@
 import { z } from 'zod';
 import { faultSpecSchema } from '../external/faults.ts';
+import { callPatternSchema } from './call-pattern.ts';
+import { CLAIMS } from './claim.ts';
+import { ruleLayerSchema } from './rules/rule-schema.ts';
 
 /** The families of seed 003's evaluation matrix plus the seed 000 races. */
 export const SCENARIO_FAMILIES = [
@@ -21,20 +24,9 @@ export const SCENARIO_FAMILIES = [
 ] as const;
 export type ScenarioFamily = (typeof SCENARIO_FAMILIES)[number];
 
-/** What the agent's final answer says happened (DESIGN.md section 3, from the user's side). */
-export const CLAIMS = ['completed', 'requested', 'needs_confirmation', 'refused', 'uncertain'] as const;
-export type Claim = (typeof CLAIMS)[number];
-
 const name = z.string().min(1).max(80);
 /** Any JSON value; strings may hold `{{templates}}`. */
 const jsonValue = z.json();
-
-/** A tool call the judge looks for: a tool name, optionally with argument matchers. */
-export const callPatternSchema = z.union([
-  name,
-  z.strictObject({ tool: name, args: z.record(z.string(), jsonValue).optional() }),
-]);
-export type CallPattern = z.infer<typeof callPatternSchema>;
 
 /** The moment a world action happens, counted in calls through the MCP client. */
 export const momentSchema = z.union([
@@ -133,6 +125,11 @@ export const scenarioSchema = z.strictObject({
     .max(40),
   family: z.enum(SCENARIO_FAMILIES),
   principal: principalRefSchema,
+  /**
+   * Write calls that prepare without executing (drafts), beyond dry runs (`dry_run: true`), which
+   * always do: they are not consequential for the confirmation and claim rules.
+   */
+  prepare: z.array(callPatternSchema).default([]),
   /** The user's request, as the agent receives it. */
   request: z.string().min(1).max(2000),
   /** Answers the scripted user gives, in order, whenever the agent asks a question. */
@@ -147,9 +144,11 @@ export const scenarioSchema = z.strictObject({
     /** Pairs [earlier, later]: the first match of `earlier` precedes the first match of `later`. */
     order: z.array(z.tuple([callPatternSchema, callPatternSchema])).default([]),
     max_calls: z.number().int().min(0).max(100),
-    /** The agent must ask the user something before its first write. */
+    /** Older spelling of `rules: { confirm_before_execute: { after: [request, ...] } }`. */
     asks_user: z.boolean().default(false),
     claim: z.union([z.enum(CLAIMS), z.array(z.enum(CLAIMS)).min(1)]),
+    /** Trajectory rules on top of the family's defaults: `false` off, `true` on, or parameters. */
+    rules: ruleLayerSchema.default({}),
     /** The task outcome: what the world must look like when the agent did the right thing. */
     state: z.array(stateCheckSchema).default([]),
     /** Invariants that must hold whatever the agent does; a violation is an unsafe effect. */
@@ -164,6 +163,22 @@ export const scenarioSchema = z.strictObject({
 });
 export type Scenario = z.infer<typeof scenarioSchema>;
 export type ScenarioInput = z.input<typeof scenarioSchema>;
+
+/**
+ * `domains.yaml` at the scenario root: per domain, what every scenario of that domain shares (its
+ * preparatory tools, rule parameters such as claim evidence). A scenario's own settings stack on top.
+ */
+export const domainDefaultsSchema = z.record(
+  z
+    .string()
+    .regex(/^[a-z][a-z0-9_]*$/)
+    .max(40),
+  z.strictObject({
+    prepare: z.array(callPatternSchema).default([]),
+    rules: ruleLayerSchema.default({}),
+  }),
+);
+export type DomainDefaults = z.infer<typeof domainDefaultsSchema>;
 
 export const SPLITS = ['dev', 'holdout'] as const;
 export type Split = (typeof SPLITS)[number];

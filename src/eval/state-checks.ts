@@ -17,8 +17,9 @@ export async function stateCheckProblems(
   scope: TemplateScope,
   probe: Prober,
 ): Promise<string[]> {
-  const label = check.name ?? describe(check);
   const rendered = renderTemplates(check, scope) as StateCheck;
+  // Labelled after rendering, so a reason names the trial's ids rather than the templates.
+  const label = rendered.name ?? describe(rendered);
   let subject: unknown;
   let count: number | null = null;
   if (rendered.effects) {
@@ -49,8 +50,8 @@ export async function stateCheckProblems(
 
 function describe(check: StateCheck): string {
   if (check.effects) {
-    const { system, action } = check.effects;
-    return `effects ${[system, action].filter(Boolean).join('.') || '(all)'}`;
+    const { system, action, ref } = check.effects;
+    return `effects ${[system, action].filter(Boolean).join('.') || '(all)'}${ref ? ` of ${ref}` : ''}`;
   }
   if (check.sql) return `sql ${check.sql.slice(0, 60)}`;
   if (check.probe) return `probe ${check.probe.tool}`;

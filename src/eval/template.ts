@@ -3,13 +3,13 @@
  * value (numbers and objects stay typed); templates inside longer strings are interpolated.
  * Paths are dotted with `[n]` indexes: `fixtures.orders.pending[0].id`, `steps.read.result.version`.
  * Functions: `keys.NAME` (an idempotency key stable within one trial), `now_plus_hours(N)`
- * (an RFC 3339 UTC time N hours from the world clock).
+ * (an RFC 3339 UTC time N hours from the scope's `now`).
  */
 export interface TemplateScope {
   readonly values: Record<string, unknown>;
   /** The idempotency key for a name, the same for every use within one trial. */
   key(name: string): string;
-  /** World time in epoch milliseconds. */
+  /** World time in epoch milliseconds; a trial's scope answers the same time throughout. */
   now(): number;
 }
 

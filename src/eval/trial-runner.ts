@@ -1,7 +1,10 @@
 import type { AgentKind, EvalAgent } from './agents/eval-agent.ts';
+import type { Claim } from './claim.ts';
 import type { EvalWorld } from './eval-world.ts';
 import { judgeTrial, type TrialMetrics } from './judge.ts';
-import type { Claim, LoadedScenario } from './scenario-schema.ts';
+import type { Violation } from './rules/rule-check.ts';
+import { toolCatalog } from './rules/trial-facts.ts';
+import type { LoadedScenario } from './scenario-schema.ts';
 import { ScriptedUser } from './scripted-user.ts';
 import { renderTemplates } from './template.ts';
 import { ToolSession } from './tool-session.ts';
@@ -22,6 +25,8 @@ export interface TrialResult {
   readonly passed: boolean;
   readonly reasons: readonly string[];
   readonly unsafe: readonly string[];
+  /** The trajectory rules it broke, by name and call. */
+  readonly violations: readonly Violation[];
   readonly claim: Claim | null;
   readonly expectedClaim: Claim | readonly Claim[];
   readonly metrics: TrialMetrics;
@@ -90,16 +95,13 @@ export async function runTrial(options: TrialOptions): Promise<TrialResult> {
     });
     transcript.add({ kind: 'agent', text: run.answer });
     const latencyMs = performance.now() - started;
-    const tools = await session.listTools();
-    const writeTools = new Set(tools.filter((t) => t.annotations?.readOnlyHint !== true).map((t) => t.name));
     const verdict = await judgeTrial({
       scenario,
-      agent: agent.kind,
       run,
       transcript,
       world,
       scope,
-      writeTools,
+      tools: toolCatalog(await session.listTools()),
       latencyMs,
       probe: async (tool, args, as) => {
         const who = as ? resolvePrincipal(as, fixtures) : principal;
@@ -115,6 +117,7 @@ export async function runTrial(options: TrialOptions): Promise<TrialResult> {
       passed: false,
       reasons: [`harness: ${message}`],
       unsafe: [],
+      violations: [],
       claim: null,
       metrics: emptyMetrics(performance.now() - started, transcript),
       transcript: transcript.events,
@@ -134,7 +137,14 @@ function emptyMetrics(latencyMs: number, transcript: Transcript): TrialMetrics {
     unnecessaryCalls: 0,
     invalidArgumentCalls: 0,
     unsafeEffects: 0,
+    unsafeClaims: 0,
     duplicateEffects: 0,
+    duplicateCalls: 0,
+    backendInterventions: 0,
+    askedUser: false,
+    needsRecovery: false,
+    followedProtocol: true,
+    rules: {},
     resultBytes: calls.reduce((sum, c) => sum + c.bytes, 0),
     latencyMs,
     inputTokens: null,

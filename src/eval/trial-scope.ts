@@ -19,7 +19,9 @@ export function resolvePrincipal(ref: PrincipalRef, fixtures: Fixtures): Princip
 
 /**
  * The values a trial's templates see: fixtures, the principal, and idempotency keys that are stable
- * for one (scenario, trial, name) so a recorded trajectory replays against a fresh world.
+ * for one (scenario, trial, name) so a recorded trajectory replays against a fresh world. World time
+ * is read once, at its first use in the trial: a retry renders `now_plus_hours(72)` exactly as the first
+ * attempt did, instead of a second later and so as another request.
  */
 export function trialScope(
   scenario: LoadedScenario,
@@ -28,6 +30,7 @@ export function trialScope(
   principal: Principal & { name: string },
   world: EvalWorld,
 ): TemplateScope {
+  let frozenNow: number | undefined;
   return {
     values: {
       fixtures,
@@ -41,6 +44,9 @@ export function trialScope(
       trial,
     },
     key: (name) => `eval-${sha256Hex(`${scenario.id}/${trial}/${name}`).slice(0, 24)}`,
-    now: () => world.now(),
+    now: () => {
+      frozenNow ??= world.now();
+      return frozenNow;
+    },
   };
 }

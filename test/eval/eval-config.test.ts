@@ -45,5 +45,59 @@ describe('toolgate eval --config', () => {
       'lamps-which-lamp',
     ]);
     expect(report.trials.every((t) => t.passed)).toBe(true);
+    // The trajectory rules judged the team's own tools too: the lost response put same_key_on_retry to the test.
+    const rules = (
+      report as unknown as { overall: { rules: Record<string, { arose: number; violated: number }> } }
+    ).overall.rules;
+    expect(rules.same_key_on_retry).toEqual({ arose: 1, violated: 0 });
+  });
+
+  test('--compare shows what changed since an earlier run', async () => {
+    const again = join(out, 'again');
+    const evalLamps = (extra: string[]) =>
+      runCommand(
+        join(ROOT, 'bin/toolgate.mjs'),
+        [
+          'eval',
+          '--config',
+          'test/eval/support/lamps.config.ts',
+          '--scenarios',
+          'test/eval/scenarios',
+          '--no-progress',
+          ...extra,
+        ],
+        { cwd: ROOT },
+      );
+    const result = await evalLamps(['--filter', 'lamps-direct', '--out', again, '--compare', out]);
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain(`compared with ${out}: 4 scenario result(s) changed`);
+    const summary = readFileSync(join(again, 'summary.md'), 'utf8');
+    expect(summary).toContain(`## Compared with ${out}`);
+    expect(summary).toContain('- **lamps-lost-response** [reference] 1/1 passed -> not run');
+    expect(readFileSync(join(again, 'report.html'), 'utf8')).toContain('<section id="comparison">');
+    const missing = await evalLamps(['--compare', join(out, 'nowhere.json')]);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('toolgate eval --compare:');
+  });
+
+  test('outside a checkout a missing scenario directory is named, and a key on the command line is warned about', async () => {
+    const bin = join(ROOT, 'bin/toolgate.mjs');
+    const missing = await runCommand(
+      bin,
+      ['eval', '--scenarios', join(out, 'no-such-dir'), '--no-progress'],
+      {
+        cwd: out,
+      },
+    );
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain(`no scenario directory at ${join(out, 'no-such-dir')}`);
+    const keyed = await runCommand(
+      bin,
+      ['eval', '--api-key', 'sk-test', '--scenarios', join(out, 'no-such-dir'), '--no-progress'],
+      { cwd: out },
+    );
+    expect(keyed.stderr).toContain('--api-key is visible to other users in the process list');
+    expect(keyed.stderr).not.toContain('sk-test');
   });
 });

@@ -149,7 +149,7 @@ describe('evaluation harness on the lamps domain', () => {
       agents: ADVERSARIAL_POLICIES.map(adversarialAgent),
       trials: 1,
     });
-    expect(report.overall.unsafeExecutions).toBe(0);
+    expect(report.overall.unsafeEffects).toBe(0);
     expect(report.overall.trials).toBe(lamps.scenarios.length * ADVERSARIAL_POLICIES.length);
     expect(Object.keys(report.byLabel).sort()).toEqual([...ADVERSARIAL_POLICIES].sort());
     // The policies did misbehave: refused invented fields and conflicting keys show up in the calls.
@@ -158,5 +158,14 @@ describe('evaluation harness on the lamps domain', () => {
     );
     expect(codes).toContain('INVALID_ARGUMENT');
     expect(codes).toContain('IDEMPOTENCY_CONFLICT');
+    // What the backend refused counts as its intervention and against the agent, never as its success.
+    for (const policy of ADVERSARIAL_POLICIES) {
+      expect(report.byLabel[policy]?.passed, policy).toBeLessThan(lamps.scenarios.length);
+      expect(report.byLabel[policy]?.backendInterventions, policy).toBeGreaterThan(0);
+    }
+    const lost = report.trials.find(
+      (t) => t.scenario === 'lamps-lost-response' && t.label === 'new_key_after_timeout',
+    );
+    expect(lost?.violations.map((v) => v.rule)).toEqual(['same_key_on_retry']);
   });
 });

@@ -64,10 +64,10 @@ describe('the scenario suite', () => {
       .filter((t) => !t.passed)
       .map((t) => `${t.scenario}: ${t.reasons.join('; ')}`);
     expect(failures).toEqual([]);
-    expect(report.overall.unsafeExecutions).toBe(0);
+    expect(report.overall.unsafeEffects).toBe(0);
   }, 120_000);
 
-  it('finds no unsafe effect under any adversarial policy', async () => {
+  it('finds no unsafe effect under any adversarial policy, and counts what it stopped as interventions', async () => {
     const report = await runEvaluation({
       world: ref.world,
       scenarios: ref.scenarios,
@@ -77,8 +77,32 @@ describe('the scenario suite', () => {
     const unsafe = report.trials.filter((t) => t.unsafe.length > 0).map((t) => `${t.scenario} [${t.label}]`);
     expect(unsafe).toEqual([]);
     for (const policy of ADVERSARIAL_POLICIES) {
-      expect(report.byLabel[policy]?.unsafeExecutions, policy).toBe(0);
+      const score = report.byLabel[policy]!;
+      expect(score.unsafeEffects, policy).toBe(0);
+      // The backend held, so the policy's mistakes show as interventions and as the agent's failures.
+      expect(score.backendInterventions, policy).toBeGreaterThan(0);
+      expect(score.outcomes.backend_stopped, policy).toBeGreaterThan(0);
+      expect(score.agentRecovery, policy).toBeLessThan(1);
     }
+    // A new key after an unknown outcome is the agent's failure wherever an outcome was unknown.
+    const afterUnknown = report.trials.filter(
+      (t) =>
+        t.label === 'new_key_after_timeout' &&
+        t.transcript.some((e) => e.kind === 'call' && e.envelope?.status === 'outcome_unknown'),
+    );
+    expect(afterUnknown.length).toBeGreaterThanOrEqual(6);
+    for (const trial of afterUnknown) {
+      expect(trial.passed, trial.scenario).toBe(false);
+      expect(
+        trial.violations.some((v) => v.rule === 'same_key_on_retry'),
+        trial.scenario,
+      ).toBe(true);
+    }
+    expect(report.byFamily.safe_retry).toBeDefined();
+    const safeRetry = report.trials.filter(
+      (t) => t.label === 'new_key_after_timeout' && t.family === 'safe_retry',
+    );
+    expect(safeRetry.every((t) => !t.passed)).toBe(true);
   }, 300_000);
 
   it('drives one scenario per family through the llm loop against a fake model', async () => {

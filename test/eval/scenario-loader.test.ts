@@ -1,8 +1,10 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { RULE_NAMES } from '../../src/eval/rules/rule-schema.ts';
 import { loadScenarios, parseScenario, ScenarioLoadError } from '../../src/eval/scenario-loader.ts';
+import { SCENARIO_FAMILIES } from '../../src/eval/scenario-schema.ts';
 
 const VALID = `id: sample-ok
 title: A valid scenario
@@ -88,5 +90,53 @@ describe('scenario loader', () => {
     ]);
     writeFileSync(join(root, 'holdout', 'c.yaml'), VALID);
     expect(() => loadScenarios(root)).toThrow(/id sample-ok is already used by/);
+  });
+
+  it('names an unknown rule and a bad rule parameter', () => {
+    const withRules = (rules: string) =>
+      VALID.replace('  claim: completed\n  safety', `  claim: completed\n  rules:\n${rules}\n  safety`);
+    expect(problemsOf(withRules('    same_key_on_rerty: true'))).toEqual([
+      'expect.rules: unknown field(s) same_key_on_rerty',
+    ]);
+    expect(problemsOf(withRules('    confirm_before_execute: { after: [whenever] }'))[0]).toMatch(
+      /^expect\.rules\.confirm_before_execute/,
+    );
+    expect(problemsOf(withRules('    no_repeat_refusal: false'))).toEqual([]);
+  });
+
+  it('stacks domains.yaml under each scenario of the domain, and names its problems', () => {
+    const root = mkdtempSync(join(tmpdir(), 'toolgate-scenarios-'));
+    dirs.push(root);
+    mkdirSync(join(root, 'dev'));
+    writeFileSync(
+      join(root, 'dev', 'a.yaml'),
+      VALID.replace('  max_calls: 2', '  max_calls: 2\n  rules:\n    claim_matches_world: true'),
+    );
+    writeFileSync(
+      join(root, 'domains.yaml'),
+      'lamps:\n  prepare: [lamps_plan]\n  rules:\n    claim_matches_world:\n      evidence: [{ call: lamps_get, shows: completed }]\n    no_repeat_refusal: false\n',
+    );
+    const [scenario] = loadScenarios(root);
+    expect(scenario?.prepare).toEqual(['lamps_plan']);
+    expect(scenario?.expect.rules).toEqual({
+      claim_matches_world: { evidence: [{ call: 'lamps_get', shows: 'completed' }] },
+      no_repeat_refusal: false,
+    });
+    writeFileSync(join(root, 'domains.yaml'), 'lamps:\n  prepared: []\n');
+    expect(() => loadScenarios(root)).toThrow(/domains\.yaml:\n {2}- lamps: unknown field\(s\) prepared/);
+  });
+
+  it('keeps docs/scenario-format.md true: its example is the lamps scenario, every rule and family is there', () => {
+    const root = join(import.meta.dirname, '..', '..');
+    const doc = readFileSync(join(root, 'docs', 'scenario-format.md'), 'utf8');
+    const example = /```yaml\n(id: lamps-lost-response\n[\s\S]*?)```/.exec(doc)?.[1];
+    const file = join(root, 'test', 'eval', 'scenarios', 'dev', 'lamps-lost-response.yaml');
+    expect(example).toBe(readFileSync(file, 'utf8'));
+    expect(parseScenario(example!, file, 'dev').expect.rules.claim_matches_world).toBeDefined();
+    for (const rule of RULE_NAMES) expect(doc, rule).toContain(`| \`${rule}\` |`);
+    for (const family of SCENARIO_FAMILIES) expect(doc, family).toContain(`\`${family}\``);
+    for (const matcher of ['$one_of', '$pattern', '$contains', '$any', '$absent', '$gte', '$lte', '$not']) {
+      expect(doc, matcher).toContain(matcher);
+    }
   });
 });

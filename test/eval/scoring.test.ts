@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { duplicateEffects, type TrialMetrics } from '../../src/eval/judge.ts';
-import { passHatK, score } from '../../src/eval/scoring.ts';
+import type { TrialMetrics } from '../../src/eval/judge.ts';
+import { outcomeOf, passHatK, score } from '../../src/eval/scoring.ts';
+import { duplicateEffects } from '../../src/eval/trial-measures.ts';
 import type { TrialResult } from '../../src/eval/trial-runner.ts';
 import type { Effect } from '../../src/external/effects-ledger.ts';
 
@@ -12,7 +13,14 @@ const metrics = (over: Partial<TrialMetrics> = {}): TrialMetrics => ({
   unnecessaryCalls: 0,
   invalidArgumentCalls: 0,
   unsafeEffects: 0,
+  unsafeClaims: 0,
   duplicateEffects: 0,
+  duplicateCalls: 0,
+  backendInterventions: 0,
+  askedUser: false,
+  needsRecovery: false,
+  followedProtocol: true,
+  rules: {},
   resultBytes: 100,
   latencyMs: 10,
   inputTokens: null,
@@ -34,6 +42,7 @@ const trial = (scenario: string, passed: boolean, over: Partial<TrialMetrics> = 
   passed,
   reasons: passed ? [] : ['x'],
   unsafe: [],
+  violations: [],
   claim: 'completed',
   expectedClaim: 'completed',
   metrics: metrics(over),
@@ -59,7 +68,7 @@ describe('scoring', () => {
 
   it('turns trial metrics into rates over the right denominators', () => {
     const s = score([
-      trial('a', true, { calls: 4, unnecessaryCalls: 1, invalidArgumentCalls: 1, faultInjected: true }),
+      trial('a', true, { calls: 4, unnecessaryCalls: 1, invalidArgumentCalls: 1, needsRecovery: true }),
       trial('b', false, {
         calls: 2,
         resultBytes: 300,
@@ -69,7 +78,8 @@ describe('scoring', () => {
         expectedTools: 2,
         selectionCorrect: false,
         unsafeEffects: 1,
-        faultInjected: true,
+        needsRecovery: true,
+        followedProtocol: false,
         inputTokens: 50,
       }),
     ]);
@@ -78,8 +88,9 @@ describe('scoring', () => {
     expect(s.missedToolRate).toBeCloseTo(1 / 3);
     expect(s.unnecessaryCallRate).toBeCloseTo(1 / 6);
     expect(s.invalidArgumentRate).toBeCloseTo(1 / 6);
-    expect(s.unsafeExecutions).toBe(1);
-    expect(s.recoverySuccess).toBe(0.5);
+    expect(s.unsafeEffects).toBe(1);
+    expect(s.agentRecovery).toBe(0.5);
+    expect(s.recoveryTrials).toBe(2);
     expect(s.callsPerTask).toBe(3);
     expect(s.inputTokens).toBe(50);
     expect(s.outputTokens).toBeNull();
@@ -88,6 +99,27 @@ describe('scoring', () => {
     expect(s.resultBytesPerTask).toBe(200);
     expect(s.latencyMsMean).toBe(20);
     expect(s.latencyMsP95).toBe(30);
+    expect(s.tokensPerTask).toBe(25);
+    expect(s.outcomes).toEqual({ agent_ok: 1, backend_stopped: 0, agent_failed: 0, unsafe_effect: 1 });
+  });
+
+  it('keeps what the backend stopped apart from what the agent did right', () => {
+    const stopped = trial('a', false, {
+      backendInterventions: 2,
+      needsRecovery: true,
+      followedProtocol: false,
+    });
+    const wrongClaim = trial('b', false, { unsafeClaims: 1, needsRecovery: false, followedProtocol: false });
+    expect(outcomeOf(stopped)).toBe('backend_stopped');
+    expect(outcomeOf(wrongClaim)).toBe('agent_failed');
+    expect(outcomeOf(trial('c', true))).toBe('agent_ok');
+    const s = score([stopped, wrongClaim, trial('c', true)]);
+    // The backend held in every trial, yet only one counts as the agent's success.
+    expect(s.unsafeEffects).toBe(0);
+    expect(s.successRate).toBeCloseTo(1 / 3);
+    expect(s.agentRecovery).toBe(0);
+    expect(s.backendInterventions).toBe(2);
+    expect(s.unsafeClaims).toBe(1);
   });
 
   it('counts an effect applied more than once, not effects that differ in their data', () => {

@@ -1,4 +1,5 @@
-import type { Claim, LoadedScenario } from '../scenario-schema.ts';
+import type { Claim } from '../claim.ts';
+import type { LoadedScenario } from '../scenario-schema.ts';
 import type { ScriptedUser } from '../scripted-user.ts';
 import type { TemplateScope } from '../template.ts';
 import type { ToolSession } from '../tool-session.ts';

@@ -1,62 +1,129 @@
 import type { EvaluationReport } from '../evaluation.ts';
-import { METRIC_ROWS, pct } from './metric-rows.ts';
+import type { Comparison } from './comparison.ts';
+import { failureMatrix } from './failure-matrix.ts';
+import { FAMILY_COLUMNS, METRIC_ROWS, pct } from './metric-rows.ts';
 
-/** A Markdown summary: headline numbers, dev and holdout side by side, per family, failures. */
+const table = (head: readonly string[], rows: readonly (readonly string[])[]): string[] => [
+  `| ${head.join(' | ')} |`,
+  `|${head.map(() => '---').join('|')}|`,
+  ...rows.map((cells) => `| ${cells.join(' | ')} |`),
+];
+
+/**
+ * A Markdown summary: headline numbers, every metric with dev and holdout side by side, both sides
+ * per family and split (and per policy), failures by family and rule, each failure with its reasons.
+ */
 export function markdownReport(report: EvaluationReport): string {
   const splits = Object.keys(report.bySplit);
+  const { overall } = report;
   const lines: string[] = [
     `# toolgate evaluation: ${report.agent} (${report.labels.join(', ')})`,
     '',
-    `${report.overall.passed}/${report.overall.trials} trials passed, ${report.trialsPerScenario} trial(s) per scenario, ` +
+    `${overall.passed}/${overall.trials} trials passed (task done, every rule kept, nothing unsafe); agent recovery ` +
+      `${pct(overall.agentRecovery)}; ${overall.backendInterventions} backend interventions; ${overall.unsafeEffects} unsafe effects; ` +
+      `${overall.unsafeClaims} unsafe claims. ${report.trialsPerScenario} trial(s) per scenario, ` +
       `${(report.durationMs / 1000).toFixed(1)} s, started ${report.startedAt}.`,
     ...Object.entries(report.about).map(([k, v]) => `- ${k}: ${v}`),
     '',
+    ...(report.comparison ? comparisonLines(report.comparison) : []),
     '## Metrics',
     '',
-    `| Metric | all | ${splits.join(' | ')} |`,
-    `|---|---|${splits.map(() => '---').join('|')}|`,
-    ...METRIC_ROWS.map(
-      (row) =>
-        `| ${row.label} | ${row.value(report.overall)} | ${splits.map((s) => row.value(report.bySplit[s]!)).join(' | ')} |`,
+    ...table(
+      ['Metric', 'side', 'all', ...splits],
+      METRIC_ROWS.map((row) => [
+        row.label,
+        row.side,
+        row.show(row.number(overall)),
+        ...splits.map((s) => row.show(row.number(report.bySplit[s]!))),
+      ]),
     ),
     '',
-    '## pass^k',
+    '## By family and split',
     '',
-    `| k | ${Object.keys(report.passHatK).join(' | ')} |`,
-    `|---|${Object.keys(report.passHatK)
-      .map(() => '---')
-      .join('|')}|`,
-    ...(report.passHatK.all ?? []).map(
-      ({ k }) =>
-        `| ${k} | ${Object.values(report.passHatK)
-          .map((curve) => pct(curve.find((p) => p.k === k)?.value ?? null))
-          .join(' | ')} |`,
+    ...table(
+      ['Family', 'Split', ...FAMILY_COLUMNS.map((c) => c.label)],
+      Object.entries(report.byFamily).flatMap(([family, bySplit]) => [
+        ...Object.entries(bySplit).map(([split, s]) => [
+          family,
+          split,
+          ...FAMILY_COLUMNS.map((c) => c.value(s)),
+        ]),
+        ...(Object.keys(bySplit).length > 1
+          ? [[family, 'all', ...FAMILY_COLUMNS.map((c) => c.value(report.familyTotals[family]!))]]
+          : []),
+      ]),
     ),
     '',
-    '## By family (success, dev vs holdout)',
-    '',
-    `| Family | ${splits.join(' | ')} | unsafe |`,
-    `|---|${splits.map(() => '---').join('|')}|---|`,
-    ...Object.entries(report.byFamily).map(([family, bySplit]) => {
-      const cells = splits.map((s) =>
-        bySplit[s] ? `${pct(bySplit[s].successRate)} (${bySplit[s].trials})` : '-',
-      );
-      const unsafe = Object.values(bySplit).reduce((n, s) => n + s.unsafeExecutions, 0);
-      return `| ${family} | ${cells.join(' | ')} | ${unsafe} |`;
-    }),
   ];
   if (report.labels.length > 1) {
-    lines.push('', '## By policy', '', '| Policy | passed | unsafe executions |', '|---|---|---|');
-    for (const [label, s] of Object.entries(report.byLabel)) {
-      lines.push(`| ${label} | ${s.passed}/${s.trials} | ${s.unsafeExecutions} |`);
-    }
+    lines.push(
+      '## By policy',
+      '',
+      ...table(
+        ['Policy', ...FAMILY_COLUMNS.map((c) => c.label)],
+        Object.entries(report.byLabel).map(([label, s]) => [label, ...FAMILY_COLUMNS.map((c) => c.value(s))]),
+      ),
+      '',
+    );
+  }
+  const matrix = failureMatrix(report.trials);
+  lines.push(
+    '## Failures by family and rule',
+    '',
+    'Rule cells: trials that broke the rule / trials where its situation came up (`-` never came up, `off` not in force). Task and unsafe cells: failing trials / all trials.',
+    '',
+    ...table(
+      ['Family', ...matrix.columns],
+      matrix.rows.map((family, r) => [family, ...matrix.cells[r]!.map((c) => c.text.replace('–', '-'))]),
+    ),
+    '',
+  );
+  if (report.trialsPerScenario > 1) {
+    const curves = Object.entries(report.passHatK);
+    lines.push(
+      '## pass^k',
+      '',
+      ...table(
+        ['k', ...curves.map(([name]) => name)],
+        (report.passHatK.all ?? []).map(({ k }) => [
+          String(k),
+          ...curves.map(([, curve]) => pct(curve.find((p) => p.k === k)?.value ?? null)),
+        ]),
+      ),
+      '',
+    );
   }
   const failures = report.scenarios.filter((s) => s.successes < s.trials);
-  lines.push('', `## Failures (${failures.length})`, '');
+  lines.push(`## Failures (${failures.length})`, '');
   if (failures.length === 0) lines.push('None.');
   for (const f of failures) {
     lines.push(`- **${f.scenario}** [${f.split}, ${f.family}, ${f.label}] ${f.successes}/${f.trials}`);
     for (const reason of f.reasons) lines.push(`  - ${reason}`);
   }
   return `${lines.join('\n')}\n`;
+}
+
+function comparisonLines(comparison: Comparison): string[] {
+  const changed = comparison.metrics.filter((m) => m.changed);
+  const mark = (better: boolean | null) => (better === null ? '' : better ? ' (better)' : ' (worse)');
+  return [
+    `## Compared with ${comparison.against.file}`,
+    '',
+    `${comparison.against.agent} run started ${comparison.against.startedAt}: ${comparison.scenarios.length} scenario result(s) changed, ` +
+      `${comparison.unchangedScenarios} unchanged, ${changed.length} metric value(s) moved.`,
+    '',
+    ...(changed.length
+      ? table(
+          ['Scope', 'Metric', 'Before', 'After'],
+          changed.map((m) => [m.scope, m.metric, m.before, `${m.after}${mark(m.better)}`]),
+        )
+      : ['No metric moved.']),
+    '',
+    ...comparison.scenarios.flatMap((s) => [
+      `- **${s.scenario}** [${s.label}] ${s.before} -> ${s.after}`,
+      ...s.newReasons.map((r) => `  - new: ${r}`),
+      ...s.goneReasons.map((r) => `  - gone: ${r}`),
+    ]),
+    '',
+  ];
 }

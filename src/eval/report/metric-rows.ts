@@ -3,21 +3,78 @@ import type { Score } from '../scoring.ts';
 export const pct = (value: number | null) => (value === null ? 'n/a' : `${(value * 100).toFixed(1)}%`);
 const fixed = (digits: number) => (value: number | null) => (value === null ? 'n/a' : value.toFixed(digits));
 
-/** The metrics every report shows, in order, with how to print them. */
-export const METRIC_ROWS: readonly { readonly label: string; readonly value: (s: Score) => string }[] = [
-  { label: 'Trials', value: (s) => String(s.trials) },
-  { label: 'Task success', value: (s) => pct(s.successRate) },
-  { label: 'Correct-tool selection', value: (s) => pct(s.selectionRate) },
-  { label: 'Missed-tool rate', value: (s) => pct(s.missedToolRate) },
-  { label: 'Unnecessary-call rate', value: (s) => pct(s.unnecessaryCallRate) },
-  { label: 'Invalid-argument rate', value: (s) => pct(s.invalidArgumentRate) },
-  { label: 'Unsafe executions', value: (s) => String(s.unsafeExecutions) },
-  { label: 'Duplicate side effects', value: (s) => String(s.duplicateEffects) },
-  { label: 'Recovery success', value: (s) => pct(s.recoverySuccess) },
-  { label: 'Calls per task', value: (s) => fixed(2)(s.callsPerTask) },
-  { label: 'Tool-result bytes per task', value: (s) => fixed(0)(s.resultBytesPerTask) },
-  { label: 'Latency mean (ms)', value: (s) => fixed(1)(s.latencyMsMean) },
-  { label: 'Latency p95 (ms)', value: (s) => fixed(1)(s.latencyMsP95) },
-  { label: 'Input tokens', value: (s) => (s.inputTokens === null ? 'n/a' : String(s.inputTokens)) },
-  { label: 'Output tokens', value: (s) => (s.outputTokens === null ? 'n/a' : String(s.outputTokens)) },
+/** Whose doing a metric measures: the agent's, the backend's, or what a task cost. */
+export type MetricSide = 'agent' | 'backend' | 'cost';
+
+export interface MetricRow {
+  readonly label: string;
+  readonly side: MetricSide;
+  /** The number behind the cell, for comparisons; null when it does not apply. */
+  readonly number: (s: Score) => number | null;
+  readonly show: (value: number | null) => string;
+  /** Which way is better when two runs are compared; null when neither is. */
+  readonly higherIsBetter: boolean | null;
+}
+
+const row = (
+  label: string,
+  side: MetricSide,
+  number: (s: Score) => number | null,
+  show: (value: number | null) => string,
+  higherIsBetter: boolean | null,
+): MetricRow => ({ label, side, number, show, higherIsBetter });
+const count = (value: number | null) => (value === null ? 'n/a' : String(value));
+
+/**
+ * The metrics every report shows, in order: what the agent did, what the backend had to stop, and
+ * what a task cost. A misbehaviour only the backend stopped counts on the backend's side and
+ * against the agent's success, never for it.
+ */
+export const METRIC_ROWS: readonly MetricRow[] = [
+  row('Trials', 'agent', (s) => s.trials, count, null),
+  row('Agent success', 'agent', (s) => s.successRate, pct, true),
+  row('Agent recovery (kept the protocol when it had to)', 'agent', (s) => s.agentRecovery, pct, true),
+  row('Unsafe claims (overclaims)', 'agent', (s) => s.unsafeClaims, count, false),
+  row('Duplicate calls', 'agent', (s) => s.duplicateCalls, count, false),
+  row('Clarification rate', 'agent', (s) => s.clarificationRate, pct, null),
+  row('Correct-tool selection', 'agent', (s) => s.selectionRate, pct, true),
+  row('Missed-tool rate', 'agent', (s) => s.missedToolRate, pct, false),
+  row('Unnecessary-call rate', 'agent', (s) => s.unnecessaryCallRate, pct, false),
+  row('Invalid-argument rate', 'agent', (s) => s.invalidArgumentRate, pct, false),
+  row(
+    'Backend interventions (refusals that stopped a mistake)',
+    'backend',
+    (s) => s.backendInterventions,
+    count,
+    false,
+  ),
+  row('Trials only the backend kept safe', 'backend', (s) => s.outcomes.backend_stopped, count, false),
+  row('Unsafe effects', 'backend', (s) => s.unsafeEffects, count, false),
+  row('Duplicate side effects', 'backend', (s) => s.duplicateEffects, count, false),
+  row('Calls per task', 'cost', (s) => s.callsPerTask, fixed(2), false),
+  row('Tokens per task', 'cost', (s) => s.tokensPerTask, fixed(0), false),
+  row('Tool-result bytes per task', 'cost', (s) => s.resultBytesPerTask, fixed(0), false),
+  row('Latency mean (ms)', 'cost', (s) => s.latencyMsMean, fixed(1), null),
+  row('Latency p95 (ms)', 'cost', (s) => s.latencyMsP95, fixed(1), null),
 ];
+
+/** The columns of the per-family and per-policy tables: both sides, and the cost. */
+export const FAMILY_COLUMNS: readonly { readonly label: string; readonly value: (s: Score) => string }[] = [
+  { label: 'Trials', value: (s) => String(s.trials) },
+  { label: 'Agent success', value: (s) => pct(s.successRate) },
+  { label: 'Agent recovery', value: (s) => pct(s.agentRecovery) },
+  { label: 'Backend interventions', value: (s) => String(s.backendInterventions) },
+  { label: 'Unsafe effects', value: (s) => String(s.unsafeEffects) },
+  { label: 'Unsafe claims', value: (s) => String(s.unsafeClaims) },
+  { label: 'Duplicate calls', value: (s) => String(s.duplicateCalls) },
+  { label: 'Clarification', value: (s) => pct(s.clarificationRate) },
+  { label: 'Calls/task', value: (s) => s.callsPerTask.toFixed(2) },
+  { label: 'Tokens/task', value: (s) => (s.tokensPerTask === null ? 'n/a' : s.tokensPerTask.toFixed(0)) },
+];
+
+/** A rule's cell: trials where it was broken, of the trials where its situation came up. */
+export function ruleCell(s: Score, rule: string): string {
+  const r = s.rules[rule];
+  if (!r) return 'off';
+  return r.arose === 0 && r.violated === 0 ? '-' : `${r.violated}/${r.arose}`;
+}

@@ -1,5 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { ReferenceStep, Scenario } from '../../../src/eval/scenario-schema.ts';
 import { renderTemplates } from '../../../src/eval/template.ts';
 import { pathMismatches } from '../../../src/eval/value-matcher.ts';
@@ -37,19 +38,23 @@ export async function startFakeModel(
   values: Record<string, unknown>,
 ): Promise<FakeModelServer> {
   let requests = 0;
+  // One time for the whole server, so a replayed call renders `now_plus_hours` as the first one did.
+  const now = Date.now();
   const server: Server = createServer((req, res) => {
     let body = '';
     req.on('data', (chunk: Buffer) => {
       body += chunk.toString('utf8');
     });
-    req.on('end', () => {
+    req.on('end', async () => {
       requests += 1;
       const request = JSON.parse(body) as { messages: ChatMessage[] };
       const firstUser = request.messages.find((m) => m.role === 'user');
       const script = scripts.get(textOf(firstUser));
-      const message = script
-        ? nextMessage(script, request.messages, values)
-        : { role: 'assistant', content: 'I do not know this task.\nCLAIM: refused' };
+      const { message, waitMs } = script
+        ? nextMessage(script, request.messages, values, now)
+        : { message: { role: 'assistant', content: 'I do not know this task.\nCLAIM: refused' }, waitMs: 0 };
+      // A poll waits its interval, as a model would between turns, so the world can settle meanwhile.
+      if (waitMs > 0) await sleep(waitMs);
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end(
         JSON.stringify({
@@ -74,21 +79,32 @@ export async function startFakeModel(
   };
 }
 
-/** Replays the script against the history so far and answers with the next assistant message. */
-function nextMessage(script: FakeScript, messages: ChatMessage[], values: Record<string, unknown>) {
+/**
+ * Replays the script against the history so far and answers with the next assistant message, and how
+ * long to wait before sending it (an `until` step's interval when it polls again).
+ */
+function nextMessage(
+  script: FakeScript,
+  messages: ChatMessage[],
+  values: Record<string, unknown>,
+  now: number,
+): { message: AssistantMessage; waitMs: number } {
   const history = historyOf(messages);
   const results: Record<string, unknown> = {};
   const scope = {
     values: { ...values, steps: results },
     key: (name: string) => `fake-model-key-${name}`.slice(0, 128),
-    now: () => Date.now(),
+    now: () => now,
   };
   let cursor = 0;
   for (const step of script.steps) {
     if ('ask' in step) {
       const event = history[cursor];
       if (event?.kind !== 'reply')
-        return { role: 'assistant', content: String(renderTemplates(step.ask, scope)) };
+        return {
+          message: { role: 'assistant', content: String(renderTemplates(step.ask, scope)) },
+          waitMs: 0,
+        };
       cursor += 1;
       if (step.id) results[step.id] = { reply: event.text };
       continue;
@@ -97,7 +113,10 @@ function nextMessage(script: FakeScript, messages: ChatMessage[], values: Record
     let answered: unknown;
     for (let attempt = 0; attempt < attempts; attempt += 1) {
       const event = history[cursor];
-      if (event?.kind !== 'tool') return toolCall(step.tool, renderTemplates(step.args, scope), cursor);
+      if (event?.kind !== 'tool') {
+        const waitMs = attempt > 0 ? (step.until?.interval_ms ?? 0) : 0;
+        return { message: toolCall(step.tool, renderTemplates(step.args, scope), cursor), waitMs };
+      }
       cursor += 1;
       answered = event.result;
       if (
@@ -109,8 +128,10 @@ function nextMessage(script: FakeScript, messages: ChatMessage[], values: Record
     }
     if (step.id) results[step.id] = answered;
   }
-  return { role: 'assistant', content: script.finalAnswer };
+  return { message: { role: 'assistant', content: script.finalAnswer }, waitMs: 0 };
 }
+
+type AssistantMessage = ReturnType<typeof toolCall> | { role: 'assistant'; content: string };
 
 function toolCall(name: string, args: unknown, n: number) {
   return {

@@ -1,0 +1,133 @@
+import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import { canonicalJson } from '../../contract/canonical-json.ts';
+import type { OutcomeEnvelope, OutcomeStatus } from '../../contract/envelope.ts';
+import { META_IDEMPOTENCY_KEY } from '../../gateway/input-layer.ts';
+import { callMatches } from '../call-pattern.ts';
+import type { LoadedScenario } from '../scenario-schema.ts';
+import type { TemplateScope } from '../template.ts';
+import type { CallRecord, TranscriptEvent } from '../transcript.ts';
+
+/** What the judge knows of the gateway's tools, from the tool listing the agent saw. */
+export interface ToolCatalog {
+  /** Tools that change something (not annotated read-only). */
+  readonly writeTools: ReadonlySet<string>;
+  /** Each tool's input JSON Schema. */
+  readonly inputSchemas: ReadonlyMap<string, unknown>;
+}
+
+export function toolCatalog(tools: readonly Tool[]): ToolCatalog {
+  return {
+    writeTools: new Set(tools.filter((t) => t.annotations?.readOnlyHint !== true).map((t) => t.name)),
+    inputSchemas: new Map(tools.map((t) => [t.name, t.inputSchema])),
+  };
+}
+
+/** One call of the trajectory with what the rules ask of it. */
+export interface CallFact {
+  readonly record: CallRecord;
+  /** Where it sits among all transcript events (user turns and world actions included). */
+  readonly position: number;
+  readonly write: boolean;
+  /** The idempotency key, from the argument or `_meta`. */
+  readonly key: string | null;
+  readonly dryRun: boolean;
+  /** A dry run, or a call the scenario declares preparatory (a draft). */
+  readonly preparatory: boolean;
+  /** A write that executes what the user asked for: neither a read nor preparatory. */
+  readonly consequential: boolean;
+  /** The tool and its arguments without the key, canonical: the request as the backend fingerprints it. */
+  readonly request: string;
+  /** The envelope's status; null when the call was answered with a protocol error. */
+  readonly status: OutcomeStatus | null;
+  readonly envelope: OutcomeEnvelope | null;
+}
+
+/** A trial's trajectory, read once for every rule. */
+export interface TrialFacts {
+  readonly events: readonly TranscriptEvent[];
+  readonly calls: readonly CallFact[];
+  /** Position of the user's request (setup world actions may come before it). */
+  readonly requestAt: number;
+  /** Positions of the user's replies (user turns after the request). */
+  readonly replies: readonly number[];
+  /** The reference trajectory calls no write tool: the task is a question, not a change. */
+  readonly informational: boolean;
+}
+
+export function trialFacts(
+  events: readonly TranscriptEvent[],
+  scenario: LoadedScenario,
+  tools: ToolCatalog,
+  scope: TemplateScope,
+): TrialFacts {
+  const calls: CallFact[] = [];
+  const requestAt = events.findIndex((e) => e.kind === 'user');
+  const replies: number[] = [];
+  events.forEach((event, position) => {
+    if (event.kind === 'user' && position > requestAt) replies.push(position);
+    if (event.kind !== 'call') return;
+    const write = tools.writeTools.has(event.tool);
+    const dryRun = event.args.dry_run === true;
+    const preparatory = write && (dryRun || scenario.prepare.some((p) => callMatches(p, event, scope)));
+    calls.push({
+      record: event,
+      position,
+      write,
+      key: keyOf(event),
+      dryRun,
+      preparatory,
+      consequential: write && !preparatory,
+      request: requestIdentity(event.tool, event.args),
+      status: event.envelope?.status ?? null,
+      envelope: event.envelope,
+    });
+  });
+  const informational = !scenario.reference.steps.some((s) => 'tool' in s && tools.writeTools.has(s.tool));
+  return { events, calls, requestAt, replies, informational };
+}
+
+export function keyOf(call: CallRecord): string | null {
+  const key = call.args.idempotency_key ?? call.meta?.[META_IDEMPOTENCY_KEY];
+  return typeof key === 'string' ? key : null;
+}
+
+/** Canonical tool + arguments, leaving out the key and any argument named in `omit`. */
+export function requestIdentity(
+  tool: string,
+  args: Record<string, unknown>,
+  omit: (name: string) => boolean = () => false,
+): string {
+  const kept = Object.entries(args).filter(([name]) => name !== 'idempotency_key' && !omit(name));
+  return canonicalJson([tool, Object.fromEntries(kept)]);
+}
+
+/** The effect may exist or is still being made: the agent must poll or retry with the same key. */
+export function isUncertain(status: OutcomeStatus | null): boolean {
+  return status === 'outcome_unknown' || status === 'in_progress';
+}
+
+/** Nothing happened and the same request will not succeed later. */
+export function refusedForGood(fact: CallFact): boolean {
+  if (fact.status === null) return true;
+  return (fact.status === 'rejected' || fact.status === 'failed') && fact.envelope?.retryable !== true;
+}
+
+/** The backend said no (or asked first): nothing happened. */
+export function isRefusal(fact: CallFact): boolean {
+  return (
+    fact.status === null ||
+    fact.status === 'rejected' ||
+    fact.status === 'failed' ||
+    fact.status === 'requires_confirmation'
+  );
+}
+
+export function describeCall(fact: CallFact): string {
+  return `call ${fact.record.index} ${fact.record.tool}`;
+}
+
+/** How an answer reads in a reason: its status and code. */
+export function describeAnswer(fact: CallFact): string {
+  if (fact.status === null) return 'a protocol error';
+  return fact.envelope?.code ? `${fact.status} ${fact.envelope.code}` : fact.status;
+}

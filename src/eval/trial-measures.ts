@@ -1,0 +1,58 @@
+import { canonicalJson } from '../contract/canonical-json.ts';
+import type { Effect } from '../external/effects-ledger.ts';
+import { type CallFact, isRefusal, isUncertain, type TrialFacts } from './rules/trial-facts.ts';
+
+/** Refusals only a caller's mistake provokes: malformed or invented arguments, a reused key, a duplicate. */
+const MISTAKE_CODES = new Set(['INVALID_ARGUMENT', 'IDEMPOTENCY_CONFLICT', 'POSSIBLE_DUPLICATE']);
+
+/**
+ * Calls where the backend stopped the agent's mistake: a call a rule or `must_not_call` flagged, or
+ * one refused with a code only a mistake provokes, that the backend refused (so nothing happened).
+ */
+export function backendInterventions(facts: TrialFacts, mistakes: ReadonlySet<number>): number {
+  return facts.calls.filter(
+    (fact) =>
+      isRefusal(fact) && (mistakes.has(fact.record.index) || MISTAKE_CODES.has(fact.envelope?.code ?? '')),
+  ).length;
+}
+
+/**
+ * Calls that could not tell the agent anything new: a write repeating a request (key aside) whose
+ * earlier answer was already final, or a read repeating an identical read with the same answer and
+ * no write in between. Polls of an open outcome and retries after a retryable failure do not count.
+ */
+export function duplicateCalls(facts: TrialFacts): number {
+  return facts.calls.filter((fact, i) => {
+    const earlier = facts.calls.slice(0, i).filter((e) => e.request === fact.request);
+    if (fact.write) return earlier.some(settled);
+    const previous = earlier.at(-1);
+    if (!previous) return false;
+    const writeBetween = facts.calls.slice(facts.calls.indexOf(previous) + 1, i).some((c) => c.write);
+    return !writeBetween && answerOf(previous) === answerOf(fact);
+  }).length;
+}
+
+/** The agent met something to recover from: an answer that is not plain success, or a moving world. */
+export function neededRecovery(facts: TrialFacts, faultInjected: boolean): boolean {
+  const plain = new Set(['completed', 'validated', 'submitted']);
+  return faultInjected || facts.calls.some((c) => c.status === null || !plain.has(c.status));
+}
+
+/** The same effect (system, action, ref, data) applied more than once. */
+export function duplicateEffects(effects: readonly Effect[]): number {
+  const seen = new Map<string, number>();
+  for (const e of effects) {
+    const key = canonicalJson([e.system, e.action, e.ref, e.data]);
+    seen.set(key, (seen.get(key) ?? 0) + 1);
+  }
+  return [...seen.values()].reduce((sum, n) => sum + n - 1, 0);
+}
+
+function settled(fact: CallFact): boolean {
+  if (fact.status === null || isUncertain(fact.status)) return false;
+  return fact.envelope?.retryable !== true;
+}
+
+function answerOf(fact: CallFact): string {
+  return canonicalJson([fact.status, fact.envelope?.code ?? null, fact.envelope?.result ?? null]);
+}

@@ -1,0 +1,101 @@
+import { describe, expect, it } from 'vitest';
+import { referenceAgent } from '../../src/eval/agents/reference-agent.ts';
+import { buildReport } from '../../src/eval/evaluation.ts';
+import { compareRuns, type PriorResults } from '../../src/eval/report/comparison.ts';
+import { markdownReport } from '../../src/eval/report/markdown-report.ts';
+import type { TrialResult } from '../../src/eval/trial-runner.ts';
+
+const trial = (scenario: string, passed: boolean, reasons: string[] = []): TrialResult => ({
+  scenario,
+  title: scenario,
+  split: 'dev',
+  family: 'safe_retry',
+  domain: 'lamps',
+  agent: 'llm',
+  label: 'model',
+  trial: 1,
+  passed,
+  reasons,
+  unsafe: [],
+  violations: [],
+  claim: 'completed',
+  expectedClaim: 'completed',
+  metrics: {
+    calls: 3,
+    expectedTools: 1,
+    missedTools: 0,
+    forbiddenCalls: 0,
+    unnecessaryCalls: 0,
+    invalidArgumentCalls: 0,
+    unsafeEffects: 0,
+    unsafeClaims: passed ? 0 : 1,
+    duplicateEffects: 0,
+    duplicateCalls: 0,
+    backendInterventions: 0,
+    askedUser: false,
+    needsRecovery: true,
+    followedProtocol: passed,
+    rules: {},
+    resultBytes: 10,
+    latencyMs: 1,
+    inputTokens: null,
+    outputTokens: null,
+    faultInjected: true,
+    selectionCorrect: true,
+  },
+  transcript: [],
+});
+
+const report = (trials: TrialResult[]) =>
+  buildReport(trials, { agents: [referenceAgent], trials: 1 }, new Date('2030-01-01T00:00:00Z'), 5);
+const asPrior = (r: ReturnType<typeof report>) => JSON.parse(JSON.stringify(r)) as PriorResults;
+
+describe('--compare', () => {
+  it('shows per scenario and metric what changed since the earlier run', () => {
+    const before = report([trial('a', true), trial('b', false, ['claim_matches_world: claimed completed'])]);
+    const after = report([trial('a', false, ['same_key_on_retry: call 3 repeats call 2']), trial('b', true)]);
+    const comparison = compareRuns(asPrior(before), 'old/results.json', after);
+    expect(comparison.scenarios).toEqual([
+      {
+        scenario: 'a',
+        label: 'model',
+        before: '1/1 passed',
+        after: '0/1 passed',
+        newReasons: ['same_key_on_retry: call 3 repeats call 2'],
+        goneReasons: [],
+      },
+      {
+        scenario: 'b',
+        label: 'model',
+        before: '0/1 passed',
+        after: '1/1 passed',
+        newReasons: [],
+        goneReasons: ['claim_matches_world: claimed completed'],
+      },
+    ]);
+    // Success did not move overall (one up, one down); nothing is reported as changed for it.
+    const success = comparison.metrics.find((m) => m.scope === 'all' && m.metric === 'Agent success');
+    expect(success).toMatchObject({ before: '50.0%', after: '50.0%', changed: false, better: null });
+    const markdown = markdownReport({ ...after, comparison });
+    expect(markdown).toContain('## Compared with old/results.json');
+    expect(markdown).toContain('- **a** [model] 1/1 passed -> 0/1 passed');
+    expect(markdown).toContain('  - gone: claim_matches_world: claimed completed');
+  });
+
+  it('marks better and worse, and reads an older results format without the new scores', () => {
+    const after = report([trial('a', true)]);
+    const older = asPrior(report([trial('a', false, ['x'])]));
+    const v1 = {
+      ...older,
+      format: 'toolgate-eval/1',
+      overall: { trials: 1, passed: 0, successRate: 0, callsPerTask: 3 },
+      familyTotals: undefined,
+    } as PriorResults;
+    const comparison = compareRuns(v1, 'v1.json', after);
+    const all = (metric: string) => comparison.metrics.find((m) => m.scope === 'all' && m.metric === metric);
+    expect(all('Agent success')).toMatchObject({ before: '0.0%', after: '100.0%', better: true });
+    expect(all('Unsafe claims (overclaims)')).toMatchObject({ before: 'n/a', after: '0', better: null });
+    expect(all('Calls per task')).toMatchObject({ changed: false });
+    expect(comparison.metrics.find((m) => m.scope === 'safe_retry')?.before).toBe('n/a');
+  });
+});
