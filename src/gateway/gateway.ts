@@ -23,6 +23,26 @@ import { requireArgumentsObject, resolveTool } from './protocol-layer.ts';
 import { type PrincipalRateLimiter, rateLimited } from './rate-limit-layer.ts';
 import { callAuditEntry, recordCall } from './telemetry-layer.ts';
 
+/**
+ * How long a call waits, after its handler, for its outcome to be stored before answering anyway: a
+ * database that stopped answering does not hold the caller (the lease and the reconciler settle what
+ * never lands; each statement is bounded by the database's statement timeout).
+ */
+const SETTLE_MARGIN_MS = 1_000;
+
+/** The promise's value, or `late` once `ms` have passed; the promise itself runs on. */
+async function within<T, L>(promise: Promise<T>, ms: number, late: L): Promise<T | L> {
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise<L>((resolve) => {
+    timer = setTimeout(() => resolve(late), Math.max(0, ms));
+  });
+  try {
+    return await Promise.race([promise, expired]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 export interface GatewayDeps {
   readonly registry: ToolRegistry;
   readonly idempotency: IdempotencyLayer;
@@ -254,8 +274,20 @@ export class Gateway {
     if (committed) return this.#finish(call, committed);
     const envelope = envelopeForExecution(call, execution, operation?.id ?? null, this.#log);
     const settling = admission;
-    if (settling)
-      await span.step('toolgate.settle', () => this.#settle(call, settling, envelope, span.traceId));
+    if (settling) {
+      // The caller gets its answer within the margin; a slow settlement goes on (the lease and the
+      // reconciler cover one that never lands).
+      const settled = span.step('toolgate.settle', () =>
+        this.#settle(call, settling, envelope, span.traceId),
+      );
+      const stored = await within(
+        settled.then(() => true),
+        SETTLE_MARGIN_MS,
+        false,
+      );
+      // The late settlement writes the call's audit entry with the outcome; do not write it twice.
+      if (!stored) this.#audited.add(call);
+    }
     // 9. Telemetry and audit.
     return this.#finish(call, envelope);
   }

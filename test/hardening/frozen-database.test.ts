@@ -70,10 +70,44 @@ describe.skipIf(!pgUp)('a frozen PostgreSQL', () => {
       const tookMs = Date.now() - started;
       expect(answer.code).toBe('DEPENDENCY_UNAVAILABLE');
       expect(['failed', 'outcome_unknown']).toContain(answer.status);
-      // Reservation and settlement each wait at most one statement timeout (plus the client's 1 s).
-      expect(tookMs).toBeLessThan(TOOL_TIMEOUT_MS + 2 * STATEMENT_TIMEOUT_MS + 1_000);
+      // Reservation waits at most one statement timeout (plus the client's 1 s); the stored outcome is
+      // waited for at most the gateway's settle margin.
+      expect(tookMs).toBeLessThan(TOOL_TIMEOUT_MS + STATEMENT_TIMEOUT_MS + 1_000 + 1_000);
     } finally {
       proxy.thaw();
+    }
+  }, 20_000);
+
+  test('a database that freezes during the call does not hold the answer past the tool timeout and the settle margin', async () => {
+    const slow = await startGateway({
+      modules: [testDomain({ timeoutMs: TOOL_TIMEOUT_MS, delayMs: 300 })],
+      principals: [teller],
+      databaseUrl: proxy.url,
+      app: { backgroundJobs: false, statementTimeoutMs: STATEMENT_TIMEOUT_MS } as StartGatewayOptions['app'],
+    });
+    try {
+      await slow.callTool('teller', 'testing_credit_account', {
+        account: 'acc-warm',
+        amount: 1,
+        idempotency_key: 'frozen-late-warm-0001',
+      });
+      const started = Date.now();
+      const answering = slow.callTool('teller', 'testing_credit_account', {
+        account: 'acc-late',
+        amount: 5,
+        idempotency_key: 'frozen-late-key-00001',
+      });
+      // Frozen after the reservation, while the handler is still waiting to apply the credit.
+      await new Promise((resolve) => setTimeout(resolve, 150));
+      proxy.freeze();
+      const answer = await answering;
+      const tookMs = Date.now() - started;
+      expect(answer.status).toBe('outcome_unknown');
+      // The tool timeout, then at most the settle margin (1 s) for storing the outcome.
+      expect(tookMs).toBeLessThan(TOOL_TIMEOUT_MS + 1_000 + 500);
+    } finally {
+      proxy.thaw();
+      await slow.close();
     }
   }, 20_000);
 });
