@@ -99,20 +99,10 @@ export class OperationStore {
     expiresAt: number,
     alongside?: (tx: SqlExecutor) => Promise<void>,
   ): Promise<boolean> {
-    if (!alongside)
-      return (
-        (await this.db.execute(SETTLE, [
-          status,
-          JSON.stringify(envelope),
-          nextCheckAt,
-          now,
-          expiresAt,
-          id,
-        ])) === 1
-      );
-    return this.db.transaction((tx) =>
-      this.settleWithin(tx, id, status, envelope, now, nextCheckAt, expiresAt, alongside),
-    );
+    // Alone, one statement is its own transaction; with work alongside, both share one.
+    const settleOn = (via: SqlExecutor) =>
+      this.settleWithin(via, id, status, envelope, now, nextCheckAt, expiresAt, alongside);
+    return alongside ? this.db.transaction(settleOn) : settleOn(this.db);
   }
 
   /** `settle` as part of a transaction the caller holds, so that its own writes commit with it. */
@@ -126,14 +116,8 @@ export class OperationStore {
     expiresAt: number,
     alongside?: (tx: SqlExecutor) => Promise<void>,
   ): Promise<boolean> {
-    const changed = await tx.execute(SETTLE, [
-      status,
-      JSON.stringify(envelope),
-      nextCheckAt,
-      now,
-      expiresAt,
-      id,
-    ]);
+    const params = [status, JSON.stringify(envelope), nextCheckAt, now, expiresAt, id];
+    const changed = await tx.execute(SETTLE, params);
     if (alongside) await alongside(tx);
     return changed === 1;
   }

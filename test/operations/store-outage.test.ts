@@ -1,28 +1,12 @@
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ShiftableClock } from '../../src/app/clock.ts';
 import type { App } from '../../src/app/create-app.ts';
 import { isStoreUnavailable } from '../../src/store/store-unavailable.ts';
-import {
-  createScratchDatabase,
-  PG_ADMIN_URL,
-  postgresAvailable,
-  type ScratchDatabase,
-} from '../support/pg.ts';
+import { adminQuery, createScratchDatabase, postgresAvailable, type ScratchDatabase } from '../support/pg.ts';
 import { executions, testPrincipal } from '../support/test-domain.ts';
 import { call, credit, newKey, startTestApp } from './harness.ts';
 
 const alice = testPrincipal('alice');
-
-async function admin(sql: string): Promise<void> {
-  const client = new pg.Client({ connectionString: PG_ADMIN_URL });
-  await client.connect();
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end();
-  }
-}
 
 describe.skipIf(!(await postgresAvailable()))(
   'the gateway when its PostgreSQL database stops answering',
@@ -34,15 +18,15 @@ describe.skipIf(!(await postgresAvailable()))(
       app = await startTestApp({ dataDir: '.', databaseUrl: db.url });
     });
     afterAll(async () => {
-      await admin(`ALTER DATABASE ${db.name} ALLOW_CONNECTIONS true`).catch(() => undefined);
+      await adminQuery(`ALTER DATABASE ${db.name} ALLOW_CONNECTIONS true`).catch(() => undefined);
       await app?.close();
       await db?.drop();
     });
 
     it('answers DEPENDENCY_UNAVAILABLE (retryable, same key) and executes nothing; the same key later executes once', async () => {
       const args = { account: 'acc-down', amount: 7, idempotency_key: newKey('down') };
-      await admin(`ALTER DATABASE ${db.name} ALLOW_CONNECTIONS false`);
-      await admin(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '${db.name}'`);
+      await adminQuery(`ALTER DATABASE ${db.name} ALLOW_CONNECTIONS false`);
+      await adminQuery(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '${db.name}'`);
 
       const refused = await credit(app, alice, args);
       expect(refused).toMatchObject({
@@ -57,7 +41,7 @@ describe.skipIf(!(await postgresAvailable()))(
       });
       expect(read).toMatchObject({ status: 'failed', code: 'DEPENDENCY_UNAVAILABLE', retryable: true });
 
-      await admin(`ALTER DATABASE ${db.name} ALLOW_CONNECTIONS true`);
+      await adminQuery(`ALTER DATABASE ${db.name} ALLOW_CONNECTIONS true`);
       const later = await credit(app, alice, args);
       expect(later).toMatchObject({ status: 'completed', replayed: false });
       expect(await executions(app.db, 'execute')).toHaveLength(1);

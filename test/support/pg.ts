@@ -45,7 +45,8 @@ export async function createScratchDatabase(): Promise<ScratchDatabase> {
   };
 }
 
-async function adminQuery(sql: string): Promise<void> {
+/** Runs one statement as the server's administrator (outside any test database). */
+export async function adminQuery(sql: string): Promise<void> {
   const client = new pg.Client({ connectionString: PG_ADMIN_URL });
   await client.connect();
   try {
