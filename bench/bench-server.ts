@@ -1,23 +1,36 @@
 import { pino } from 'pino';
 import { createApp } from '../src/app/create-app.ts';
+import type { ToolgateModule } from '../src/app/module.ts';
+import { referenceDomains } from '../src/domains/reference-domains.ts';
 import { startHttpTransport } from '../src/transport/http-server.ts';
 import { benchDomain } from './bench-domain.ts';
+import { generatedToolsDomain } from './generated-tools-domain.ts';
 
 /**
- * The gateway under load for the operations benchmark, in its own process so the load generator
- * does not share its event loop: toolgate over HTTP as served (token verification, the full
- * pipeline, info logs to a file), with one durable write tool, on SQLite in the data dir or on the
- * PostgreSQL database given. Announces {port, resource} over IPC.
+ * The gateway under load for the operations and fair-anchors benchmarks, in its own process so the
+ * load generator does not share its event loop: toolgate over HTTP as served (token verification, the
+ * full pipeline, info logs to a file), on SQLite in the data dir or on the PostgreSQL database given.
+ * The module set: `bench` (one durable write tool, the default), `reference` (the reference domains,
+ * seeded, plus the bench write tool) or `generated` (a thousand generated tools). Announces
+ * {port, resource} over IPC.
  */
-const [dataDir, databaseUrl] = process.argv.slice(2);
-if (!dataDir) throw new Error('usage: bench-server.ts <dataDir> [databaseUrl]');
+const MODULE_SETS: Record<string, { modules: readonly ToolgateModule[]; seed: boolean }> = {
+  bench: { modules: [benchDomain], seed: false },
+  reference: { modules: [...referenceDomains, benchDomain], seed: true },
+  generated: { modules: [generatedToolsDomain], seed: false },
+};
+
+const [dataDir, databaseUrl, moduleSet = 'bench'] = process.argv.slice(2);
+const served = MODULE_SETS[moduleSet];
+if (!dataDir || !served)
+  throw new Error('usage: bench-server.ts <dataDir> [databaseUrl] [bench|reference|generated]');
 
 const app = await createApp({
   dataDir,
   databaseUrl: databaseUrl || undefined,
   logger: pino({ level: 'info' }, pino.destination({ dest: `${dataDir}/gateway.log`, sync: false })),
-  seed: false,
-  modules: [benchDomain],
+  seed: served.seed,
+  modules: served.modules,
 });
 const http = await startHttpTransport(app, { port: 0, keys: { kind: 'dev', dataDir } });
 process.send?.({ port: http.port, resource: http.resource });

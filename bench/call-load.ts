@@ -1,15 +1,21 @@
 import { Agent, request } from 'node:http';
+import { processCpuMicros } from './process-cpu.ts';
+
+/** When a phase of the load ends: after a number of calls, or after a time. */
+export type LoadPhase = { readonly calls: number } | { readonly ms: number };
 
 export interface CallLoadOptions {
   readonly url: string;
   readonly token: string | null;
-  /** Measured calls (after the warm-up). */
-  readonly calls: number;
-  readonly warmupCalls: number;
+  /** Calls before the measured phase, not measured. */
+  readonly warmup: LoadPhase;
+  readonly measured: LoadPhase;
   /** Keep-alive connections, each with one call in flight. */
   readonly concurrency: number;
   /** The JSON-RPC request to post, or a function of the call number (e.g. a new key per call). */
   readonly body: string | ((i: number) => string);
+  /** The server's process id, to measure its CPU time over the measured phase (Linux /proc). */
+  readonly serverPid?: number;
 }
 
 export interface CallLoadResult {
@@ -17,12 +23,17 @@ export interface CallLoadResult {
   readonly p50Ms: number;
   readonly p99Ms: number;
   readonly failures: number;
+  /** Server CPU time (user + system) over the measured phase divided by its calls; null without serverPid. */
+  readonly cpuMicrosPerCall: number | null;
+  /** The load generator's own CPU time per call; when it nears 1e6 / callsPerSecond, the generator is the bottleneck. */
+  readonly loadCpuMicrosPerCall: number;
 }
 
 /**
  * A closed-loop load generator for MCP over HTTP: `concurrency` keep-alive connections on loopback
- * each post one tools/call at a time until a fixed number of calls is done. Latency is per call,
- * from write to the end of the answer. A call fails unless it answers 200 with a JSON-RPC result.
+ * each post one JSON-RPC request at a time until a fixed number of calls is done or a fixed time has
+ * passed. Latency is per call, from write to the end of the answer. A call fails unless it answers
+ * 200 with a JSON-RPC result.
  */
 export async function runCallLoad(options: CallLoadOptions): Promise<CallLoadResult> {
   const agent = new Agent({ keepAlive: true, maxSockets: options.concurrency });
@@ -59,12 +70,14 @@ export async function runCallLoad(options: CallLoadOptions): Promise<CallLoadRes
       req.on('error', () => resolve(false));
       req.end(body);
     });
-  const drive = async (total: number, latencies: number[] | null) => {
+  const drive = async (end: LoadPhase, latencies: number[] | null) => {
     let issued = 0;
     let failures = 0;
+    const stopAt = 'ms' in end ? performance.now() + end.ms : Number.POSITIVE_INFINITY;
+    const more = () => ('calls' in end ? issued < end.calls : performance.now() < stopAt);
     await Promise.all(
       Array.from({ length: options.concurrency }, async () => {
-        while (issued < total) {
+        while (more()) {
           issued += 1;
           const started = performance.now();
           if (!(await once())) failures += 1;
@@ -74,13 +87,25 @@ export async function runCallLoad(options: CallLoadOptions): Promise<CallLoadRes
     );
     return failures;
   };
-  await drive(options.warmupCalls, null);
+  await drive(options.warmup, null);
   const latencies: number[] = [];
+  const pid = options.serverPid;
+  const cpuBefore = pid === undefined ? 0 : processCpuMicros(pid);
+  const loadCpuBefore = process.cpuUsage();
   const started = performance.now();
-  const failures = await drive(options.calls, latencies);
+  const failures = await drive(options.measured, latencies);
   const seconds = (performance.now() - started) / 1000;
+  const loadCpu = process.cpuUsage(loadCpuBefore);
+  const cpuMicros = pid === undefined ? null : processCpuMicros(pid) - cpuBefore;
   agent.destroy();
   latencies.sort((a, b) => a - b);
   const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? 0;
-  return { callsPerSecond: latencies.length / seconds, p50Ms: at(0.5), p99Ms: at(0.99), failures };
+  return {
+    callsPerSecond: latencies.length / seconds,
+    p50Ms: at(0.5),
+    p99Ms: at(0.99),
+    failures,
+    cpuMicrosPerCall: cpuMicros === null ? null : cpuMicros / Math.max(1, latencies.length),
+    loadCpuMicrosPerCall: (loadCpu.user + loadCpu.system) / Math.max(1, latencies.length),
+  };
 }

@@ -1,7 +1,9 @@
-import { createServer } from 'node:http';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { pino } from 'pino';
 import { z } from 'zod';
 import { createApp } from '../src/app/create-app.ts';
@@ -13,13 +15,17 @@ import { outcome } from '../src/contract/outcome.ts';
 import { startHttpTransport } from '../src/transport/http-server.ts';
 
 /**
- * One server under load for the gateway-vs-SDK benchmark, in its own process so the load generator
- * does not share its event loop. Announces {url, token} over IPC.
+ * One server under load for the gateway-vs-SDK and fair-anchors benchmarks, in its own process so the
+ * load generator does not share its event loop. Announces {url, token} over IPC.
  * - `gateway`: toolgate as served (HTTP, token verification, the full pipeline, info logs to a file).
- * - `sdk`: the bare SDK the way its docs show stateless Streamable HTTP: a server and a transport
- *   per request, JSON answers, the same no-op tool.
+ * - `sdk`: the bare SDK the way its docs show stateless Streamable HTTP: a high-level McpServer and a
+ *   transport per request, JSON answers, the same no-op tool.
+ * - `sdk-low-level`: the SDK's low-level Server, stateless: a Server with two request handlers and a
+ *   transport per request (a stateless transport cannot be reused), JSON answers, the same no-op tool.
+ * - `raw`: the floor: node:http reading one JSON-RPC request, parsing it and answering the no-op result.
  */
 const NOOP_TOOL = 'bench_noop';
+const NOOP_RESULT = { content: [{ type: 'text' as const, text: '{"ok":true}' }] };
 const [mode, dataDir] = process.argv.slice(2);
 
 const noop = defineTool({
@@ -43,6 +49,27 @@ const noopDomain: ToolgateModule = {
   }),
 };
 
+/** Serves `handle` on a loopback port and announces it. */
+function listen(handle: (req: IncomingMessage, res: ServerResponse) => void): void {
+  const server = createServer(handle);
+  server.listen(0, '127.0.0.1', () => {
+    process.send?.({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`, token: null });
+  });
+}
+
+/** Connects a per-request server to a per-request stateless transport and lets it answer. */
+function serveStateless(server: McpServer | Server, req: IncomingMessage, res: ServerResponse): void {
+  const transport = new StreamableHTTPServerTransport({
+    sessionIdGenerator: undefined,
+    enableJsonResponse: true,
+  });
+  res.on('close', () => {
+    void transport.close();
+    void server.close();
+  });
+  void server.connect(transport).then(() => transport.handleRequest(req, res));
+}
+
 if (mode === 'gateway' && dataDir) {
   const logger = pino({ level: 'info' }, pino.destination({ dest: `${dataDir}/gateway.log`, sync: false }));
   const app = await createApp({ dataDir, logger, seed: false, modules: [noopDomain], backgroundJobs: false });
@@ -54,24 +81,36 @@ if (mode === 'gateway' && dataDir) {
   );
   process.send?.({ url: http.url, token });
 } else if (mode === 'sdk') {
-  const server = createServer((req, res) => {
+  listen((req, res) => {
     const mcp = new McpServer({ name: 'bare-sdk', version: '1.0.0' });
-    mcp.registerTool(NOOP_TOOL, { description: noop.description, inputSchema: {} }, async () => ({
-      content: [{ type: 'text', text: '{"ok":true}' }],
-    }));
-    const transport = new StreamableHTTPServerTransport({
-      sessionIdGenerator: undefined,
-      enableJsonResponse: true,
-    });
-    res.on('close', () => {
-      void transport.close();
-      void mcp.close();
-    });
-    void mcp.connect(transport).then(() => transport.handleRequest(req, res));
+    mcp.registerTool(NOOP_TOOL, { description: noop.description, inputSchema: {} }, async () => NOOP_RESULT);
+    serveStateless(mcp, req, res);
   });
-  server.listen(0, '127.0.0.1', () => {
-    process.send?.({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`, token: null });
+} else if (mode === 'sdk-low-level') {
+  const listing = {
+    tools: [{ name: NOOP_TOOL, description: noop.description, inputSchema: { type: 'object' as const } }],
+  };
+  listen((req, res) => {
+    const server = new Server(
+      { name: 'bare-sdk-low-level', version: '1.0.0' },
+      { capabilities: { tools: {} } },
+    );
+    server.setRequestHandler(ListToolsRequestSchema, async () => listing);
+    server.setRequestHandler(CallToolRequestSchema, async () => NOOP_RESULT);
+    serveStateless(server, req, res);
+  });
+} else if (mode === 'raw') {
+  const result = JSON.stringify(NOOP_RESULT);
+  listen((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const message = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { id: number | string };
+      const body = `{"jsonrpc":"2.0","id":${JSON.stringify(message.id)},"result":${result}}`;
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
+      res.end(body);
+    });
   });
 } else {
-  throw new Error('usage: noop-server.ts gateway <dataDir> | sdk');
+  throw new Error('usage: noop-server.ts gateway <dataDir> | sdk | sdk-low-level | raw');
 }

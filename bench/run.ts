@@ -1,6 +1,7 @@
-import type { BenchMeasure, BenchSection } from './bench-section.ts';
+import type { BenchMeasure, BenchSection, BenchTable } from './bench-section.ts';
 import { cliStartupBench } from './cli-startup-bench.ts';
 import { evalBench } from './eval-bench.ts';
+import { fairAnchorsBench } from './fair-anchors.ts';
 import { gatewayVsSdkBench } from './gateway-vs-sdk.ts';
 import { operationsBench } from './operations-bench.ts';
 
@@ -11,6 +12,10 @@ import { operationsBench } from './operations-bench.ts';
 const sections: BenchSection[] = [
   { title: 'gateway vs bare SDK: no-op read tool over HTTP', run: () => gatewayVsSdkBench() },
   { title: 'operations: reservations, replays, durable writes', run: () => operationsBench() },
+  {
+    title: 'fair anchors: raw node:http and low-level SDK vs gateway read, write, replay, tools/list',
+    run: () => fairAnchorsBench(),
+  },
   { title: 'evaluation: reference run of every scenario', run: () => evalBench() },
   { title: 'CLI start-up: commands that do not serve', run: () => cliStartupBench() },
 ];
@@ -20,13 +25,30 @@ function format(measure: BenchMeasure): string {
   return `  ${measure.name.padEnd(60)} ${measure.value.toFixed(digits).padStart(12)} ${measure.unit}`;
 }
 
+function formatTable(table: BenchTable): string[] {
+  const width = 13;
+  const nameWidth = Math.max(...table.rows.map((row) => row.name.length)) + 2;
+  const header = `  ${'case'.padEnd(nameWidth)}${table.columns.map((c) => c.title.padStart(width)).join('')}`;
+  const rows = table.rows.map(
+    (row) =>
+      `  ${row.name.padEnd(nameWidth)}${row.values
+        .map((value, i) =>
+          (Number.isNaN(value) ? '-' : value.toFixed(table.columns[i]?.digits ?? 2)).padStart(width),
+        )
+        .join('')}`,
+  );
+  return [header, ...rows];
+}
+
 const filter = process.argv.slice(2).join(' ').toLowerCase();
 let failed = false;
 for (const section of sections) {
   if (filter && !section.title.toLowerCase().includes(filter)) continue;
   console.log(`\n${section.title}`);
   try {
-    for (const measure of await section.run()) console.log(format(measure));
+    const report = await section.run();
+    if ('table' in report) for (const line of formatTable(report.table)) console.log(line);
+    for (const measure of 'table' in report ? report.measures : report) console.log(format(measure));
   } catch (error) {
     failed = true;
     console.log(`  failed: ${(error as Error).message}`);

@@ -15,9 +15,38 @@ export interface ServerLoadOptions {
   readonly concurrency: number;
 }
 
+/** A forked bench server: what it announced over IPC, its process id (for CPU time), and how to stop it. */
+export interface BenchServer {
+  readonly announcement: Record<string, unknown>;
+  readonly pid: number;
+  stop(): void;
+}
+
+/** Forks a bench server (a tsx script that announces itself over IPC) and waits for its announcement. */
+export async function startBenchServer(script: string, args: readonly string[]): Promise<BenchServer> {
+  const child = fork(script, [...args], {
+    execArgv: ['--import', 'tsx'],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  const stop = () => {
+    child.kill('SIGKILL');
+  };
+  try {
+    const announcement = await new Promise<Record<string, unknown>>((resolve, reject) => {
+      child.once('message', (m) => resolve(m as Record<string, unknown>));
+      child.once('exit', (code) => reject(new Error(`bench server exited (${code})`)));
+    });
+    if (child.pid === undefined) throw new Error('bench server has no process id');
+    return { announcement, pid: child.pid, stop };
+  } catch (error) {
+    stop();
+    throw error;
+  }
+}
+
 /**
- * Forks a bench server (a tsx script that announces itself over IPC), runs the load against it and
- * stops it. Throws when any call failed: a rate over failed calls would flatter the server.
+ * Forks a bench server, runs the load against it and stops it. Throws when any call failed: a rate
+ * over failed calls would flatter the server.
  */
 export async function serverLoad(
   script: string,
@@ -26,27 +55,20 @@ export async function serverLoad(
   toolCall: (i: number) => { name: string; arguments: Record<string, unknown> },
   options: ServerLoadOptions,
 ): Promise<CallLoadResult> {
-  const child = fork(script, [...args], {
-    execArgv: ['--import', 'tsx'],
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  });
+  const server = await startBenchServer(script, args);
   try {
-    const announcement = await new Promise<Record<string, unknown>>((resolve, reject) => {
-      child.once('message', (m) => resolve(m as Record<string, unknown>));
-      child.once('exit', (code) => reject(new Error(`bench server exited (${code})`)));
-    });
-    const { url, token } = await target(announcement);
+    const { url, token } = await target(server.announcement);
     const load = await runCallLoad({
       url,
       token,
-      calls: options.calls,
-      warmupCalls: options.warmupCalls,
+      warmup: { calls: options.warmupCalls },
+      measured: { calls: options.calls },
       concurrency: options.concurrency,
       body: (i) => JSON.stringify({ jsonrpc: '2.0', id: i, method: 'tools/call', params: toolCall(i) }),
     });
     if (load.failures > 0) throw new Error(`${load.failures} of ${options.calls} calls to ${url} failed`);
     return load;
   } finally {
-    child.kill('SIGKILL');
+    server.stop();
   }
 }

@@ -1,0 +1,286 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { loadOrCreateDevKeys } from '../src/auth/dev-keys.ts';
+import { mintToken } from '../src/auth/mint-token.ts';
+import type { TokenSubject } from '../src/auth/token-claims.ts';
+import { demoId } from '../src/domains/orders/demo-orders.ts';
+import { ORDER_PRINCIPALS } from '../src/domains/orders/demo-principals.ts';
+import { createScratchDatabase, postgresAvailable } from '../test/support/pg.ts';
+import { BENCH_SCOPE, BENCH_WRITE_TOOL } from './bench-domain.ts';
+import type { BenchMeasure, BenchReport } from './bench-section.ts';
+import { type CallLoadResult, runCallLoad } from './call-load.ts';
+import { GENERATED_SCOPE, GENERATED_TOOL_COUNT } from './generated-tools-domain.ts';
+import {
+  answeredOk,
+  gatewayOk,
+  type LoadCase,
+  listsAtLeast,
+  probe,
+  toolCall,
+  toolsList,
+} from './load-case.ts';
+import { type BenchServer, startBenchServer } from './server-load.ts';
+
+export interface FairAnchorsOptions {
+  /** How long each case is measured. */
+  readonly durationMs?: number;
+  /** How long each case warms up first (not measured). */
+  readonly warmupMs?: number;
+  /** Keep-alive connections, each with one call in flight. */
+  readonly concurrency?: number;
+}
+
+const NOOP_SERVER = fileURLToPath(new URL('./noop-server.ts', import.meta.url));
+const GATEWAY_SERVER = fileURLToPath(new URL('./bench-server.ts', import.meta.url));
+/** A real demo order of the reference domains, owned by the customer whose token reads it. */
+const ORDER_ID = demoId('ord_', 'alice-in-transit');
+const ALICE = ORDER_PRINCIPALS.find((p) => p.name === 'acme-customer-alice')!;
+const CUSTOMER: TokenSubject = {
+  sub: ALICE.subject,
+  tenant: ALICE.tenant,
+  actor: ALICE.actor,
+  scopes: ALICE.scopes,
+};
+const WRITER: TokenSubject = { sub: 'bench', tenant: 'bench', actor: 'service', scopes: [BENCH_SCOPE] };
+const LISTER: TokenSubject = { sub: 'bench', tenant: 'bench', actor: 'service', scopes: [GENERATED_SCOPE] };
+
+/** The gateway cases on each store, named once for the table and the targets. */
+const CASES = {
+  read: 'orders_get (read)',
+  write: 'durable write (new key per call)',
+  replay: 'replay (one key repeated)',
+  list: 'tools/list',
+} as const;
+const caseName = (dialect: string, kind: keyof typeof CASES) => `${dialect}: ${CASES[kind]}`;
+const LARGE_LISTING = `sqlite: tools/list at ${GENERATED_TOOL_COUNT} tools`;
+
+interface Measured {
+  readonly name: string;
+  readonly load: CallLoadResult;
+}
+
+/** Probes the case, then drives the same closed-loop load against it, measuring the server's CPU time. */
+async function measure(
+  server: BenchServer,
+  load: LoadCase,
+  options: Required<FairAnchorsOptions>,
+): Promise<Measured> {
+  await probe(load);
+  const result = await runCallLoad({
+    url: load.url,
+    token: load.token,
+    warmup: { ms: options.warmupMs },
+    measured: { ms: options.durationMs },
+    concurrency: options.concurrency,
+    serverPid: server.pid,
+    body: (i) => JSON.stringify({ jsonrpc: '2.0', id: i, ...load.request(i) }),
+  });
+  if (result.failures > 0) throw new Error(`${load.name}: ${result.failures} calls failed`);
+  return { name: load.name, load: result };
+}
+
+/** A no-op server of noop-server.ts (raw floor or SDK) under the tools/call load. */
+async function anchor(mode: string, name: string, options: Required<FairAnchorsOptions>): Promise<Measured> {
+  const server = await startBenchServer(NOOP_SERVER, [mode]);
+  try {
+    const url = String(server.announcement.url);
+    const call = toolCall('bench_noop', {});
+    return await measure(server, { name, url, token: null, request: () => call, check: answeredOk }, options);
+  } finally {
+    server.stop();
+  }
+}
+
+/** The gateway over the given module set, on SQLite (no database URL) or PostgreSQL, running the cases `cases` builds. */
+async function gateway(
+  moduleSet: 'reference' | 'generated',
+  databaseUrl: string | undefined,
+  cases: (url: string, token: (subject: TokenSubject) => Promise<string>) => Promise<LoadCase[]>,
+  options: Required<FairAnchorsOptions>,
+): Promise<Measured[]> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'toolgate-bench-anchors-'));
+  let server: BenchServer | null = null;
+  try {
+    const keys = await loadOrCreateDevKeys(dataDir);
+    server = await startBenchServer(GATEWAY_SERVER, [dataDir, databaseUrl ?? '', moduleSet]);
+    const resource = String(server.announcement.resource);
+    const url = `http://127.0.0.1:${String(server.announcement.port)}/mcp`;
+    const measured: Measured[] = [];
+    for (const load of await cases(url, (subject) => mintToken(keys, subject, { audience: resource }))) {
+      measured.push(await measure(server, load, options));
+    }
+    return measured;
+  } finally {
+    server?.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+/** Read, durable write (a new key per call), replay (one key repeated) and tools/list on one store. */
+function referenceCases(dialect: string) {
+  return async (url: string, token: (subject: TokenSubject) => Promise<string>): Promise<LoadCase[]> => {
+    const customer = await token(CUSTOMER);
+    const writer = await token(WRITER);
+    const run = Date.now();
+    const replayArgs = { text: 'replayed note', idempotency_key: `anchors-replay-${run}` };
+    return [
+      {
+        name: caseName(dialect, 'read'),
+        url,
+        token: customer,
+        request: () => toolCall('orders_get', { order_id: ORDER_ID }),
+        check: gatewayOk(false),
+      },
+      {
+        name: caseName(dialect, 'write'),
+        url,
+        token: writer,
+        request: (i) => toolCall(BENCH_WRITE_TOOL, { text: 'note', idempotency_key: `anchors-${run}-${i}` }),
+        check: gatewayOk(false),
+      },
+      {
+        name: caseName(dialect, 'replay'),
+        url,
+        token: writer,
+        setup: toolCall(BENCH_WRITE_TOOL, replayArgs),
+        request: () => toolCall(BENCH_WRITE_TOOL, replayArgs),
+        check: gatewayOk(true),
+      },
+      {
+        name: caseName(dialect, 'list'),
+        url,
+        token: customer,
+        request: () => toolsList,
+        check: listsAtLeast(1),
+      },
+    ];
+  };
+}
+
+/** Ratio of a case's throughput to an anchor's. */
+const ratio = (m: Measured, to: Measured) => m.load.callsPerSecond / to.load.callsPerSecond;
+/**
+ * The same ratio from server CPU per call (the anchor's over the case's): what a CPU-bound server would
+ * show, and steadier than throughput when other processes share the cores.
+ */
+const cpuRatio = (m: Measured, to: Measured) =>
+  (to.load.cpuMicrosPerCall ?? Number.NaN) / (m.load.cpuMicrosPerCall ?? Number.NaN);
+
+/** Issue 15's targets, each with its value and whether today's run meets it. */
+function targets(all: readonly Measured[], raw: Measured, sdk: Measured): BenchMeasure[] {
+  const find = (name: string) => all.find((m) => m.name === name);
+  const measures: BenchMeasure[] = [];
+  const target = (label: string, value: number | null, goal: number) => {
+    if (value === null) return;
+    measures.push({
+      name: `${label} (target >= ${goal}: ${value >= goal ? 'met' : 'NOT met'})`,
+      value,
+      unit: 'x',
+    });
+  };
+  for (const dialect of ['sqlite', 'postgres']) {
+    const read = find(caseName(dialect, 'read'));
+    const write = find(caseName(dialect, 'write'));
+    const replay = find(caseName(dialect, 'replay'));
+    target(`${dialect} orders_get / raw`, read ? ratio(read, raw) : null, dialect === 'sqlite' ? 0.4 : 0.25);
+    target(
+      `${dialect} write / low-level SDK`,
+      write ? ratio(write, sdk) : null,
+      dialect === 'sqlite' ? 1.5 : 0.5,
+    );
+    target(`${dialect} replay / read`, replay && read ? ratio(replay, read) : null, 1);
+  }
+  const thousand = find(LARGE_LISTING);
+  if (thousand) {
+    const rate = thousand.load.callsPerSecond;
+    measures.push({
+      name: `tools/list at ${GENERATED_TOOL_COUNT} tools (target >= 1000 calls/s: ${rate >= 1000 ? 'met' : 'NOT met'})`,
+      value: rate,
+      unit: 'calls/s',
+    });
+  }
+  return measures;
+}
+
+/**
+ * The fair-anchors section of `npm run bench` (issue 15): in one run, the same closed-loop load
+ * against the raw node:http floor, the SDK's low-level and high-level stateless servers (no-op tool),
+ * and the gateway's read, durable write, replay and tools/list on SQLite and PostgreSQL, plus tools/list
+ * over a thousand tools. Prints calls/s, p50, p99, server and load-generator CPU µs per call and the
+ * ratios to the raw floor and to the low-level SDK (by throughput and by server CPU per call), then the
+ * issue's targets (by throughput).
+ */
+export async function fairAnchorsBench(input: FairAnchorsOptions = {}): Promise<BenchReport> {
+  const options: Required<FairAnchorsOptions> = {
+    durationMs: input.durationMs ?? Number(process.env.BENCH_DURATION_MS ?? 5_000),
+    warmupMs: input.warmupMs ?? Number(process.env.BENCH_WARMUP_MS ?? 1_000),
+    concurrency: input.concurrency ?? Number(process.env.BENCH_CONCURRENCY ?? 16),
+  };
+  const raw = await anchor('raw', 'raw node:http floor (parse + answer)', options);
+  const sdk = await anchor('sdk-low-level', 'SDK low-level Server, stateless (no-op)', options);
+  const all: Measured[] = [raw, sdk, await anchor('sdk', 'SDK McpServer per request (no-op)', options)];
+  all.push(...(await gateway('reference', undefined, referenceCases('sqlite'), options)));
+  if (await postgresAvailable()) {
+    const scratch = await createScratchDatabase();
+    try {
+      all.push(...(await gateway('reference', scratch.url, referenceCases('postgres'), options)));
+    } finally {
+      await scratch.drop();
+    }
+  }
+  all.push(
+    ...(await gateway(
+      'generated',
+      undefined,
+      async (url, token) => [
+        {
+          name: LARGE_LISTING,
+          url,
+          token: await token(LISTER),
+          request: () => toolsList,
+          check: listsAtLeast(GENERATED_TOOL_COUNT),
+        },
+      ],
+      options,
+    )),
+  );
+  return {
+    table: {
+      columns: [
+        { title: 'calls/s', digits: 0 },
+        { title: 'p50 ms', digits: 2 },
+        { title: 'p99 ms', digits: 2 },
+        { title: 'srv µs/call', digits: 0 },
+        { title: 'gen µs/call', digits: 0 },
+        { title: 'x raw', digits: 2 },
+        { title: 'x SDK', digits: 2 },
+        { title: 'x raw CPU', digits: 2 },
+        { title: 'x SDK CPU', digits: 2 },
+      ],
+      rows: all.map((m) => ({
+        name: m.name,
+        values: [
+          m.load.callsPerSecond,
+          m.load.p50Ms,
+          m.load.p99Ms,
+          m.load.cpuMicrosPerCall ?? Number.NaN,
+          m.load.loadCpuMicrosPerCall,
+          ratio(m, raw),
+          ratio(m, sdk),
+          cpuRatio(m, raw),
+          cpuRatio(m, sdk),
+        ],
+      })),
+    },
+    measures: [
+      ...targets(all, raw, sdk),
+      {
+        name: `load per case: ${options.concurrency} keep-alive connections, ${options.warmupMs} ms warm-up`,
+        value: options.durationMs,
+        unit: 'ms',
+      },
+    ],
+  };
+}
