@@ -4,11 +4,12 @@ import { Gateway } from '../gateway/gateway.ts';
 import { PrincipalRateLimiter, type RateLimitSettings } from '../gateway/rate-limit-layer.ts';
 import { BackgroundLoop } from '../operations/background-loop.ts';
 import { createOperationsRuntime, type OperationsRuntime } from '../operations/operations-runtime.ts';
-import type { OperationsTuning } from '../operations/operations-tuning.ts';
+import { DEFAULT_OPERATIONS_TUNING, type OperationsTuning } from '../operations/operations-tuning.ts';
 import { readSettlementBacklog } from '../operations/settlement-backlog.ts';
 import { runMigrations } from '../store/migrations.ts';
 import { type DatabaseConfig, openDatabase } from '../store/open-database.ts';
 import type { SqlDatabase } from '../store/sql-database.ts';
+import { OperationTasks } from '../tasks/operation-tasks.ts';
 import type { GatewayTracing } from '../telemetry/call-tracing.ts';
 import { GatewayMetrics } from '../telemetry/metrics.ts';
 import { type Clock, ShiftableClock } from './clock.ts';
@@ -33,6 +34,8 @@ export interface AppConfig extends DatabaseConfig {
   readonly operations?: Partial<OperationsTuning>;
   /** Per-principal rate and in-flight limits (none when absent). */
   readonly limits?: RateLimitSettings;
+  /** How long tasks/result waits for a task still working (default 10 s). */
+  readonly taskResultWaitMs?: number;
 }
 
 /** Everything one gateway process serves, wired together; transports sit on top of it. */
@@ -43,6 +46,8 @@ export interface App {
   readonly metrics: GatewayMetrics;
   readonly clock: Clock;
   readonly operations: OperationsRuntime;
+  /** MCP tasks over the durable operations (task id = operation id). */
+  readonly tasks: OperationTasks;
   readonly modules: readonly ModuleInstance[];
   /** Demo principals of the modules that bring a simulated world. */
   readonly principals: readonly DemoPrincipal[];
@@ -110,6 +115,16 @@ export async function createApp(config: AppConfig): Promise<App> {
       operations.start();
       for (const loop of loops) loop.start();
     }
+    const tasks = new OperationTasks({
+      store: operations.store,
+      logger,
+      timing: {
+        ttlMs: retentionSeconds * 1000,
+        pollIntervalMs:
+          config.operations?.reconcileIntervalMs ?? DEFAULT_OPERATIONS_TUNING.reconcileIntervalMs,
+      },
+      ...(config.taskResultWaitMs === undefined ? {} : { resultWaitMs: config.taskResultWaitMs }),
+    });
     return {
       db,
       registry,
@@ -117,6 +132,7 @@ export async function createApp(config: AppConfig): Promise<App> {
       metrics,
       clock,
       operations,
+      tasks,
       modules,
       principals: simulated.flatMap((h) => h.principals),
       logger,

@@ -29,6 +29,8 @@ export const CHANGE_CLASSES = {
   description_changed: { severity: C, summary: 'description changed' },
   examples_changed: { severity: C, summary: 'examples changed' },
   annotations_changed: { severity: C, summary: 'annotations changed' },
+  task_support_added: { severity: C, summary: 'may now be called as an MCP task' },
+  task_support_removed: { severity: B, summary: 'may no longer be called as an MCP task' },
   timeout_changed: { severity: C, summary: 'timeout changed' },
   policy_changed: { severity: C, summary: 'operation policy changed' },
   notes_changed: { severity: C, summary: 'documented limits changed' },

@@ -106,6 +106,16 @@ export function diffTool(before: ContractTool, after: ContractTool): ContractCha
   }
   if (!same(before.annotations, after.annotations))
     note('annotations_changed', '/annotations', 'annotations changed');
+  // A contract exported before tasks were served has no task_support: for MCP that means "forbidden".
+  const tasksBefore = (before.task_support ?? 'forbidden') !== 'forbidden';
+  const tasksAfter = (after.task_support ?? 'forbidden') !== 'forbidden';
+  if (tasksBefore !== tasksAfter) {
+    note(
+      tasksAfter ? 'task_support_added' : 'task_support_removed',
+      '/task_support',
+      `taskSupport ${before.task_support ?? 'absent'} -> ${after.task_support ?? 'absent'}`,
+    );
+  }
   if (before.timeout_ms !== after.timeout_ms) {
     note('timeout_changed', '/timeout_ms', `timeout ${before.timeout_ms} ms -> ${after.timeout_ms} ms`);
   }

@@ -62,6 +62,8 @@ export const contractToolSchema = z.strictObject({
   duplicate_suspicion: duplicateSuspicionSchema.nullable(),
   external_systems: z.array(z.string()),
   notes: z.array(z.string()),
+  /** MCP `execution.taskSupport` (absent in contracts exported before tasks were served). */
+  task_support: z.enum(['optional', 'forbidden']).optional(),
   /** SHA-256 of the canonical JSON of what the model reads; a changed hash is a changed tool. */
   definition_sha256: z.string().regex(/^[0-9a-f]{64}$/),
 });

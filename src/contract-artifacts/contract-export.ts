@@ -1,4 +1,5 @@
 import { canonicalJson, sha256Hex } from '../contract/canonical-json.ts';
+import { taskNotesOf, taskSupportOf } from '../contract/task-support.ts';
 import type { RegisteredTool, ToolRegistry } from '../contract/tool-registry.ts';
 import {
   CONTRACT_FORMAT,
@@ -69,7 +70,8 @@ function contractTool(tool: RegisteredTool): ContractTool {
         }
       : null,
     external_systems: [...(definition.externalSystems ?? [])].sort(),
-    notes: [...(definition.notes ?? [])],
+    notes: [...(definition.notes ?? []), ...taskNotesOf(definition.kind)],
+    task_support: taskSupportOf(definition.kind),
     definition_sha256: definitionHash(base),
   };
 }

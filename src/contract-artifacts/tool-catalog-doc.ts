@@ -146,6 +146,7 @@ function toolSection(tool: ContractTool, common: ReadonlySet<string>): string {
     `| Idempotency | ${cell(policy)} |`,
     `| Dry run | ${tool.supports_dry_run ? 'supported (`dry_run`)' : 'no'} |`,
   );
+  if (tool.task_support) out.push(`| MCP task | ${tool.task_support} |`);
   if (tool.duplicate_suspicion) {
     const { window_seconds, confirm_field } = tool.duplicate_suspicion;
     out.push(`| Duplicate check | within ${window_seconds} s; confirm with ${code(confirm_field)} |`);

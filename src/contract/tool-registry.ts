@@ -1,6 +1,7 @@
 import type { AnyToolDefinition } from './define-tool.ts';
 import { type ErrorCodeSpec, gatewayErrors, statusOfCode } from './error-catalog.ts';
 import { inputJsonSchema, type JsonSchema, openObjectPointers, outputJsonSchema } from './json-schema.ts';
+import { taskNotesOf, taskSupportOf } from './task-support.ts';
 import { ToolContractError, type ToolContractProblem } from './tool-contract-error.ts';
 
 export interface RegistryOptions {
@@ -130,7 +131,8 @@ export class ToolRegistry {
         dry_run_reserves_key: false,
       };
     }
-    if (definition.notes && definition.notes.length > 0) meta.notes = [...definition.notes];
+    const notes = [...(definition.notes ?? []), ...taskNotesOf(definition.kind)];
+    if (notes.length > 0) meta.notes = notes;
     const listing = {
       name,
       title: definition.title,
@@ -138,6 +140,7 @@ export class ToolRegistry {
       inputSchema,
       outputSchema,
       annotations: definition.annotations,
+      execution: { taskSupport: taskSupportOf(definition.kind) },
       _meta: { [CONTRACT_META_KEY]: meta },
     };
     this.#tools.set(name, { definition, inputSchema, outputSchema, errors, meta, listing });

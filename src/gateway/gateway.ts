@@ -61,6 +61,11 @@ export interface ToolCallRequest {
   readonly _meta?: Record<string, unknown>;
   /** The caller's W3C `traceparent` header, continued by the call's span. */
   readonly traceparent?: string;
+  /**
+   * Told the operation id once this delivery has reserved its key and is about to execute (a call made
+   * as an MCP task answers then, while execution goes on).
+   */
+  readonly onReserved?: (operationId: string) => void;
 }
 
 /**
@@ -185,7 +190,7 @@ export class Gateway {
     const slot = writing ? this.#deps.limits?.holdWrite(who) : undefined;
     if (slot && !slot.ok) return this.#finish(call, rateLimited(tool, slot));
     try {
-      return await this.#admitAndExecute(call, signal);
+      return await this.#admitAndExecute(call, signal, request.onReserved);
     } catch (error) {
       // Reached only when a layer itself failed before the handler ran: nothing was executed.
       this.#log.error(
@@ -206,7 +211,11 @@ export class Gateway {
     }
   }
 
-  async #admitAndExecute(call: CallState, signal: AbortSignal | undefined): Promise<OutcomeEnvelope> {
+  async #admitAndExecute(
+    call: CallState,
+    signal: AbortSignal | undefined,
+    onReserved: ((operationId: string) => void) | undefined,
+  ): Promise<OutcomeEnvelope> {
     const { tool, principal: who } = call;
     const span = this.#spans.get(call)!;
     // 5. Idempotency: writes and requests executing for real reserve their key; dry runs never do.
@@ -232,6 +241,7 @@ export class Gateway {
         ),
       );
       if (admission.kind === 'answer') return this.#finish(call, admission.envelope);
+      onReserved?.(admission.operation.id);
     }
     // A handler may settle its operation in the transaction of its own last write (OperationHandle.commit).
     let committed: OutcomeEnvelope | null = null;

@@ -86,6 +86,15 @@ export class OperationStore {
     return rows[0] ? recordFromRow(rows[0]) : null;
   }
 
+  /** The principal's own operations in id order (ids sort by creation time), after `afterId`; at most `limit`. */
+  async listOwn(tenant: string, subject: string, afterId: string, limit: number): Promise<OperationRecord[]> {
+    const rows = await this.db.query<OperationRow>(
+      'SELECT * FROM operations WHERE tenant = ? AND subject = ? AND id > ? ORDER BY id LIMIT ?',
+      [tenant, subject, afterId, limit],
+    );
+    return rows.map(recordFromRow);
+  }
+
   /**
    * Stores the outcome of the delivery that executed. A record already settled by the reconciler or
    * an operator keeps that settlement; a late answer only replaces "in progress" or "unknown".

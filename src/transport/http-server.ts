@@ -161,7 +161,7 @@ export async function startHttpTransport(app: App, options: HttpTransportOptions
     const transport = new MultiplexedTransport({
       replyDeadlineMs: options.replyDeadlineMs ?? slowestToolMs + REPLY_DEADLINE_MARGIN_MS,
     });
-    const mcp = createMcpServer(app.gateway, principalFromRequest);
+    const mcp = createMcpServer(app.gateway, principalFromRequest, app.tasks);
     mcp.onerror = (error) => app.logger.warn({ err: error }, 'MCP server could not handle a message');
     await mcp.connect(transport);
     const guard = new HostGuard(host, options.allowedHosts);

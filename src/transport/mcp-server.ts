@@ -1,14 +1,21 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import {
   type CallToolRequest,
+  InitializeRequestSchema,
+  type InitializeResult,
+  LATEST_PROTOCOL_VERSION,
   ListToolsRequestSchema,
   type ListToolsResult,
   type MessageExtraInfo,
+  SUPPORTED_PROTOCOL_VERSIONS,
 } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import packageJson from '../../package.json' with { type: 'json' };
 import type { Principal } from '../auth/principal.ts';
 import type { Gateway } from '../gateway/gateway.ts';
+import type { OperationTasks } from '../tasks/operation-tasks.ts';
+import { callToolAsTask } from '../tasks/task-call.ts';
+import { serveTasks, TASKS_CAPABILITY, TASKS_SINCE_PROTOCOL } from '../tasks/task-handlers.ts';
 import { principalFromAuthInfo } from './principal-auth-info.ts';
 
 /**
@@ -42,29 +49,51 @@ const toolsCallEnvelopeSchema = z.object({ method: z.literal('tools/call'), para
 /**
  * The MCP server over the gateway. One instance serves every request of a transport: tools/list
  * answers the registry's prebuilt listing and tools/call runs the gateway pipeline, so the
- * gateway (not the SDK) owns validation and the envelope.
+ * gateway (not the SDK) owns validation and the envelope. With `tasks`, write and request calls may
+ * also be made as MCP tasks backed by their durable operations.
  */
-export function createMcpServer(gateway: Gateway, principalOf: PrincipalSource): Server {
-  const server = new Server(
-    { name: 'toolgate', version: packageJson.version },
-    { capabilities: { tools: { listChanged: false } }, instructions: INSTRUCTIONS },
-  );
+export function createMcpServer(
+  gateway: Gateway,
+  principalOf: PrincipalSource,
+  tasks?: OperationTasks,
+): Server {
+  const serverInfo = { name: 'toolgate', version: packageJson.version };
+  const toolsOnly = { tools: { listChanged: false } };
+  const server = new Server(serverInfo, {
+    capabilities: { ...toolsOnly, ...(tasks ? { tasks: TASKS_CAPABILITY } : {}) },
+    instructions: INSTRUCTIONS,
+  });
+  if (tasks) {
+    serveTasks(server, tasks, principalOf);
+    // Tasks are announced only to clients of a revision that defines them; older ones see what they saw.
+    server.setRequestHandler(InitializeRequestSchema, (request): InitializeResult => {
+      const asked = request.params.protocolVersion;
+      const protocolVersion = SUPPORTED_PROTOCOL_VERSIONS.includes(asked) ? asked : LATEST_PROTOCOL_VERSION;
+      return {
+        protocolVersion,
+        capabilities:
+          protocolVersion >= TASKS_SINCE_PROTOCOL ? { ...toolsOnly, tasks: TASKS_CAPABILITY } : toolsOnly,
+        serverInfo,
+        instructions: INSTRUCTIONS,
+      };
+    });
+  }
   server.setRequestHandler(ListToolsRequestSchema, async (_request, extra) => ({
     tools: gateway.listTools(await principalOf(extra)) as ListToolsResult['tools'],
   }));
   server.setRequestHandler(toolsCallEnvelopeSchema, async (request, extra) => {
     // The SDK server validated params against CallToolRequestSchema before calling this handler.
     const params = request.params as CallToolRequest['params'];
-    return gateway.callTool(
-      {
-        name: params.name,
-        arguments: params.arguments,
-        _meta: params._meta,
-        traceparent: headerValue(extra.requestInfo?.headers.traceparent),
-      },
-      await principalOf(extra),
-      extra.signal,
-    );
+    const call = {
+      name: params.name,
+      arguments: params.arguments,
+      _meta: params._meta,
+      traceparent: headerValue(extra.requestInfo?.headers.traceparent),
+    };
+    if (tasks && params.task) {
+      return callToolAsTask(gateway, tasks, call, await principalOf(extra));
+    }
+    return gateway.callTool(call, await principalOf(extra), extra.signal);
   });
   return server;
 }

@@ -23,7 +23,7 @@ export async function startStdioTransport(
   principalNow: PrincipalSource = () => principal,
 ): Promise<StdioTransport> {
   const input = streams.input ?? process.stdin;
-  const server = createMcpServer(app.gateway, principalNow);
+  const server = createMcpServer(app.gateway, principalNow, app.tasks);
   const transport = new StdioServerTransport(input, streams.output ?? process.stdout);
   let markClosed: () => void = () => {};
   const closed = new Promise<void>((resolve) => {

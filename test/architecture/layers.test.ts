@@ -18,6 +18,7 @@ const LAYERS = {
     'operations',
     'operator',
     'store',
+    'tasks',
     'telemetry',
     'transport',
     'index.ts',

@@ -155,6 +155,31 @@ const cases: DiffCase[] = [
     severity: 'compatible',
   },
   {
+    name: 'task support added (a contract from before tasks has none)',
+    tool: 'tickets_open',
+    before: (t) => {
+      delete t.task_support;
+    },
+    edit: (t) => {
+      t.task_support = 'optional';
+    },
+    change: 'task_support_added',
+    severity: 'compatible',
+    pointer: '/task_support',
+  },
+  {
+    name: 'task support withdrawn',
+    tool: 'tickets_open',
+    before: (t) => {
+      t.task_support = 'optional';
+    },
+    edit: (t) => {
+      t.task_support = 'forbidden';
+    },
+    change: 'task_support_removed',
+    severity: 'breaking',
+  },
+  {
     name: 'timeout changed',
     tool: 'tickets_get',
     edit: (t) => {

@@ -88,7 +88,13 @@ function apply(base: Record<string, unknown>, mutations: Mutation[]): unknown {
   let args: unknown = structuredClone(base);
   for (const m of mutations) {
     if (m.kind === 'replace') {
-      args = m.value;
+      // A shallow copy: generated values are shared (constantFrom hands out one instance), so setting a
+      // field on the value itself would change it for later runs, or make it contain itself.
+      args = Array.isArray(m.value)
+        ? [...m.value]
+        : typeof m.value === 'object' && m.value !== null
+          ? { ...m.value }
+          : m.value;
       continue;
     }
     if (typeof args !== 'object' || args === null || Array.isArray(args)) args = {};

@@ -100,6 +100,11 @@ export class ChildGateway {
     return result.structuredContent as OutcomeEnvelope;
   }
 
+  /** The SDK client this gateway serves `who` through (one per subject, closed with the gateway). */
+  client(who: TokenSubject): Promise<Client> {
+    return this.#client(who);
+  }
+
   #client(who: TokenSubject): Promise<Client> {
     let client = this.#clients.get(who.sub);
     if (!client) {

@@ -1,0 +1,127 @@
+import {
+  type CallToolResult,
+  ErrorCode,
+  McpError,
+  RELATED_TASK_META_KEY,
+  type Task,
+} from '@modelcontextprotocol/sdk/types.js';
+import type { Logger } from 'pino';
+import type { Principal } from '../auth/principal.ts';
+import { OPERATION_ID_PATTERN } from '../operations/operation-id.ts';
+import type { OperationRecord } from '../operations/operation-record.ts';
+import type { OperationStore } from '../operations/operation-store.ts';
+import { isSettledTask, type TaskTiming, taskOf } from './task-view.ts';
+
+export interface OperationTasksOptions {
+  readonly store: OperationStore;
+  readonly timing: TaskTiming;
+  /** Where a task's execution reports failures no request is left to hear. */
+  readonly logger: Logger;
+  /** How long tasks/result waits for a task still working before telling the requestor to poll. */
+  readonly resultWaitMs?: number;
+  /** Tasks per tasks/list page. */
+  readonly pageSize?: number;
+}
+
+/** A stateless server holds no stream open: tasks/result waits this long, then the requestor polls. */
+export const DEFAULT_RESULT_WAIT_MS = 10_000;
+const DEFAULT_PAGE_SIZE = 50;
+const RESULT_POLL_MS = 100;
+
+/**
+ * MCP tasks backed by durable operations: the task id is the operation id, so any gateway process on
+ * the same database answers for it. A principal sees only its own operations (tenant and subject);
+ * another principal's task id answers exactly like an unknown one.
+ */
+export class OperationTasks {
+  readonly #store: OperationStore;
+  readonly #resultWaitMs: number;
+  readonly #pageSize: number;
+  readonly timing: TaskTiming;
+  readonly logger: Logger;
+
+  constructor(options: OperationTasksOptions) {
+    this.#store = options.store;
+    this.timing = options.timing;
+    this.logger = options.logger;
+    this.#resultWaitMs = options.resultWaitMs ?? DEFAULT_RESULT_WAIT_MS;
+    this.#pageSize = options.pageSize ?? DEFAULT_PAGE_SIZE;
+  }
+
+  /** tasks/get: the task's state now. */
+  async get(principal: Principal, taskId: string): Promise<Task> {
+    return taskOf(await this.#own(principal, taskId), this.timing);
+  }
+
+  /**
+   * tasks/result: the stored CallToolResult (the envelope) once the task is settled; a task still
+   * working is waited for a bounded time, then refused so that the requestor polls tasks/get.
+   */
+  async result(principal: Principal, taskId: string, signal?: AbortSignal): Promise<CallToolResult> {
+    const deadline = Date.now() + this.#resultWaitMs;
+    let record = await this.#own(principal, taskId);
+    while (!isSettledTask(taskOf(record, this.timing)) && Date.now() < deadline && !signal?.aborted) {
+      await new Promise((resolve) => setTimeout(resolve, RESULT_POLL_MS));
+      record = await this.#own(principal, taskId);
+    }
+    const task = taskOf(record, this.timing);
+    if (!isSettledTask(task) || !record.envelope) {
+      throw new McpError(
+        ErrorCode.RequestTimeout,
+        `Task ${taskId} is still working (${task.statusMessage}); poll tasks/get and fetch the result once it is completed.`,
+        { taskId, status: task.status },
+      );
+    }
+    const envelope = record.envelope;
+    return {
+      content: [{ type: 'text', text: JSON.stringify(envelope) }],
+      structuredContent: envelope as unknown as Record<string, unknown>,
+      isError: envelope.status === 'failed',
+      _meta: { [RELATED_TASK_META_KEY]: { taskId } },
+    };
+  }
+
+  /** tasks/list: the caller's own operations, oldest first, one page per call. */
+  async list(
+    principal: Principal,
+    cursor: string | undefined,
+  ): Promise<{ tasks: Task[]; nextCursor?: string }> {
+    if (cursor !== undefined && !OPERATION_ID_PATTERN.test(cursor)) {
+      throw new McpError(
+        ErrorCode.InvalidParams,
+        'Invalid cursor: use the nextCursor of an earlier tasks/list.',
+      );
+    }
+    const records = await this.#store.listOwn(
+      principal.tenant,
+      principal.subject,
+      cursor ?? '',
+      this.#pageSize + 1,
+    );
+    const page = records.slice(0, this.#pageSize);
+    const tasks = page.map((record) => taskOf(record, this.timing));
+    const last = page.at(-1);
+    return records.length > this.#pageSize && last ? { tasks, nextCursor: last.id } : { tasks };
+  }
+
+  /**
+   * tasks/cancel: refused. A task exists only once its operation has started executing, so its work may
+   * already have reached the owning system, and a cancel is not an undo; a settled task cannot change.
+   */
+  async cancel(principal: Principal, taskId: string): Promise<never> {
+    const task = taskOf(await this.#own(principal, taskId), this.timing);
+    const why = isSettledTask(task)
+      ? `task ${taskId} is already ${task.status}`
+      : `task ${taskId} has started executing and may already have reached the owning system; a cancel is not an undo (${task.statusMessage})`;
+    throw new McpError(ErrorCode.InvalidParams, `Cannot cancel: ${why}.`, { taskId, status: task.status });
+  }
+
+  /** The caller's own operation by task id; anything else is "not found", the same for every reason. */
+  async #own(principal: Principal, taskId: string): Promise<OperationRecord> {
+    const record = OPERATION_ID_PATTERN.test(taskId) ? await this.#store.findById(taskId) : null;
+    if (!record || record.tenant !== principal.tenant || record.subject !== principal.subject) {
+      throw new McpError(ErrorCode.InvalidParams, `Task not found: ${taskId}.`);
+    }
+    return record;
+  }
+}

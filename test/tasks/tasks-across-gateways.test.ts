@@ -1,0 +1,74 @@
+import { CallToolResultSchema, type Task } from '@modelcontextprotocol/sdk/types.js';
+import { describe, expect, it } from 'vitest';
+import type { TokenSubject } from '../../src/auth/token-claims.ts';
+import { EffectsLedger } from '../../src/external/effects-ledger.ts';
+import { openDatabase } from '../../src/store/open-database.ts';
+import { ChildGateway } from '../operations/child-gateway.ts';
+import { storeTargets } from '../store/store-targets.ts';
+import { createTask } from './task-client.ts';
+
+const postgres = storeTargets.find((t) => t.dialect === 'postgres')!;
+const alice: TokenSubject = {
+  sub: 'alice',
+  tenant: 'tenant-a',
+  actor: 'customer',
+  scopes: ['testing:write', 'operations:read'],
+};
+const TUNING = {
+  leaseGraceMs: 300,
+  reconcileIntervalMs: 25,
+  reconcileBackoffMs: 25,
+  reconcileBackoffMaxMs: 100,
+};
+
+describe.skipIf(!postgres.available)('a task across gateway processes on PostgreSQL', () => {
+  it('is created through one process, which dies; another polls it to completed and fetches its result', async () => {
+    const location = await postgres.create();
+    const { dataDir, databaseUrl } = location.config;
+    const db = await openDatabase(location.config);
+    const gateways: ChildGateway[] = [];
+    try {
+      const first = await ChildGateway.start({
+        dataDir,
+        databaseUrl,
+        tuning: TUNING,
+        timeoutMs: 1_500,
+        pauseAfterApply: true,
+      });
+      const second = await ChildGateway.start({ dataDir, databaseUrl, tuning: TUNING });
+      gateways.push(first, second);
+      const args = { account: 'acc-task', amount: 700, idempotency_key: 'task-across-gateways-0001' };
+      const created = await createTask(await first.client(alice), 'testing_credit_account', args);
+      expect(created).toMatchObject({ status: 'working', statusMessage: expect.stringMatching(/^Running/) });
+      await first.next('applied');
+      await first.kill();
+
+      const client = await second.client(alice);
+      const seen: Task[] = [await client.experimental.tasks.getTask(created.taskId)];
+      while (seen.at(-1)!.status === 'working') {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        seen.push(await client.experimental.tasks.getTask(created.taskId));
+        if (seen.length > 400) throw new Error(`task stayed ${seen.at(-1)!.statusMessage}`);
+      }
+      expect(seen[0]).toMatchObject({ taskId: created.taskId, status: 'working' });
+      expect(seen.at(-1)).toMatchObject({ status: 'completed' });
+      const result = await client.experimental.tasks.getTaskResult(created.taskId, CallToolResultSchema);
+      expect(result.structuredContent).toMatchObject({
+        status: 'completed',
+        operation_id: created.taskId,
+        result: { amount: 700, applied: true },
+      });
+      expect((await client.experimental.tasks.listTasks()).tasks.map((t) => t.taskId)).toEqual([
+        created.taskId,
+      ]);
+      // A replay through the surviving process answers the same task; the bank saw one credit.
+      const replay = await createTask(client, 'testing_credit_account', args);
+      expect(replay).toMatchObject({ taskId: created.taskId, status: 'completed' });
+      expect(await new EffectsLedger(db).list({ system: 'test_bank' })).toHaveLength(1);
+    } finally {
+      await Promise.all(gateways.map((g) => g.stop()));
+      await db.close();
+      await location.dispose();
+    }
+  }, 90_000);
+});
