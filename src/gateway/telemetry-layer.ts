@@ -7,7 +7,8 @@ import type { CallState } from './call-state.ts';
 
 /**
  * Layer 9: every call is counted with bounded labels (tool, contract version, status, code), logged
- * without argument values (debug logs redact the fields a tool marks sensitive), and audited when it
+ * at debug level without argument values (the durable audit, not the log, is the record; debug
+ * argument logs redact the fields a tool marks sensitive), and audited when it
  * was a write, a request or a refusal of authority. Answers once the audit entry is stored, so an
  * answered write always has its durable audit record (an executed operation's entry is written with
  * its settlement, see callAuditEntry).
@@ -29,7 +30,7 @@ export async function recordCall(
   metrics.duration.observe({ tool: name, contract_version: version, status: envelope.status }, seconds);
   if (envelope.code) metrics.errors.inc({ tool: name, contract_version: version, code: envelope.code });
   if (envelope.replayed) metrics.replays.inc({ tool: name, contract_version: version });
-  log.info(
+  log.debug(
     {
       corr: call.correlationId,
       tool: name,
