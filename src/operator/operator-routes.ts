@@ -11,7 +11,7 @@ import {
   parseOperationsFilter,
   type QueryProblem,
 } from './operator-query.ts';
-import { resolveOperation, resolveRequestSchema } from './resolve-operation.ts';
+import { resolveDepsOf, resolveOperation, resolveRequestSchema } from './resolve-operation.ts';
 import { toolCatalogView } from './tool-catalog-view.ts';
 
 export const OPERATOR_API_PREFIX = '/operator/v1/';
@@ -103,19 +103,7 @@ export function operatorRoutes(app: App): HttpRouteFamily {
           parsed.error.issues.map((i) => ({ parameter: i.path.join('.') || 'body', message: i.message })),
         );
       }
-      const answer = await resolveOperation(
-        {
-          db,
-          reviews: operations.reviews,
-          registry,
-          retentionSeconds: registry.options.retentionSeconds,
-          now: () => app.clock.now(),
-          logger: app.logger,
-        },
-        principal,
-        match[1]!,
-        parsed.data,
-      );
+      const answer = await resolveOperation(resolveDepsOf(app), principal, match[1]!, parsed.data);
       if (answer.kind === 'not_found') return reply(res, 404, { error: 'not_found' });
       if (answer.kind === 'conflict') {
         return reply(res, 409, {

@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import { z } from 'zod';
+import type { App } from '../app/create-app.ts';
 import type { Principal } from '../auth/principal.ts';
 import type { ToolRegistry } from '../contract/tool-registry.ts';
 import { snapshotOf } from '../operations/operation-record.ts';
@@ -42,6 +43,18 @@ export interface ResolveDeps {
   readonly retentionSeconds: number;
   readonly now: () => number;
   readonly logger: Logger;
+}
+
+/** What resolving needs, from the gateway it runs in. */
+export function resolveDepsOf(app: App): ResolveDeps {
+  return {
+    db: app.db,
+    reviews: app.operations.reviews,
+    registry: app.registry,
+    retentionSeconds: app.registry.options.retentionSeconds,
+    now: () => app.clock.now(),
+    logger: app.logger,
+  };
 }
 
 /**

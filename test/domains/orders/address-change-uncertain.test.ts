@@ -1,9 +1,9 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { reviewOperations } from '../../../src/cli/operations-review.ts';
 import { ADDRESS_SAMPLES } from '../../../src/domains/orders/demo-orders.ts';
 import { simulationWorld } from '../../../src/external/simulation-world.ts';
 import { storeTargets } from '../../store/store-targets.ts';
+import { resolveAsOperator } from '../../support/operator-review.ts';
 import { newKey, type OrdersHarness, orderId, startOrders } from './orders-app.ts';
 
 const ALICE = 'acme-customer-alice';
@@ -41,12 +41,7 @@ for (const target of storeTargets) {
 
       it("an operator's decision on a change left unknown releases the order, one way or the other", async () => {
         const review = (operationId: string, as: 'completed' | 'rejected') =>
-          reviewOperations(
-            h.app.db,
-            { resolve: operationId, as, note: 'checked with the warehouse', operator: 'olivia' },
-            () => undefined,
-            h.app.registry,
-          );
+          resolveAsOperator(h.app, operationId, as, 'checked with the warehouse');
         const id = orderId('alice-editable');
         const before = await h.order(id);
         for (const [as, fault] of [
@@ -62,7 +57,7 @@ for (const target of storeTargets) {
           const lost = await change(id, version, newKey());
           expect(lost.status).toBe('outcome_unknown');
           expect((await h.order(id)).pending_change_id).toBe(lost.operation_id);
-          expect(await review(lost.operation_id!, as)).toBe(0);
+          expect(await review(lost.operation_id!, as)).toMatchObject({ kind: 'resolved', hook: 'ran' });
           const after = await h.order(id);
           expect(after.pending_change_id).toBeNull();
           expect(after.address).toEqual(as === 'completed' ? NEW_ADDRESS : before.address);

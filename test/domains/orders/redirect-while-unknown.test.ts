@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ShiftableClock } from '../../../src/app/clock.ts';
-import { reviewOperations } from '../../../src/cli/operations-review.ts';
 import { ADDRESS_SAMPLES, demoId } from '../../../src/domains/orders/demo-orders.ts';
 import { createOrdersDomain } from '../../../src/domains/orders/orders-domain.ts';
 import { simulationWorld } from '../../../src/external/simulation-world.ts';
 import { type StoreLocation, storeTargets } from '../../store/store-targets.ts';
+import { resolveAsOperator } from '../../support/operator-review.ts';
 import { type StartedGateway, startGateway } from '../../support/start-gateway.ts';
 import { newKey, orderId } from './orders-app.ts';
 
@@ -156,18 +156,13 @@ for (const target of storeTargets) {
         loseNextSubmit();
         const first = await redirect();
         expect(first.status).toBe('outcome_unknown');
-        const resolved = await reviewOperations(
-          gw.app.db,
-          {
-            resolve: first.operation_id!,
-            as: 'rejected',
-            note: 'carrier has no such request',
-            operator: 'olivia',
-          },
-          () => undefined,
-          gw.app.registry,
+        const resolved = await resolveAsOperator(
+          gw.app,
+          first.operation_id!,
+          'rejected',
+          'carrier has no such request',
         );
-        expect(resolved).toBe(0);
+        expect(resolved).toMatchObject({ kind: 'resolved', hook: 'ran' });
         expect(await requestRows()).toEqual([{ request_id: first.operation_id, status: 'abandoned' }]);
         expect((await readOrder()).pending_redirect).toBeNull();
         const again = await redirect();

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ShiftableClock } from '../../../src/app/clock.ts';
-import { reviewOperations } from '../../../src/cli/operations-review.ts';
 import { workitemsDomain } from '../../../src/domains/workitems/workitems-module.ts';
 import { simulationWorld } from '../../../src/external/simulation-world.ts';
 import { type StoreLocation, storeTargets } from '../../store/store-targets.ts';
+import { resolveAsOperator } from '../../support/operator-review.ts';
 import { type StartedGateway, startGateway } from '../../support/start-gateway.ts';
 import { newKey } from './workitems-app.ts';
 
@@ -86,13 +86,8 @@ for (const target of storeTargets) {
 
       // An operator finds the item in the tracker; now a separate item of the same content may be filed.
       const [item] = await creates();
-      const resolved = await reviewOperations(
-        gw.app.db,
-        { resolve: lostOp, as: 'completed', note: 'found it', operator: 'olivia', reference: item!.ref },
-        () => undefined,
-        gw.app.registry,
-      );
-      expect(resolved).toBe(0);
+      const resolved = await resolveAsOperator(gw.app, lostOp, 'completed', 'found it', item!.ref);
+      expect(resolved).toMatchObject({ kind: 'resolved', hook: 'ran' });
       const again = await commit(second);
       expect(again).toMatchObject({ status: 'requires_confirmation', code: 'POSSIBLE_DUPLICATE' });
       expect(again.message).toContain(item!.ref);

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { reviewOperations } from '../../../src/cli/operations-review.ts';
 import { simulationWorld } from '../../../src/external/simulation-world.ts';
 import { storeTargets } from '../../store/store-targets.ts';
+import { resolveAsOperator } from '../../support/operator-review.ts';
 import { newKey, startWorkitems, type WorkitemsHarness } from './workitems-app.ts';
 
 const MEMBER = 'workitems_member';
@@ -48,18 +48,13 @@ for (const target of storeTargets) {
         return { draftId, operationId: lost.operation_id! };
       }
 
-      const resolve = (operationId: string, as: string, reference?: string) =>
-        reviewOperations(
-          h.app.db,
-          { resolve: operationId, as, note: 'checked the tracker by hand', operator: 'olivia', reference },
-          () => undefined,
-          h.app.registry,
-        );
+      const resolve = async (operationId: string, as: 'completed' | 'rejected', reference?: string) =>
+        (await resolveAsOperator(h.app, operationId, as, 'checked the tracker by hand', reference)).kind;
 
       it('rejected: the draft opens again and a new commit creates the item once', async () => {
         const { draftId, operationId } = await parkedCommit('timeout');
         expect(await draftState(draftId)).toEqual({ state: 'committing', item_id: null });
-        expect(await resolve(operationId, 'rejected')).toBe(0);
+        expect(await resolve(operationId, 'rejected')).toBe('resolved');
         expect(await draftState(draftId)).toEqual({ state: 'draft', item_id: null });
         const again = await h.call(MEMBER, 'workitems_commit', {
           draft_id: draftId,
@@ -72,7 +67,7 @@ for (const target of storeTargets) {
       it('completed with the item the operator found: the draft records it, and nothing is re-sent', async () => {
         const { draftId, operationId } = await parkedCommit('drop_response_after_apply');
         const [created] = await h.trackerCreates();
-        expect(await resolve(operationId, 'completed', created!.ref)).toBe(0);
+        expect(await resolve(operationId, 'completed', created!.ref)).toBe('resolved');
         expect(await draftState(draftId)).toEqual({ state: 'committed', item_id: created!.ref });
         expect((await h.call(MEMBER, 'operations_get', { operation_id: operationId })).result).toMatchObject({
           status: 'completed',
