@@ -1,6 +1,7 @@
 import type { Principal } from '../auth/principal.ts';
 import type { OperationMode } from '../contract/fingerprint.ts';
 import type { RegisteredTool } from '../contract/tool-registry.ts';
+import type { CallTrace } from '../telemetry/call-tracing.ts';
 
 /** What the pipeline knows about one tools/call as it moves through the layers. */
 export interface CallState {
@@ -12,4 +13,8 @@ export interface CallState {
   args: Record<string, unknown>;
   mode: OperationMode;
   key: string | null;
+  /** The call's span (a no-op one when tracing is off). */
+  readonly trace: CallTrace;
+  /** Its audit entry was written with the operation's settlement, in that transaction. */
+  auditedWithOutcome: boolean;
 }

@@ -77,10 +77,6 @@ export interface ToolCallRequest {
 export class Gateway {
   readonly #deps: GatewayDeps;
   readonly #log: Logger;
-  /** The span of each call in flight (calls share no other state with their span). */
-  readonly #spans = new WeakMap<CallState, CallTrace>();
-  /** Calls whose audit entry was written with their operation's settlement. */
-  readonly #audited = new WeakSet<CallState>();
 
   constructor(deps: GatewayDeps) {
     this.#deps = deps;
@@ -158,8 +154,9 @@ export class Gateway {
       args: rawArgs,
       mode: 'execute',
       key: null,
+      trace: span,
+      auditedWithOutcome: false,
     };
-    this.#spans.set(call, span);
     // Rate limit first: a caller over its rate is refused before any other work and reserves no key.
     const overRate = this.#deps.limits?.takeToken(who, tool.definition.kind);
     if (overRate) return this.#finish(call, rateLimited(tool, overRate));
@@ -217,7 +214,7 @@ export class Gateway {
     onReserved: ((operationId: string) => void) | undefined,
   ): Promise<OutcomeEnvelope> {
     const { tool, principal: who } = call;
-    const span = this.#spans.get(call)!;
+    const span = call.trace;
     // 5. Idempotency: writes and requests executing for real reserve their key; dry runs never do.
     let admission: Admission | null = null;
     const key = call.key;
@@ -258,7 +255,7 @@ export class Gateway {
                 executing.operation.id,
                 this.#log,
               );
-              await executing.settleWithin(tx, envelope, this.#auditAlongside(call, envelope, span.traceId));
+              await executing.settleWithin(tx, envelope, this.#auditAlongside(call, envelope));
               committed = envelope;
               return outcome;
             }),
@@ -287,16 +284,14 @@ export class Gateway {
     if (settling) {
       // The caller gets its answer within the margin; a slow settlement goes on (the lease and the
       // reconciler cover one that never lands).
-      const settled = span.step('toolgate.settle', () =>
-        this.#settle(call, settling, envelope, span.traceId),
-      );
+      const settled = span.step('toolgate.settle', () => this.#settle(call, settling, envelope));
       const stored = await within(
         settled.then(() => true),
         SETTLE_MARGIN_MS,
         false,
       );
       // The late settlement writes the call's audit entry with the outcome; do not write it twice.
-      if (!stored) this.#audited.add(call);
+      if (!stored) call.auditedWithOutcome = true;
     }
     // 9. Telemetry and audit.
     return this.#finish(call, envelope);
@@ -316,15 +311,14 @@ export class Gateway {
   #auditAlongside(
     call: CallState,
     envelope: OutcomeEnvelope,
-    traceId: string | null,
   ): ((tx: SqlExecutor) => Promise<void>) | undefined {
     const { audit } = this.#deps;
     if (!audit.recordWithin) return undefined;
-    const entry = callAuditEntry(call, envelope, traceId);
+    const entry = callAuditEntry(call, envelope);
     if (!entry) return undefined;
     return async (tx) => {
       await audit.recordWithin!(entry, tx);
-      this.#audited.add(call);
+      call.auditedWithOutcome = true;
     };
   }
 
@@ -332,15 +326,10 @@ export class Gateway {
    * Stores the outcome for later deliveries. If that fails the caller still gets the outcome; the record
    * stays in progress until its lease expires and the reconciler settles it from the owning system.
    */
-  async #settle(
-    call: CallState,
-    admission: Admission & { kind: 'execute' },
-    envelope: OutcomeEnvelope,
-    traceId: string | null,
-  ) {
+  async #settle(call: CallState, admission: Admission & { kind: 'execute' }, envelope: OutcomeEnvelope) {
     try {
       // The call's audit entry commits with the outcome it records.
-      await admission.settle(envelope, this.#auditAlongside(call, envelope, traceId));
+      await admission.settle(envelope, this.#auditAlongside(call, envelope));
     } catch (error) {
       this.#log.error(
         { corr: call.correlationId, tool: call.tool.definition.name, op: admission.operation.id, err: error },
@@ -350,14 +339,7 @@ export class Gateway {
   }
 
   async #finish(call: CallState, envelope: OutcomeEnvelope): Promise<OutcomeEnvelope> {
-    await recordCall(
-      this.#deps,
-      this.#log,
-      call,
-      envelope,
-      this.#spans.get(call)?.traceId ?? null,
-      this.#audited.has(call),
-    );
+    await recordCall(this.#deps, this.#log, call, envelope);
     return envelope;
   }
 }

@@ -18,9 +18,6 @@ export async function recordCall(
   log: Logger,
   call: CallState,
   envelope: OutcomeEnvelope,
-  traceId: string | null = null,
-  /** The entry was already written with the operation's settlement, in its transaction. */
-  alreadyAudited = false,
 ): Promise<void> {
   const { tool, principal } = call;
   const { name, version } = tool.definition;
@@ -51,7 +48,8 @@ export async function recordCall(
       'tool arguments',
     );
   }
-  const entry = alreadyAudited ? null : callAuditEntry(call, envelope, traceId);
+  // An entry written with the operation's settlement is not written again.
+  const entry = call.auditedWithOutcome ? null : callAuditEntry(call, envelope);
   if (entry) await deps.audit.record(entry);
 }
 
@@ -59,11 +57,7 @@ export async function recordCall(
  * The audit entry of a call: every write or request, and every refusal of authority; null for other
  * reads. Who (from the token), what tool and version, the outcome; never argument values.
  */
-export function callAuditEntry(
-  call: CallState,
-  envelope: OutcomeEnvelope,
-  traceId: string | null,
-): AuditEntry | null {
+export function callAuditEntry(call: CallState, envelope: OutcomeEnvelope): AuditEntry | null {
   const { tool, principal } = call;
   if (tool.definition.kind === 'read' && envelope.code !== 'FORBIDDEN') return null;
   return {
@@ -79,7 +73,7 @@ export function callAuditEntry(
     replayed: envelope.replayed,
     tool: tool.definition.name,
     contractVersion: tool.definition.version,
-    traceId,
+    traceId: call.trace.traceId,
     detail: { mode: call.mode },
   };
 }
