@@ -1,9 +1,8 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ShiftableClock } from '../../../src/app/clock.ts';
+import { describe, expect, it } from 'vitest';
 import { changesDomain } from '../../../src/domains/changes/changes-module.ts';
 import { simulationWorld } from '../../../src/external/simulation-world.ts';
-import { type StoreLocation, storeTargets } from '../../store/store-targets.ts';
-import { type StartedGateway, startGateway } from '../../support/start-gateway.ts';
+import { storeTargets } from '../../store/store-targets.ts';
+import { gatewayOnStore } from '../../support/store-gateway.ts';
 import { newKey } from './changes-harness.ts';
 
 const ENGINEER = 'changes_engineer';
@@ -17,24 +16,8 @@ for (const target of storeTargets) {
   describe.skipIf(!target.available)(
     `change_create reads the platform's answer, on ${target.dialect}`,
     () => {
-      let gw: StartedGateway;
-      let location: StoreLocation;
-      const clock = new ShiftableClock();
-      beforeAll(async () => {
-        location = await target.create();
-        gw = await startGateway({
-          modules: [changesDomain],
-          databaseUrl: location.config.databaseUrl,
-          app: { backgroundJobs: false, clock },
-        });
-      });
-      afterAll(async () => {
-        await gw?.close();
-        await location?.dispose();
-      });
-      beforeEach(async () => {
-        await gw.app.resetWorld();
-      });
+      const on = gatewayOnStore(target, { modules: [changesDomain] });
+      const { clock } = on;
 
       const request = () => ({
         service_id: 'checkout-web',
@@ -51,14 +34,14 @@ for (const target of storeTargets) {
       });
 
       it('an answer without state is an unknown outcome naming the gap; reconciliation settles it with one change', async () => {
-        simulationWorld(gw.app.db).faults.arm({
+        simulationWorld(on.gw.app.db).faults.arm({
           target: 'change_platform',
           fault: 'omit_field',
           match: { action: 'schedule' },
           params: { field: 'state' },
         });
         const args = request();
-        const answer = await gw.callTool(ENGINEER, 'change_create', args);
+        const answer = await on.gw.callTool(ENGINEER, 'change_create', args);
         expect(answer).toMatchObject({
           ok: false,
           status: 'outcome_unknown',
@@ -68,34 +51,34 @@ for (const target of storeTargets) {
         });
         expect(answer.message).toContain('state');
         expect(answer.resolution).toContain('same idempotency_key');
-        const records = await gw.app.db.query<{ change_id: string; state: string }>(
+        const records = await on.gw.app.db.query<{ change_id: string; state: string }>(
           'SELECT change_id, state FROM ext_change_records WHERE operation_id = ?',
           [answer.operation_id],
         );
         expect(records).toEqual([{ change_id: expect.any(String), state: 'scheduled' }]);
 
         // The reconciler does not trust a status answer with the same gap either: it asks again later.
-        simulationWorld(gw.app.db).faults.arm({
+        simulationWorld(on.gw.app.db).faults.arm({
           target: 'change_platform',
           fault: 'omit_field',
           match: { action: 'get_operation_status' },
           params: { field: 'record.state' },
         });
         clock.shift(60_000);
-        await gw.app.operations.reconciler.runOnce();
-        const still = await gw.callTool(ENGINEER, 'operations_get', { operation_id: answer.operation_id });
+        await on.gw.app.operations.reconciler.runOnce();
+        const still = await on.gw.callTool(ENGINEER, 'operations_get', { operation_id: answer.operation_id });
         expect(still.result).toMatchObject({ status: 'outcome_unknown' });
         expect(JSON.stringify(still.result)).toContain('breaks its contract (state)');
 
         clock.shift(60_000);
-        await gw.app.operations.reconciler.runOnce();
-        const settled = await gw.callTool(ENGINEER, 'change_create', args);
+        await on.gw.app.operations.reconciler.runOnce();
+        const settled = await on.gw.callTool(ENGINEER, 'change_create', args);
         expect(settled).toMatchObject({
           status: 'completed',
           replayed: true,
           result: { change_id: records[0]!.change_id, state: 'scheduled', created: true },
         });
-        const effects = await simulationWorld(gw.app.db).ledger.list({
+        const effects = await simulationWorld(on.gw.app.db).ledger.list({
           system: 'change_platform',
           action: 'create_record',
         });
@@ -103,15 +86,15 @@ for (const target of storeTargets) {
       });
 
       it('change_get sees the same regression the same way', async () => {
-        const made = await gw.callTool(ENGINEER, 'change_create', request());
+        const made = await on.gw.callTool(ENGINEER, 'change_create', request());
         expect(made.status).toBe('completed');
-        simulationWorld(gw.app.db).faults.arm({
+        simulationWorld(on.gw.app.db).faults.arm({
           target: 'change_platform',
           fault: 'omit_field',
           match: { action: 'get_change' },
           params: { field: 'state' },
         });
-        const read = await gw.callTool(ENGINEER, 'change_get', { change_id: made.result!.change_id });
+        const read = await on.gw.callTool(ENGINEER, 'change_get', { change_id: made.result!.change_id });
         expect(read).toMatchObject({ status: 'failed', code: 'OUTPUT_CONTRACT_VIOLATION' });
       });
     },

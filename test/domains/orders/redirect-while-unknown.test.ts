@@ -1,11 +1,10 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ShiftableClock } from '../../../src/app/clock.ts';
+import { describe, expect, it } from 'vitest';
 import { ADDRESS_SAMPLES, demoId } from '../../../src/domains/orders/demo-orders.ts';
 import { createOrdersDomain } from '../../../src/domains/orders/orders-domain.ts';
 import { simulationWorld } from '../../../src/external/simulation-world.ts';
-import { type StoreLocation, storeTargets } from '../../store/store-targets.ts';
+import { storeTargets } from '../../store/store-targets.ts';
 import { resolveAsOperator } from '../../support/operator-review.ts';
-import { type StartedGateway, startGateway } from '../../support/start-gateway.ts';
+import { gatewayOnStore } from '../../support/store-gateway.ts';
 import { newKey, orderId } from './orders-app.ts';
 
 const SAM = 'acme-support-sam';
@@ -24,46 +23,32 @@ for (const target of storeTargets) {
   describe.skipIf(!target.available)(
     `a redirect while an earlier one is unknown, on ${target.dialect}`,
     () => {
-      let gw: StartedGateway;
-      let location: StoreLocation;
-      const clock = new ShiftableClock();
-      beforeAll(async () => {
-        location = await target.create();
-        gw = await startGateway({
-          modules: [createOrdersDomain({ carrierWaitMs: 300, warehouseWaitMs: 300 })],
-          databaseUrl: location.config.databaseUrl,
-          testApi: true,
-          app: { backgroundJobs: false, clock },
-        });
+      const on = gatewayOnStore(target, {
+        modules: [createOrdersDomain({ carrierWaitMs: 300, warehouseWaitMs: 300 })],
+        testApi: true,
       });
-      afterAll(async () => {
-        await gw?.close();
-        await location?.dispose();
-      });
-      beforeEach(async () => {
-        await gw.app.resetWorld();
-      });
+      const { clock } = on;
 
       const redirect = (key = newKey('redirect'), order = IN_TRANSIT) =>
-        gw.callTool(SAM, REDIRECT, { order_id: order, new_address: US, idempotency_key: key });
+        on.gw.callTool(SAM, REDIRECT, { order_id: order, new_address: US, idempotency_key: key });
       const readOrder = async (order = IN_TRANSIT) =>
-        (await gw.callTool(SAM, 'orders_get', { order_id: order })).result!;
+        (await on.gw.callTool(SAM, 'orders_get', { order_id: order })).result!;
       const requested = () =>
-        simulationWorld(gw.app.db).ledger.list({ system: 'carrier', action: 'redirect_requested' });
+        simulationWorld(on.gw.app.db).ledger.list({ system: 'carrier', action: 'redirect_requested' });
       const requestRows = () =>
-        gw.app.db.query<{ request_id: string; status: string }>(
+        on.gw.app.db.query<{ request_id: string; status: string }>(
           'SELECT request_id, status FROM shipment_redirect_requests WHERE order_id = ? ORDER BY created_at, request_id',
           [IN_TRANSIT],
         );
       const loseNextSubmit = () =>
-        simulationWorld(gw.app.db).faults.arm({
+        simulationWorld(on.gw.app.db).faults.arm({
           target: 'carrier',
           fault: 'timeout',
           match: { action: 'submit_redirect' },
         });
       const reconcile = async () => {
         clock.shift(10 * 60_000);
-        await gw.app.operations.reconciler.runOnce();
+        await on.gw.app.operations.reconciler.runOnce();
       };
 
       it('a new key is refused while the first request is unknown; the carrier gets one request, sent again by reconciliation', async () => {
@@ -94,7 +79,7 @@ for (const target of storeTargets) {
         expect(await requested()).toEqual([]);
 
         await reconcile();
-        const settled = await gw.callTool(SAM, 'operations_get', { operation_id: firstOp });
+        const settled = await on.gw.callTool(SAM, 'operations_get', { operation_id: firstOp });
         expect(settled.result).toMatchObject({ status: 'submitted' });
         expect((await requested()).map((e) => e.requestId)).toEqual([firstOp]);
         expect(await readOrder()).toMatchObject({
@@ -108,7 +93,7 @@ for (const target of storeTargets) {
         expect(await requestRows()).toEqual([{ request_id: firstOp, status: 'sent' }]);
 
         // The carrier declines it: the parcel may get a new request, and exactly that one is sent.
-        const decided = await gw.testApi('POST', '/test-api/simulate', {
+        const decided = await on.gw.testApi('POST', '/test-api/simulate', {
           target: 'carrier',
           action: 'decide_redirect',
           params: { request_id: firstOp, decision: 'declined' },
@@ -126,7 +111,7 @@ for (const target of storeTargets) {
       it('an accepted request still blocks a new one and orders_get says so', async () => {
         const first = await redirect();
         expect(first.status).toBe('submitted');
-        await gw.testApi('POST', '/test-api/simulate', {
+        await on.gw.testApi('POST', '/test-api/simulate', {
           target: 'carrier',
           action: 'decide_redirect',
           params: { shipment_id: SHIPMENT, decision: 'accepted' },
@@ -157,7 +142,7 @@ for (const target of storeTargets) {
         const first = await redirect();
         expect(first.status).toBe('outcome_unknown');
         const resolved = await resolveAsOperator(
-          gw.app,
+          on.gw.app,
           first.operation_id!,
           'rejected',
           'carrier has no such request',
@@ -173,12 +158,12 @@ for (const target of storeTargets) {
       it('an address change the warehouse has not confirmed blocks a redirect once the parcel has shipped', async () => {
         const order = orderId('alice-editable');
         const version = (await readOrder(order)).version as number;
-        simulationWorld(gw.app.db).faults.arm({
+        simulationWorld(on.gw.app.db).faults.arm({
           target: 'warehouse',
           fault: 'timeout',
           match: { action: 'apply_address_update' },
         });
-        const change = await gw.callTool(ALICE, 'orders_change_unshipped_address', {
+        const change = await on.gw.callTool(ALICE, 'orders_change_unshipped_address', {
           order_id: order,
           expected_order_version: version,
           new_address: US,
@@ -186,7 +171,7 @@ for (const target of storeTargets) {
         });
         expect(change.status).toBe('outcome_unknown');
         for (const action of ['lock_order', 'create_label', 'hand_to_carrier']) {
-          const moved = await gw.testApi('POST', '/test-api/simulate', {
+          const moved = await on.gw.testApi('POST', '/test-api/simulate', {
             target: 'warehouse',
             action,
             params: { order_id: order },

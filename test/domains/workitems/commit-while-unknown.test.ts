@@ -1,10 +1,9 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ShiftableClock } from '../../../src/app/clock.ts';
+import { describe, expect, it } from 'vitest';
 import { workitemsDomain } from '../../../src/domains/workitems/workitems-module.ts';
 import { simulationWorld } from '../../../src/external/simulation-world.ts';
-import { type StoreLocation, storeTargets } from '../../store/store-targets.ts';
+import { storeTargets } from '../../store/store-targets.ts';
 import { resolveAsOperator } from '../../support/operator-review.ts';
-import { type StartedGateway, startGateway } from '../../support/start-gateway.ts';
+import { gatewayOnStore } from '../../support/store-gateway.ts';
 import { newKey } from './workitems-app.ts';
 
 const MEMBER = 'workitems_member';
@@ -17,27 +16,10 @@ const TITLE = 'Replace the failing disk in backup node 3';
  */
 for (const target of storeTargets) {
   describe.skipIf(!target.available)(`a commit while an earlier one is unknown, on ${target.dialect}`, () => {
-    let gw: StartedGateway;
-    let location: StoreLocation;
-    const clock = new ShiftableClock();
-    beforeAll(async () => {
-      location = await target.create();
-      gw = await startGateway({
-        modules: [workitemsDomain],
-        databaseUrl: location.config.databaseUrl,
-        app: { backgroundJobs: false, clock },
-      });
-    });
-    afterAll(async () => {
-      await gw?.close();
-      await location?.dispose();
-    });
-    beforeEach(async () => {
-      await gw.app.resetWorld();
-    });
+    const on = gatewayOnStore(target, { modules: [workitemsDomain] });
 
     const draft = async () => {
-      const created = await gw.callTool(MEMBER, 'workitems_create_draft', {
+      const created = await on.gw.callTool(MEMBER, 'workitems_create_draft', {
         project_id: 'OPS',
         title: TITLE,
         idempotency_key: newKey('draft'),
@@ -45,18 +27,20 @@ for (const target of storeTargets) {
       return (created.result as { draft: { draft_id: string } }).draft.draft_id;
     };
     const commit = (draftId: string, confirm = false) =>
-      gw.callTool(MEMBER, 'workitems_commit', {
+      on.gw.callTool(MEMBER, 'workitems_commit', {
         draft_id: draftId,
         idempotency_key: newKey('commit'),
         ...(confirm ? { confirm_new_item: true } : {}),
       });
     const creates = () =>
-      simulationWorld(gw.app.db).ledger.list({ system: 'tracker', action: 'create_item' });
+      simulationWorld(on.gw.app.db).ledger.list({ system: 'tracker', action: 'create_item' });
     const draftStates = () =>
-      gw.app.db.query<{ state: string }>('SELECT state FROM workitems_drafts ORDER BY created_at, draft_id');
+      on.gw.app.db.query<{ state: string }>(
+        'SELECT state FROM workitems_drafts ORDER BY created_at, draft_id',
+      );
 
     it('the same work cannot be committed again, even confirmed, until the lost commit is settled', async () => {
-      simulationWorld(gw.app.db).faults.arm({
+      simulationWorld(on.gw.app.db).faults.arm({
         target: 'tracker',
         fault: 'drop_response_after_apply',
         match: { action: 'create_item' },
@@ -86,7 +70,7 @@ for (const target of storeTargets) {
 
       // An operator finds the item in the tracker; now a separate item of the same content may be filed.
       const [item] = await creates();
-      const resolved = await resolveAsOperator(gw.app, lostOp, 'completed', 'found it', item!.ref);
+      const resolved = await resolveAsOperator(on.gw.app, lostOp, 'completed', 'found it', item!.ref);
       expect(resolved).toMatchObject({ kind: 'resolved', hook: 'ran' });
       const again = await commit(second);
       expect(again).toMatchObject({ status: 'requires_confirmation', code: 'POSSIBLE_DUPLICATE' });
@@ -100,7 +84,7 @@ for (const target of storeTargets) {
       const drafts = [];
       for (let i = 0; i < 8; i += 1) drafts.push(await draft());
       // The tracker takes a while to answer, so every other commit starts while the first is unsettled.
-      simulationWorld(gw.app.db).faults.arm({
+      simulationWorld(on.gw.app.db).faults.arm({
         target: 'tracker',
         fault: 'delay_ms',
         times: 8,

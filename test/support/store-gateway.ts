@@ -1,0 +1,45 @@
+import { afterAll, beforeAll, beforeEach } from 'vitest';
+import { ShiftableClock } from '../../src/app/clock.ts';
+import type { StoreLocation, StoreTarget } from '../store/store-targets.ts';
+import { type StartedGateway, type StartGatewayOptions, startGateway } from './start-gateway.ts';
+
+export interface StoreGatewaySuite {
+  /** The gateway, once the suite's beforeAll has run. */
+  readonly gw: StartedGateway;
+  readonly clock: ShiftableClock;
+}
+
+/**
+ * For the enclosing describe: a gateway over these modules on the target's store (background jobs off,
+ * a shiftable clock), a fresh demo world before each test, everything removed after the suite.
+ */
+export function gatewayOnStore(
+  target: StoreTarget,
+  options: Omit<StartGatewayOptions, 'databaseUrl' | 'app'>,
+): StoreGatewaySuite {
+  const clock = new ShiftableClock();
+  let gw: StartedGateway | undefined;
+  let location: StoreLocation | undefined;
+  beforeAll(async () => {
+    location = await target.create();
+    gw = await startGateway({
+      ...options,
+      databaseUrl: location.config.databaseUrl,
+      app: { backgroundJobs: false, clock },
+    });
+  });
+  afterAll(async () => {
+    await gw?.close();
+    await location?.dispose();
+  });
+  beforeEach(async () => {
+    await gw!.app.resetWorld();
+  });
+  return {
+    get gw() {
+      if (!gw) throw new Error('the suite has not started its gateway yet');
+      return gw;
+    },
+    clock,
+  };
+}
