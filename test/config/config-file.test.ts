@@ -1,10 +1,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { runCommand, type ServingProcess, startServing } from '../support/serve-process.ts';
+import { connectWithToken, runCommand, type ServingProcess, startServing } from '../support/serve-process.ts';
 
 const BIN = join(import.meta.dirname, '../../bin/toolgate.mjs');
 const FIXTURES = join(import.meta.dirname, 'fixtures');
@@ -93,12 +92,7 @@ describe('toolgate with a config file', () => {
         '--audience',
         serving.url,
       ]);
-      client = new Client({ name: 'config-test', version: '0.0.0' });
-      await client.connect(
-        new StreamableHTTPClientTransport(new URL(serving.url), {
-          requestInit: { headers: { authorization: `Bearer ${token.stdout.trim()}` } },
-        }),
-      );
+      client = await connectWithToken(serving.url, token.stdout);
     });
     afterAll(async () => {
       await client?.close();

@@ -2,10 +2,9 @@ import { execFileSync } from 'node:child_process';
 import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { runCommand, type ServingProcess, startServing } from '../support/serve-process.ts';
+import { connectWithToken, runCommand, type ServingProcess, startServing } from '../support/serve-process.ts';
 
 const ROOT = join(import.meta.dirname, '../..');
 const FIXTURES = join(ROOT, 'test/config/fixtures');
@@ -103,12 +102,7 @@ describe('the packed tarball in a fresh project', () => {
         ],
         { cwd: project, env: { TOOLGATE_DATA_DIR: 'data', TOOLGATE_AUDIENCE: serving.url } },
       );
-      client = new Client({ name: 'pack-test', version: '0.0.0' });
-      await client.connect(
-        new StreamableHTTPClientTransport(new URL(serving.url), {
-          requestInit: { headers: { authorization: `Bearer ${token.stdout.trim()}` } },
-        }),
-      );
+      client = await connectWithToken(serving.url, token.stdout);
     }, 60_000);
     afterAll(async () => {
       await client?.close();

@@ -1,5 +1,7 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { promisify } from 'node:util';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 
 export interface CommandResult {
   readonly code: number;
@@ -80,4 +82,15 @@ export async function startServing(
       await exited;
     },
   };
+}
+
+/** An MCP SDK client connected to `url`, sending the token the `toolgate token` command printed. */
+export async function connectWithToken(url: string, printedToken: string): Promise<Client> {
+  const client = new Client({ name: 'toolgate-cli-test', version: '0.0.0' });
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(url), {
+      requestInit: { headers: { authorization: `Bearer ${printedToken.trim()}` } },
+    }),
+  );
+  return client;
 }
