@@ -2,13 +2,9 @@ import { backendOutcome, defineTool, type HttpBackend, idempotencyKeySchema, out
 import { z } from 'zod';
 import { billingErrors } from './billing-errors.ts';
 import { amountCentsSchema, invoiceIdSchema, reasonSchema } from './billing-inputs.ts';
+import { reconcileKeyedWrite } from './billing-reconcile.ts';
 import { creditNoteRejection } from './billing-rejections.ts';
-import {
-  appliedOperationResponse,
-  creditNoteResponse,
-  onBehalfOf,
-  operationStatusPath,
-} from './billing-wire.ts';
+import { creditNoteResponse, onBehalfOf } from './billing-wire.ts';
 
 const creditNoteResult = z.strictObject({
   credit_note_id: z.string().describe('The credit note the billing service issued.'),
@@ -93,13 +89,12 @@ export function issueCreditNoteTool(backend: HttpBackend) {
       });
     },
     // The service keeps every applied key and fences the ones it is asked about, so its 404 is final.
-    reconcile: (operation, ctx) =>
-      backend.lookup(operation, ctx, {
-        path: operationStatusPath(operation.tenant),
-        response: appliedOperationResponse('credit_note', creditNoteResponse),
-        decide: (applied) => ({ outcome: outcome.completed(applied.response) }),
-        notFound: 'never_applied',
-        onNeverApplied: () => outcome.rejected(billingErrors.BILLING_REQUEST_NOT_APPLIED.code, NEVER_APPLIED),
-      }),
+    reconcile: reconcileKeyedWrite(
+      backend,
+      'credit_note',
+      creditNoteResponse,
+      (applied) => outcome.completed(applied),
+      NEVER_APPLIED,
+    ),
   });
 }

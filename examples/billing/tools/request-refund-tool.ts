@@ -2,13 +2,9 @@ import { backendOutcome, defineTool, type HttpBackend, idempotencyKeySchema, out
 import { z } from 'zod';
 import { billingErrors } from './billing-errors.ts';
 import { amountCentsSchema, invoiceIdSchema, reasonSchema } from './billing-inputs.ts';
+import { reconcileKeyedWrite } from './billing-reconcile.ts';
 import { refundRejection } from './billing-rejections.ts';
-import {
-  appliedOperationResponse,
-  onBehalfOf,
-  operationStatusPath,
-  refundRequestResponse,
-} from './billing-wire.ts';
+import { onBehalfOf, refundRequestResponse } from './billing-wire.ts';
 
 const refundRequestResult = z.strictObject({
   refund_request_id: z
@@ -80,13 +76,12 @@ export function requestRefundTool(backend: HttpBackend) {
       });
     },
     // Reconciliation settles whether the request was filed (submitted), not finance's later decision.
-    reconcile: (operation, ctx) =>
-      backend.lookup(operation, ctx, {
-        path: operationStatusPath(operation.tenant),
-        response: appliedOperationResponse('refund_request', refundRequestResponse),
-        decide: (applied) => ({ outcome: outcome.submitted(applied.response) }),
-        notFound: 'never_applied',
-        onNeverApplied: () => outcome.rejected(billingErrors.BILLING_REQUEST_NOT_APPLIED.code, NEVER_APPLIED),
-      }),
+    reconcile: reconcileKeyedWrite(
+      backend,
+      'refund_request',
+      refundRequestResponse,
+      (applied) => outcome.submitted(applied),
+      NEVER_APPLIED,
+    ),
   });
 }
