@@ -6,6 +6,7 @@ import type { FieldError } from '../../src/contract/envelope.ts';
 import { defineErrorCodes } from '../../src/contract/error-catalog.ts';
 import { outcome, type ToolOutcome } from '../../src/contract/outcome.ts';
 import { ToolRegistry } from '../../src/contract/tool-registry.ts';
+import { simulationWorld } from '../../src/external/simulation-world.ts';
 import { fieldErrorsOf, MAX_FIELD_ERRORS } from '../../src/gateway/field-errors.ts';
 import { type StartedGateway, startGateway } from '../support/start-gateway.ts';
 import { newProbeLedger, probeReader, probeTools } from './probe-tools.ts';
@@ -197,10 +198,16 @@ describe('tools/list per principal', () => {
     const customer = await names('acme-customer-alice');
     expect(customer).toEqual(['operations_get', 'orders_change_unshipped_address', 'orders_get']);
     expect(customer).not.toContain('change_create');
-    expect(await gw.callTool('acme-customer-alice', 'change_create', {})).toMatchObject({
-      status: 'failed',
-      code: 'FORBIDDEN',
+    const forbidden = await gw.callTool('acme-customer-alice', 'change_create', {
+      service_id: 'checkout-web',
+      environment: 'test',
+      dry_run: false,
+      idempotency_key: 'hidden-tool-call-0001',
     });
+    expect(forbidden).toMatchObject({ status: 'failed', code: 'FORBIDDEN', operation_id: null });
+    // Refused before anything: no operation reserved, nothing reached the change platform.
+    expect(await simulationWorld(gw.app.db).ledger.list({ system: 'change_platform' })).toEqual([]);
+    expect(await gw.app.db.query('SELECT id FROM operations')).toEqual([]);
     const engineer = await names('changes_engineer');
     expect(engineer).toContain('change_create');
     expect(engineer).not.toContain('orders_change_unshipped_address');
