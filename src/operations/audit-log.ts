@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import type { SqlDatabase, SqlExecutor } from '../store/sql-database.ts';
+import { isStoreUnavailable } from '../store/store-unavailable.ts';
 import type { AuditEntry, AuditSink } from '../telemetry/audit.ts';
 
 /** One stored audit entry as the operator API shows it. */
@@ -32,8 +33,19 @@ export interface AuditQuery {
   readonly limit: number;
 }
 
-const INSERT = `INSERT INTO audit_log (at, tenant, subject, actor, action, tool, contract_version, operation_id,
-  status, code, replayed, correlation_id, trace_id, detail) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
+const COLUMNS = `INSERT INTO audit_log (at, tenant, subject, actor, action, tool, contract_version, operation_id,
+  status, code, replayed, correlation_id, trace_id, detail) VALUES `;
+const ROW = '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)';
+const INSERT = `${COLUMNS}${ROW}`;
+
+/** Most entries one group insert carries (14 parameters each). */
+const MOST_PER_INSERT = 64;
+
+interface Waiting {
+  readonly params: unknown[];
+  resolve(): void;
+  reject(error: unknown): void;
+}
 
 /**
  * The durable, append-only audit trail in the gateway's database. Writing does not depend on the log
@@ -42,6 +54,9 @@ const INSERT = `INSERT INTO audit_log (at, tenant, subject, actor, action, tool,
  */
 export class AuditLog implements AuditSink {
   readonly #log: Logger;
+  /** PostgreSQL: entries waiting for the insert on its way to finish; they go together in the next. */
+  readonly #waiting: Waiting[] = [];
+  #inserting = false;
 
   constructor(
     private readonly db: SqlDatabase,
@@ -50,12 +65,60 @@ export class AuditLog implements AuditSink {
     this.#log = logger.child({ channel: 'audit' });
   }
 
+  /**
+   * Stores one entry on its own, and answers once it is committed. On PostgreSQL entries recorded
+   * while another insert is on its way are committed together by the next one (group commit): each
+   * caller still answers only after its own entry is stored, with one round trip and one commit for
+   * all of them.
+   */
   async record(entry: AuditEntry): Promise<void> {
     try {
-      await this.append(entry, this.db);
+      if (this.db.dialect === 'postgres') {
+        const params = paramsOf(entry);
+        await new Promise<void>((resolve, reject) => {
+          this.#waiting.push({ params, resolve, reject });
+          if (!this.#inserting) void this.#insertWaiting();
+        });
+        this.#log.info(entry, 'audit');
+      } else {
+        await this.append(entry, this.db);
+      }
     } catch (error) {
       this.#log.error({ err: error, entry }, 'audit entry could not be stored');
     }
+  }
+
+  async #insertWaiting(): Promise<void> {
+    this.#inserting = true;
+    try {
+      while (this.#waiting.length > 0) {
+        const group = this.#waiting.splice(0, MOST_PER_INSERT);
+        try {
+          await this.#insert(group);
+          for (const waiting of group) waiting.resolve();
+        } catch (error) {
+          // One entry the database refuses must not take the others with it; an unavailable
+          // database fails them all at once instead of once per entry.
+          if (group.length === 1 || isStoreUnavailable(error)) {
+            for (const waiting of group) waiting.reject(error);
+          } else {
+            for (const waiting of group) {
+              await this.#insert([waiting]).then(waiting.resolve, waiting.reject);
+            }
+          }
+        }
+      }
+    } finally {
+      this.#inserting = false;
+    }
+  }
+
+  #insert(group: readonly Waiting[]): Promise<number> {
+    const sql = group.length === 1 ? INSERT : `${COLUMNS}${group.map(() => ROW).join(', ')}`;
+    return this.db.execute(
+      sql,
+      group.flatMap((waiting) => waiting.params),
+    );
   }
 
   recordWithin(entry: AuditEntry, tx: SqlExecutor): Promise<void> {
@@ -64,22 +127,7 @@ export class AuditLog implements AuditSink {
 
   /** Inserts one entry through `executor` (a transaction's, to commit with the change it records). */
   async append(entry: AuditEntry, executor: SqlExecutor): Promise<void> {
-    await executor.execute(INSERT, [
-      Date.parse(entry.at),
-      entry.tenant,
-      entry.subject,
-      entry.actor,
-      entry.action,
-      entry.tool ?? null,
-      entry.contractVersion ?? null,
-      entry.operationId,
-      entry.status,
-      entry.code,
-      entry.replayed ? 1 : 0,
-      entry.correlationId,
-      entry.traceId ?? null,
-      JSON.stringify(entry.detail ?? {}),
-    ]);
+    await executor.execute(INSERT, paramsOf(entry));
     this.#log.info(entry, 'audit');
   }
 
@@ -131,4 +179,23 @@ export class AuditLog implements AuditSink {
   purge(before: number): Promise<number> {
     return this.db.execute('DELETE FROM audit_log WHERE at < ?', [before]);
   }
+}
+
+function paramsOf(entry: AuditEntry): unknown[] {
+  return [
+    Date.parse(entry.at),
+    entry.tenant,
+    entry.subject,
+    entry.actor,
+    entry.action,
+    entry.tool ?? null,
+    entry.contractVersion ?? null,
+    entry.operationId,
+    entry.status,
+    entry.code,
+    entry.replayed ? 1 : 0,
+    entry.correlationId,
+    entry.traceId ?? null,
+    JSON.stringify(entry.detail ?? {}),
+  ];
 }

@@ -48,7 +48,7 @@ export class DurableIdempotency implements IdempotencyLayer {
     for (let round = 0; round < 3; round += 1) {
       const at = round === 0 ? now : clock.now();
       const id = newOperationId(at);
-      const reserved = await store.reserve({
+      const reservation = await store.reserveOrFind({
         id,
         tenant: call.principal.tenant,
         subject: call.principal.subject,
@@ -64,8 +64,8 @@ export class DurableIdempotency implements IdempotencyLayer {
         expiresAt: at + this.deps.retentionSeconds * 1000,
         requestSummary: summary,
       });
-      if (reserved) return this.#execute(id, call.key, {}, {});
-      const joined = await this.#join(call, signal);
+      if (reservation.reserved) return this.#execute(id, call.key, {}, {});
+      const joined = await this.#join(call, signal, reservation.existing);
       if (joined) return joined;
     }
     throw new Error(`operation for key of ${definition.name} kept disappearing during reservation`);
@@ -75,14 +75,24 @@ export class DurableIdempotency implements IdempotencyLayer {
     return now + call.tool.definition.timeoutMs + this.deps.tuning.leaseGraceMs;
   }
 
-  /** Answers a delivery whose key is taken; null when the record is gone and the key is free again. */
-  async #join(call: KeyedCall, signal: AbortSignal): Promise<Admission | null> {
+  /**
+   * Answers a delivery whose key is taken; null when the record is gone and the key is free again.
+   * `found` is the record as the reservation read it (null: not read, look it up first).
+   */
+  async #join(
+    call: KeyedCall,
+    signal: AbortSignal,
+    found: OperationRecord | null,
+  ): Promise<Admission | null> {
     const { store, clock, tuning, settleSignal } = this.deps;
     const deadline = performance.now() + tuning.joinWaitMs;
     let pollMs = FIRST_POLL_MS;
     let waited = false;
+    let known = found;
     for (;;) {
-      const record = await store.findByKey(call.principal.tenant, call.principal.subject, call.key);
+      const record =
+        known ?? (await store.findByKey(call.principal.tenant, call.principal.subject, call.key));
+      known = null;
       if (!record) return null;
       const now = clock.now();
       // Past retention a settled record is gone for every request, whatever its arguments: one rule.

@@ -1,4 +1,5 @@
 import type { OutcomeEnvelope } from '../contract/envelope.ts';
+import { writeTogether } from '../store/deferred-writes.ts';
 import type { SqlDatabase, SqlExecutor } from '../store/sql-database.ts';
 import {
   type OperationRecord,
@@ -35,6 +36,17 @@ const RESERVE = `INSERT INTO operations (id, tenant, subject, idem_key, tool, co
   VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'in_progress', NULL, 1, ?, ?, 0, NULL, '{}', '{}', ?, ?, ?, ?, ?)
   ON CONFLICT (tenant, subject, idem_key) DO NOTHING RETURNING id`;
 
+const FIND_BY_KEY = 'SELECT * FROM operations WHERE tenant = ? AND subject = ? AND idem_key = ?';
+
+/**
+ * PostgreSQL: the reservation and, when it inserted nothing, the record holding the key, in one round
+ * trip. The lookup reads the statement's snapshot, so a record committed by a delivery the INSERT waited
+ * on is not in it: then `reserved_id` and `id` are both null and the caller looks again.
+ */
+const RESERVE_OR_FIND_POSTGRES = `WITH ins AS (${RESERVE})
+  SELECT ins.id AS reserved_id, o.* FROM (SELECT 1) AS one LEFT JOIN ins ON TRUE
+  LEFT JOIN operations o ON ins.id IS NULL AND o.tenant = ? AND o.subject = ? AND o.idem_key = ?`;
+
 const SETTLE = `UPDATE operations SET status = ?, envelope = ?, lease_expires_at = NULL, next_check_at = ?,
   updated_at = ?, expires_at = ? WHERE id = ? AND status IN ('in_progress', 'outcome_unknown')`;
 
@@ -42,42 +54,45 @@ const TAKE_OVER = `UPDATE operations SET status = 'in_progress', envelope = NULL
   lease_expires_at = ?, next_check_at = ?, correlation_id = ?, updated_at = ?
   WHERE id = ? AND status = 'failed' RETURNING *`;
 
+/** What a reservation found: this delivery holds the key, or the record that holds it (null: look again). */
+export type Reservation =
+  | { readonly reserved: true }
+  | { readonly reserved: false; readonly existing: OperationRecord | null };
+
 /**
- * The statements on the hot path of every write: reserve, look up, settle. Each is one round trip;
- * the reservation is a single INSERT ... ON CONFLICT DO NOTHING, so the database alone decides which
- * delivery executes.
+ * The statements on the hot path of every write: reserve, look up, settle. The reservation is a single
+ * INSERT ... ON CONFLICT DO NOTHING, so the database alone decides which delivery executes; on
+ * PostgreSQL the same statement reads the record a lost reservation joins, and a settlement commits with
+ * its audit entry in one statement.
  */
 export class OperationStore {
   constructor(private readonly db: SqlDatabase) {}
 
   /** True when this delivery created the record and so must execute it. */
   async reserve(r: ReservationRequest): Promise<boolean> {
-    const rows = await this.db.query(RESERVE, [
-      r.id,
-      r.tenant,
-      r.subject,
-      r.key,
-      r.tool,
-      r.contractVersion,
-      r.fingerprint,
-      r.contentHash,
-      r.mode,
-      r.leaseExpiresAt,
-      r.leaseExpiresAt,
-      r.correlationId,
-      r.now,
-      r.now,
-      r.expiresAt,
-      r.requestSummary ?? null,
-    ]);
+    const rows = await this.db.query(RESERVE, reservationParams(r));
     return rows.length === 1;
   }
 
+  /**
+   * `reserve`, and when the key is taken the record holding it (read only then). On PostgreSQL both
+   * in one statement; the record may be missing when it committed during the INSERT (null: look again).
+   */
+  async reserveOrFind(r: ReservationRequest): Promise<Reservation> {
+    if (this.db.dialect === 'postgres') {
+      const [row] = await this.db.query<OperationRow & { reserved_id: string | null }>(
+        RESERVE_OR_FIND_POSTGRES,
+        [...reservationParams(r), r.tenant, r.subject, r.key],
+      );
+      if (row?.reserved_id) return { reserved: true };
+      return { reserved: false, existing: row?.id ? recordFromRow(row) : null };
+    }
+    if (await this.reserve(r)) return { reserved: true };
+    return { reserved: false, existing: await this.findByKey(r.tenant, r.subject, r.key) };
+  }
+
   async findByKey(tenant: string, subject: string, key: string): Promise<OperationRecord | null> {
-    const rows = await this.db.query<OperationRow>(
-      'SELECT * FROM operations WHERE tenant = ? AND subject = ? AND idem_key = ?',
-      [tenant, subject, key],
-    );
+    const rows = await this.db.query<OperationRow>(FIND_BY_KEY, [tenant, subject, key]);
     return rows[0] ? recordFromRow(rows[0]) : null;
   }
 
@@ -108,7 +123,12 @@ export class OperationStore {
     expiresAt: number,
     alongside?: (tx: SqlExecutor) => Promise<void>,
   ): Promise<boolean> {
-    // Alone, one statement is its own transaction; with work alongside, both share one.
+    // Alone, one statement is its own transaction; with work alongside, both share one: on PostgreSQL
+    // one statement (the work's writes as CTEs, one round trip), on SQLite one transaction.
+    if (alongside && this.db.dialect === 'postgres') {
+      const params = settleParams(id, status, envelope, now, nextCheckAt, expiresAt);
+      return (await writeTogether(this.db, { sql: SETTLE, params }, alongside)) === 1;
+    }
     const settleOn = (via: SqlExecutor) =>
       this.settleWithin(via, id, status, envelope, now, nextCheckAt, expiresAt, alongside);
     return alongside ? this.db.transaction(settleOn) : settleOn(this.db);
@@ -125,8 +145,7 @@ export class OperationStore {
     expiresAt: number,
     alongside?: (tx: SqlExecutor) => Promise<void>,
   ): Promise<boolean> {
-    const params = [status, JSON.stringify(envelope), nextCheckAt, now, expiresAt, id];
-    const changed = await tx.execute(SETTLE, params);
+    const changed = await tx.execute(SETTLE, settleParams(id, status, envelope, now, nextCheckAt, expiresAt));
     if (alongside) await alongside(tx);
     return changed === 1;
   }
@@ -199,7 +218,9 @@ export class OperationStore {
   /**
    * The latest operation with the same content, by the same principal and tool, since `since`, that has
    * or may have taken effect (completed, submitted, running, unknown, in review): a new key for the same
-   * content after a lost answer is exactly the duplicate to catch.
+   * content after a lost answer is exactly the duplicate to catch. The CASTs keep SQLite (STAT4) from
+   * re-preparing this ordered statement on every call; `content_hash IS NOT NULL` (implied) lets it
+   * still use the partial index on content.
    */
   async findSameContent(
     tenant: string,
@@ -210,11 +231,43 @@ export class OperationStore {
     since: number,
   ): Promise<OperationRecord | null> {
     const rows = await this.db.query<OperationRow>(
-      `SELECT * FROM operations WHERE tenant = ? AND subject = ? AND tool = ? AND content_hash = ?
-        AND idem_key <> ? AND status NOT IN ('rejected', 'failed', 'requires_confirmation') AND created_at >= ?
+      `SELECT * FROM operations WHERE tenant = CAST(? AS TEXT) AND subject = CAST(? AS TEXT)
+        AND tool = CAST(? AS TEXT) AND content_hash = CAST(? AS TEXT) AND content_hash IS NOT NULL AND idem_key <> ? AND status NOT IN ('rejected', 'failed', 'requires_confirmation') AND created_at >= ?
         ORDER BY created_at DESC LIMIT 1`,
       [tenant, subject, tool, contentHash, key, since],
     );
     return rows[0] ? recordFromRow(rows[0]) : null;
   }
+}
+
+function reservationParams(r: ReservationRequest): unknown[] {
+  return [
+    r.id,
+    r.tenant,
+    r.subject,
+    r.key,
+    r.tool,
+    r.contractVersion,
+    r.fingerprint,
+    r.contentHash,
+    r.mode,
+    r.leaseExpiresAt,
+    r.leaseExpiresAt,
+    r.correlationId,
+    r.now,
+    r.now,
+    r.expiresAt,
+    r.requestSummary ?? null,
+  ];
+}
+
+function settleParams(
+  id: string,
+  status: OperationStatus,
+  envelope: OutcomeEnvelope,
+  now: number,
+  nextCheckAt: number | null,
+  expiresAt: number,
+): unknown[] {
+  return [status, JSON.stringify(envelope), nextCheckAt, now, expiresAt, id];
 }

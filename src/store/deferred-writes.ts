@@ -1,0 +1,68 @@
+import type { SqlDatabase, SqlExecutor, SqlRow } from './sql-database.ts';
+
+interface DeferredWrite {
+  readonly sql: string;
+  readonly params: readonly unknown[];
+  resolve(changed: number): void;
+  reject(error: unknown): void;
+}
+
+/**
+ * Runs one write and the writes `work` issues as ONE PostgreSQL statement (the others as
+ * data-modifying CTEs): they commit together, or not at all, in a single round trip instead of
+ * BEGIN, each statement and COMMIT. Answers how many rows the lead write changed.
+ *
+ * `work` gets an executor whose `execute` only queues its write and resolves with the rows it changed
+ * once the statement has committed (rejects when it failed, so `work` sees the failure as it would in
+ * a transaction). Writes `work` issues before it first awaits join the statement; a write issued later
+ * runs on its own after it (nothing is lost, but it no longer commits together). Its `query` throws:
+ * rows of a write that has not run yet do not exist. Lead and queued writes must not use RETURNING.
+ * PostgreSQL only: SQLite has no data-modifying CTEs (there, use one transaction).
+ */
+export async function writeTogether(
+  db: SqlDatabase,
+  lead: { readonly sql: string; readonly params: readonly unknown[] },
+  work: (tx: SqlExecutor) => Promise<void>,
+): Promise<number> {
+  const queued: DeferredWrite[] = [];
+  let sealed = false;
+  const executor: SqlExecutor = {
+    dialect: db.dialect,
+    query<T extends SqlRow>(): Promise<T[]> {
+      return Promise.reject(new Error('a write queued to run with another one has no rows to read yet'));
+    },
+    execute(sql, params = []) {
+      if (sealed) return db.execute(sql, params);
+      return new Promise<number>((resolve, reject) => queued.push({ sql, params, resolve, reject }));
+    },
+  };
+  const running = work(executor);
+  let failedEarly: { readonly error: unknown } | null = null;
+  // Observed at once, so a failure of `work` before the statement has run is not an unhandled rejection.
+  running.catch((error: unknown) => {
+    failedEarly = { error };
+  });
+  // One turn for a `work` that failed at once: as in a transaction, then nothing is written at all.
+  await null;
+  sealed = true;
+  if (failedEarly) throw (failedEarly as { readonly error: unknown }).error;
+  const writes = [lead, ...queued];
+  const sql = `WITH ${writes.map((w, i) => `w${i} AS (${w.sql} RETURNING 1)`).join(', ')}
+    SELECT ${writes.map((_, i) => `(SELECT count(*) FROM w${i}) AS n${i}`).join(', ')}`;
+  let counts: SqlRow;
+  try {
+    [counts = {}] = await db.query(
+      sql,
+      writes.flatMap((w) => w.params),
+    );
+  } catch (error) {
+    for (const write of queued) write.reject(error);
+    await running.catch(() => undefined);
+    throw error;
+  }
+  queued.forEach((write, i) => {
+    write.resolve(Number(counts[`n${i + 1}`]));
+  });
+  await running;
+  return Number(counts.n0);
+}

@@ -1,0 +1,247 @@
+import Database from 'better-sqlite3';
+import pg from 'pg';
+import { pino } from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { type App, createApp } from '../../src/app/create-app.ts';
+import type { ToolgateModule } from '../../src/app/module.ts';
+import { defineTool } from '../../src/contract/define-tool.ts';
+import { outcome } from '../../src/contract/outcome.ts';
+import { idempotencyKeySchema } from '../../src/contract/schema-helpers.ts';
+import { type StoreLocation, storeTargets } from '../store/store-targets.ts';
+import { testPrincipal } from '../support/test-domain.ts';
+import { newKey } from './harness.ts';
+
+/**
+ * What one call costs the database, counted at the drivers: every statement better-sqlite3 runs and
+ * every message node-postgres sends (one round trip each), named by what it does. The handlers touch
+ * no database, so each list is the gateway's own work.
+ */
+const NAMES: readonly (readonly [RegExp, string])[] = [
+  [/^(BEGIN|COMMIT|ROLLBACK)/, '$1'],
+  [/^WITH ins AS \(INSERT INTO operations/, 'reserve or find'],
+  [/^INSERT INTO operations/, 'reserve'],
+  [/^SELECT \* FROM operations WHERE tenant = \? AND subject = \? AND idem_key/, 'find by key'],
+  [/^WITH w0 AS \(UPDATE operations SET status = .* w1 AS \(INSERT INTO audit_log/, 'settle with audit'],
+  [/^UPDATE operations SET status = /, 'settle'],
+  [/^INSERT INTO audit_log/, 'audit'],
+];
+
+function nameOf(sql: string): string {
+  const text = sql.replace(/\s+/g, ' ').replace(/\$\d+/g, '?').trim();
+  for (const [pattern, name] of NAMES) {
+    const match = pattern.exec(text);
+    if (match) return name.replace('$1', match[1] ?? '');
+  }
+  return text.slice(0, 60);
+}
+
+let counting = false;
+const issued: string[] = [];
+const note = (sql: string) => {
+  if (counting) issued.push(nameOf(sql));
+};
+
+function countAtTheDrivers(): void {
+  const probe = new Database(':memory:');
+  const statement = Object.getPrototypeOf(probe.prepare('SELECT 1')) as Record<string, unknown>;
+  probe.close();
+  for (const method of ['run', 'all', 'get', 'iterate']) {
+    const original = statement[method] as (...args: unknown[]) => unknown;
+    statement[method] = function (this: { source: string }, ...args: unknown[]) {
+      note(this.source);
+      return original.apply(this, args);
+    };
+  }
+  const database = Database.prototype as unknown as Record<string, unknown>;
+  const exec = database.exec as (sql: string) => unknown;
+  database.exec = function (this: unknown, sql: string) {
+    note(sql);
+    return exec.call(this, sql);
+  };
+  const client = pg.Client.prototype as unknown as Record<string, unknown>;
+  const query = client.query as (...args: unknown[]) => unknown;
+  client.query = function (this: unknown, ...args: unknown[]) {
+    const first = args[0] as string | { text: string };
+    note(typeof first === 'string' ? first : first.text);
+    return query.apply(this, args);
+  };
+}
+
+const noteTool = (name: string, kind: 'write' | 'read') =>
+  defineTool({
+    name,
+    title: 'Count statements',
+    description:
+      'Answers at once without touching the database, so a call costs only what the gateway issues.',
+    kind,
+    ...(kind === 'write' ? { mutation: 'create' as const, supportsDryRun: true } : {}),
+    version: '1.0.0',
+    input:
+      kind === 'write'
+        ? z.strictObject({
+            text: z.string().max(20).describe('Any text.'),
+            idempotency_key: idempotencyKeySchema,
+            dry_run: z.boolean().default(false).describe('True to check only.'),
+          })
+        : z.strictObject({ text: z.string().max(20).describe('Any text.') }),
+    output: z.strictObject({ ok: z.boolean().describe('Always true.') }),
+    errors: [],
+    scopes: ['counted:write'],
+    timeoutMs: 2_000,
+    examples: [],
+    async handler(input) {
+      return 'dry_run' in input && input.dry_run
+        ? outcome.validated({ ok: true })
+        : outcome.completed({ ok: true });
+    },
+    ...(kind === 'write'
+      ? { reconcile: async () => ({ settled: true, outcome: outcome.completed({ ok: true }) }) }
+      : {}),
+  } as Parameters<typeof defineTool>[0]);
+
+const countedModule: ToolgateModule = {
+  name: 'counted',
+  create: () => ({ tools: [noteTool('counted_write', 'write'), noteTool('counted_read', 'read')] }),
+};
+
+const writer = testPrincipal('counter', { scopes: ['counted:write'] });
+
+countAtTheDrivers();
+
+/** Per store, what each kind of call issues, in order. */
+const expected = {
+  sqlite: {
+    write: ['reserve', 'BEGIN', 'settle', 'audit', 'COMMIT'],
+    replay: ['reserve', 'find by key', 'audit'],
+  },
+  postgres: {
+    write: ['reserve or find', 'settle with audit'],
+    replay: ['reserve or find', 'audit'],
+  },
+};
+
+for (const target of storeTargets) {
+  describe.skipIf(!target.available)(`statements per call on ${target.dialect}`, () => {
+    let location: StoreLocation;
+    let app: App;
+    beforeAll(async () => {
+      location = await target.create();
+      app = await createApp({
+        ...location.config,
+        logger: pino({ level: 'silent' }),
+        seed: false,
+        backgroundJobs: false,
+        modules: [countedModule],
+      });
+    });
+    afterAll(async () => {
+      await app?.close();
+      await location?.dispose();
+    });
+
+    /** The statements one call issues (after a warm-up call of the same kind). */
+    async function statementsOf(name: string, args: () => Record<string, unknown>) {
+      await app.gateway.callToolEnvelope({ name, arguments: args() }, writer);
+      issued.length = 0;
+      counting = true;
+      try {
+        const envelope = await app.gateway.callToolEnvelope({ name, arguments: args() }, writer);
+        return { envelope, statements: [...issued] };
+      } finally {
+        counting = false;
+      }
+    }
+
+    it('a durable write: one reservation, then its settlement and audit entry committed together', async () => {
+      const { envelope, statements } = await statementsOf('counted_write', () => ({
+        text: 'w',
+        idempotency_key: newKey('count-w'),
+      }));
+      expect(envelope).toMatchObject({ status: 'completed', replayed: false });
+      expect(statements).toEqual(expected[target.dialect].write);
+      const entries = await app.operations.audit.list({
+        tenant: writer.tenant,
+        operationId: envelope.operation_id!,
+        limit: 10,
+      });
+      expect(entries).toMatchObject([{ status: 'completed', replayed: false }]);
+      expect(await app.operations.store.findById(envelope.operation_id!)).toMatchObject({
+        status: 'completed',
+      });
+    });
+
+    it('a replay: the reservation that loses, the stored record, and the audit entry', async () => {
+      const key = newKey('count-r');
+      const { envelope, statements } = await statementsOf('counted_write', () => ({
+        text: 'r',
+        idempotency_key: key,
+      }));
+      expect(envelope).toMatchObject({ status: 'completed', replayed: true });
+      expect(statements).toEqual(expected[target.dialect].replay);
+      const entries = await app.operations.audit.list({
+        tenant: writer.tenant,
+        operationId: envelope.operation_id!,
+        limit: 10,
+      });
+      expect(entries.map((e) => e.replayed)).toEqual([false, true]);
+    });
+
+    it('concurrent replays: every one answers with its entry stored', async () => {
+      const args = { text: 'c', idempotency_key: newKey('count-c') };
+      const first = await app.gateway.callToolEnvelope({ name: 'counted_write', arguments: args }, writer);
+      const answers = await Promise.all(
+        Array.from({ length: 8 }, () =>
+          app.gateway.callToolEnvelope({ name: 'counted_write', arguments: args }, writer),
+        ),
+      );
+      expect(answers.every((a) => a.replayed && a.operation_id === first.operation_id)).toBe(true);
+      const entries = await app.operations.audit.list({
+        tenant: writer.tenant,
+        operationId: first.operation_id!,
+        limit: 20,
+      });
+      expect(entries.map((e) => e.replayed)).toEqual([false, ...answers.map(() => true)]);
+    });
+
+    it('entries recorded while one is being inserted share the next insert on PostgreSQL (group commit)', async () => {
+      const entry = (n: number) => ({
+        at: new Date().toISOString(),
+        correlationId: `group-${n}`,
+        tenant: 'group-tenant',
+        subject: 'group',
+        actor: 'service',
+        action: 'counted_write',
+        status: 'completed',
+        code: null,
+        operationId: null,
+        replayed: true,
+      });
+      issued.length = 0;
+      counting = true;
+      try {
+        await Promise.all(Array.from({ length: 8 }, (_, n) => app.operations.audit.record(entry(n))));
+      } finally {
+        counting = false;
+      }
+      const stored = await app.operations.audit.list({ tenant: 'group-tenant', limit: 20 });
+      // In the order recorded; each record() answered only once its own entry was committed.
+      expect(stored.map((e) => e.correlation_id)).toEqual(Array.from({ length: 8 }, (_, n) => `group-${n}`));
+      // The first goes at once; the seven recorded meanwhile go together in the next insert.
+      expect(issued).toEqual(target.dialect === 'postgres' ? ['audit', 'audit'] : Array(8).fill('audit'));
+    });
+
+    it('a dry run writes only its audit entry; a read writes nothing', async () => {
+      const dry = await statementsOf('counted_write', () => ({
+        text: 'd',
+        dry_run: true,
+        idempotency_key: newKey('count-d'),
+      }));
+      expect(dry.envelope).toMatchObject({ status: 'validated' });
+      expect(dry.statements).toEqual(['audit']);
+      const read = await statementsOf('counted_read', () => ({ text: 'x' }));
+      expect(read.envelope).toMatchObject({ status: 'completed' });
+      expect(read.statements).toEqual([]);
+    });
+  });
+}
