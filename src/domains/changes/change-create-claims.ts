@@ -79,9 +79,10 @@ export class CreationClaims {
         'DELETE FROM changes_create_claims WHERE tenant = ? AND subject = ? AND content_hash = ? AND created_at < ?',
         sameContent,
       );
+      // CAST keeps SQLite (STAT4) from re-preparing this ordered statement on every call.
       const [earlier] = await tx.query<{ operation_id: string; state: ClaimState; created_at: number }>(
         `SELECT operation_id, state, created_at FROM changes_create_claims
-         WHERE tenant = ? AND subject = ? AND content_hash = ?
+         WHERE tenant = CAST(? AS TEXT) AND subject = CAST(? AS TEXT) AND content_hash = CAST(? AS TEXT)
          ORDER BY CASE WHEN state = 'creating' THEN 0 ELSE 1 END, created_at DESC LIMIT 1`,
         sameContent.slice(0, 3),
       );

@@ -41,16 +41,20 @@ export class ServiceCatalog {
 
   /** The whole catalog of a tenant; catalogs are small (tens of services), so resolution scores in memory. */
   async list(tenant: string): Promise<CatalogService[]> {
-    const rows = await this.db.query('SELECT * FROM changes_services WHERE tenant = ? ORDER BY service_id', [
-      tenant,
-    ]);
+    // CAST keeps SQLite (STAT4) from re-preparing this ordered statement on every call.
+    const rows = await this.db.query(
+      'SELECT * FROM changes_services WHERE tenant = CAST(? AS TEXT) ORDER BY service_id',
+      [tenant],
+    );
     return rows.map(toService);
   }
 
   async windows(tenant: string, serviceId: string, environment: Environment): Promise<WindowRule[]> {
+    // CAST keeps SQLite (STAT4) from re-preparing this ordered statement on every call.
     const rows = await this.db.query<{ weekday: number; start_minute: number; length_minutes: number }>(
       `SELECT weekday, start_minute, length_minutes FROM changes_maintenance_windows
-       WHERE tenant = ? AND service_id = ? AND environment = ? ORDER BY weekday, start_minute`,
+       WHERE tenant = CAST(? AS TEXT) AND service_id = CAST(? AS TEXT) AND environment = CAST(? AS TEXT)
+       ORDER BY weekday, start_minute`,
       [tenant, serviceId, environment],
     );
     return rows.map((r) => ({

@@ -1,9 +1,9 @@
 import type { Principal } from '../../auth/principal.ts';
-import type { SqlExecutor } from '../../store/sql-database.ts';
+import type { SqlDialect, SqlExecutor } from '../../store/sql-database.ts';
 import type { PaymentRegion } from './destination-rules.ts';
 import type { FulfilmentState } from './fulfilment.ts';
 import { type PostalAddress, parseStoredAddress } from './postal-address.ts';
-import { findOpenRedirect, type OpenRedirectRequest } from './redirect-records.ts';
+import { type OpenRedirectRequest, openRequestOf } from './redirect-records.ts';
 
 export interface OrderItem {
   readonly sku: string;
@@ -43,9 +43,15 @@ type OrderRow = {
   delivery_address: string;
   payment_regions: string;
   pending_change_id: string | null;
+  shipment_id: string | null;
+  carrier: string | null;
+  tracking_id: string | null;
+  redirect_request_id: string | null;
+  redirect_status: OpenRedirectRequest['status'] | null;
+  redirect_carrier_status: OpenRedirectRequest['carrierStatus'];
+  items: string | ItemRow[] | null;
 };
 type ItemRow = { sku: string; name: string; quantity: number; ships_only_to: string | null };
-type ShipmentRow = { id: string; carrier: string; tracking_id: string };
 
 /**
  * Loads an order the principal may see: customers only their own, everyone else their tenant's.
@@ -62,25 +68,44 @@ export async function findVisibleOrder(
   return order;
 }
 
-/** Loads an order with its items and shipment, whoever owns it. */
+/** The order's items as one JSON array in line order, in each dialect's spelling. */
+const ITEMS_JSON = {
+  sqlite: `(SELECT json_group_array(json_object('sku', i.sku, 'name', i.name, 'quantity', i.quantity,
+      'ships_only_to', i.ships_only_to) ORDER BY i.line) FROM order_items i WHERE i.order_id = o.id)`,
+  postgres: `(SELECT json_agg(json_build_object('sku', i.sku, 'name', i.name, 'quantity', i.quantity,
+      'ships_only_to', i.ships_only_to) ORDER BY i.line) FROM order_items i WHERE i.order_id = o.id)`,
+} as const;
+
+const loadOrderSql = (dialect: SqlDialect) =>
+  // CAST keeps SQLite (STAT4) from re-preparing this statement on every call.
+  `SELECT o.id, o.tenant, o.customer_subject, o.version, o.state, o.delivery_address, o.payment_regions,
+     o.pending_change_id, s.id AS shipment_id, s.carrier, s.tracking_id,
+     r.request_id AS redirect_request_id, r.status AS redirect_status, r.carrier_status AS redirect_carrier_status,
+     ${ITEMS_JSON[dialect]} AS items
+   FROM orders o
+   LEFT JOIN shipments s ON s.order_id = o.id
+   LEFT JOIN shipment_redirect_requests r ON r.shipment_id = s.id AND ${openRequestOf('r')}
+   WHERE o.id = CAST(? AS TEXT)`;
+const LOAD_ORDER = { sqlite: loadOrderSql('sqlite'), postgres: loadOrderSql('postgres') } as const;
+
+/**
+ * Loads an order with its items and shipment, whoever owns it, in one statement: the shipment and its
+ * open redirect are at most one row each, the items come as one JSON array.
+ */
 export async function loadOrder(executor: SqlExecutor, orderId: string): Promise<OrderRecord | null> {
-  const rows = await executor.query<OrderRow>(
-    `SELECT id, tenant, customer_subject, version, state, delivery_address, payment_regions, pending_change_id
-     FROM orders WHERE id = ?`,
-    [orderId],
-  );
+  const rows = await executor.query<OrderRow>(LOAD_ORDER[executor.dialect], [orderId]);
   const row = rows[0];
   if (!row) return null;
-  const items = await executor.query<ItemRow>(
-    'SELECT sku, name, quantity, ships_only_to FROM order_items WHERE order_id = ? ORDER BY line',
-    [orderId],
-  );
-  const shipments = await executor.query<ShipmentRow>(
-    'SELECT id, carrier, tracking_id FROM shipments WHERE order_id = ?',
-    [orderId],
-  );
-  const shipment = shipments[0];
-  const openRedirect = shipment ? await findOpenRedirect(executor, shipment.id) : null;
+  // SQLite answers JSON as text, PostgreSQL parses it; no items is [] or NULL.
+  const items = (typeof row.items === 'string' ? JSON.parse(row.items) : (row.items ?? [])) as ItemRow[];
+  const openRedirect: OpenRedirectRequest | null =
+    row.redirect_request_id === null
+      ? null
+      : {
+          requestId: row.redirect_request_id,
+          status: row.redirect_status!,
+          carrierStatus: row.redirect_carrier_status,
+        };
   return {
     id: row.id,
     tenant: row.tenant,
@@ -97,9 +122,10 @@ export async function loadOrder(executor: SqlExecutor, orderId: string): Promise
       quantity: Number(item.quantity),
       shipsOnlyTo: item.ships_only_to === null ? null : splitList(item.ships_only_to),
     })),
-    shipment: shipment
-      ? { id: shipment.id, carrier: shipment.carrier, trackingId: shipment.tracking_id }
-      : null,
+    shipment:
+      row.shipment_id === null
+        ? null
+        : { id: row.shipment_id, carrier: row.carrier!, trackingId: row.tracking_id! },
   };
 }
 

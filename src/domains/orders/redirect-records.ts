@@ -14,8 +14,10 @@ export type RedirectRequestStatus = 'sending' | 'sent' | 'refused' | 'abandoned'
  * or received by the carrier and, as far as the shop has heard, neither declined nor carried out.
  * The same condition is the partial unique index of orders_0004_redirect_guard (one per shipment).
  */
-const OPEN_REQUEST =
-  "(status = 'sending' OR (status = 'sent' AND carrier_status IN ('submitted', 'accepted')))";
+/** The SQL condition of an open request, on the columns of `table` (a table name or alias). */
+export const openRequestOf = (table: string) =>
+  `(${table}.status = 'sending' OR (${table}.status = 'sent' AND ${table}.carrier_status IN ('submitted', 'accepted')))`;
+const OPEN_REQUEST = openRequestOf('shipment_redirect_requests');
 
 export interface OpenRedirectRequest {
   readonly requestId: string;

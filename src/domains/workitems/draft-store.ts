@@ -112,12 +112,15 @@ export const draftStore = {
     return one(db, 'tenant = ? AND item_id = ?', [tenant, itemId]);
   },
 
+  // The ordered lookups CAST their keys: with plain `?` SQLite (STAT4) re-prepares them on every call.
+
   /** The most recent other draft of the same content whose commit started at or after `since`. */
   async recentSameContent(db: SqlExecutor, draft: Draft, since: number): Promise<Draft | null> {
     return one(
       db,
-      `tenant = ? AND project_id = ? AND content_hash = ? AND draft_id <> ?
-       AND state IN ('committing', 'committed') AND commit_started_at >= ? ORDER BY commit_started_at DESC`,
+      `tenant = CAST(? AS TEXT) AND project_id = CAST(? AS TEXT) AND content_hash = CAST(? AS TEXT)
+       AND draft_id <> ? AND state IN ('committing', 'committed') AND commit_started_at >= ?
+       ORDER BY commit_started_at DESC`,
       [draft.tenant, draft.projectId, draft.contentHash, draft.draftId, since],
     );
   },
@@ -126,8 +129,8 @@ export const draftStore = {
   async sameContentCommitting(db: SqlExecutor, draft: Draft): Promise<Draft | null> {
     return one(
       db,
-      `tenant = ? AND project_id = ? AND content_hash = ? AND draft_id <> ? AND state = 'committing'
-       ORDER BY commit_started_at DESC`,
+      `tenant = CAST(? AS TEXT) AND project_id = CAST(? AS TEXT) AND content_hash = CAST(? AS TEXT)
+       AND draft_id <> ? AND state = 'committing' ORDER BY commit_started_at DESC`,
       [draft.tenant, draft.projectId, draft.contentHash, draft.draftId],
     );
   },

@@ -42,6 +42,8 @@ export type ProjectAccess =
 export class ProjectDirectory {
   constructor(private readonly db: SqlExecutor) {}
 
+  // The lookups below CAST their parameters: with plain `?` SQLite (STAT4) re-prepares them on every call.
+
   async access(principal: Principal, projectId: string, needed: Permission): Promise<ProjectAccess> {
     const [row] = await this.db.query<{
       name: string;
@@ -49,8 +51,9 @@ export class ProjectDirectory {
       permission: Permission | null;
     }>(
       `SELECT p.name, p.visibility, m.permission FROM workitems_projects p
-       LEFT JOIN workitems_members m ON m.tenant = p.tenant AND m.project_id = p.project_id AND m.subject = ?
-       WHERE p.tenant = ? AND p.project_id = ?`,
+       LEFT JOIN workitems_members m
+         ON m.tenant = p.tenant AND m.project_id = p.project_id AND m.subject = CAST(? AS TEXT)
+       WHERE p.tenant = CAST(? AS TEXT) AND p.project_id = CAST(? AS TEXT)`,
       [principal.subject, principal.tenant, projectId],
     );
     const permission = row ? effectivePermission(row.visibility, row.permission) : null;
@@ -96,8 +99,9 @@ export class ProjectDirectory {
       permission: Permission | null;
     }>(
       `SELECT p.project_id, p.visibility, m.permission FROM workitems_projects p
-       LEFT JOIN workitems_members m ON m.tenant = p.tenant AND m.project_id = p.project_id AND m.subject = ?
-       WHERE p.tenant = ? ORDER BY p.project_id`,
+       LEFT JOIN workitems_members m
+         ON m.tenant = p.tenant AND m.project_id = p.project_id AND m.subject = CAST(? AS TEXT)
+       WHERE p.tenant = CAST(? AS TEXT) ORDER BY p.project_id`,
       [principal.subject, principal.tenant],
     );
     return rows.filter((r) => effectivePermission(r.visibility, r.permission)).map((r) => r.project_id);

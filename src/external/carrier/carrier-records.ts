@@ -41,7 +41,8 @@ export async function selectRedirects(
   value: string,
 ): Promise<CarrierRedirect[]> {
   const rows = await executor.query<CarrierRedirect>(
-    `SELECT ${REDIRECT_COLUMNS} FROM ext_carrier_redirects WHERE ${where} = ? ORDER BY requested_at DESC, request_id`,
+    `SELECT ${REDIRECT_COLUMNS} FROM ext_carrier_redirects WHERE ${where} = CAST(? AS TEXT)
+     ORDER BY requested_at DESC, request_id`,
     [value],
   );
   return rows.map((row) => ({

@@ -48,22 +48,25 @@ export class ChangeRecordStore {
   }
 
   async search(filter: ChangeSearchFilter): Promise<ChangePage> {
-    const where = ['tenant = ?', VISIBLE_IN];
+    // CAST keeps SQLite (STAT4) from re-preparing this ordered statement on every call.
+    const where = ['tenant = CAST(? AS TEXT)', VISIBLE_IN];
     const params: unknown[] = [filter.tenant];
     const add = (clause: string, value: unknown) => {
       where.push(clause);
       params.push(value);
     };
-    if (filter.serviceId) add('service_id = ?', filter.serviceId);
-    if (filter.environment) add('environment = ?', filter.environment);
-    if (filter.state) add('state = ?', filter.state);
-    if (filter.text) add(`LOWER(summary) LIKE ? ESCAPE '\\'`, `%${escapeLike(filter.text.toLowerCase())}%`);
+    if (filter.serviceId) add('service_id = CAST(? AS TEXT)', filter.serviceId);
+    if (filter.environment) add('environment = CAST(? AS TEXT)', filter.environment);
+    if (filter.state) add('state = CAST(? AS TEXT)', filter.state);
+    if (filter.text)
+      add(`LOWER(summary) LIKE CAST(? AS TEXT) ESCAPE '\\'`, `%${escapeLike(filter.text.toLowerCase())}%`);
     if (filter.scheduledFrom !== undefined) add('start_at >= ?', filter.scheduledFrom);
     if (filter.scheduledTo !== undefined) add('start_at < ?', filter.scheduledTo);
     if (filter.beforeNumber !== undefined) add('change_number < ?', filter.beforeNumber);
     params.push(filter.limit + 1);
     const rows = await this.db.query(
-      `SELECT * FROM ext_change_records WHERE ${where.join(' AND ')} ORDER BY change_number DESC LIMIT ?`,
+      `SELECT * FROM ext_change_records WHERE ${where.join(' AND ')} ORDER BY change_number DESC
+       LIMIT CAST(? AS INTEGER)`,
       params,
     );
     const records = rows.slice(0, filter.limit).map(toRecord);

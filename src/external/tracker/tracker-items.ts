@@ -82,11 +82,14 @@ export interface ItemSearch {
 
 /** Newest first; `text` is matched literally (LIKE wildcards in it are escaped). */
 export async function searchItems(db: SqlExecutor, search: ItemSearch): Promise<TrackerItem[]> {
-  const where = ['tenant = ?', 'project_key = ?'];
+  // CAST keeps SQLite (STAT4) from re-preparing this ordered statement on every call.
+  const where = ['tenant = CAST(? AS TEXT)', 'project_key = CAST(? AS TEXT)'];
   const params: unknown[] = [search.tenant, search.projectKey];
   if (search.text !== null) {
     const pattern = `%${search.text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-    where.push("(LOWER(title) LIKE ? ESCAPE '\\' OR LOWER(description) LIKE ? ESCAPE '\\')");
+    where.push(
+      "(LOWER(title) LIKE CAST(? AS TEXT) ESCAPE '\\' OR LOWER(description) LIKE CAST(? AS TEXT) ESCAPE '\\')",
+    );
     params.push(pattern, pattern);
   }
   if (search.beforeSeq !== null) {
@@ -95,7 +98,8 @@ export async function searchItems(db: SqlExecutor, search: ItemSearch): Promise<
   }
   params.push(search.limit);
   const rows = await db.query<TrackerItemRow & Record<string, unknown>>(
-    `SELECT ${ITEM_COLUMNS} FROM ext_tracker_items WHERE ${where.join(' AND ')} ORDER BY seq DESC LIMIT ?`,
+    `SELECT ${ITEM_COLUMNS} FROM ext_tracker_items WHERE ${where.join(' AND ')} ORDER BY seq DESC
+     LIMIT CAST(? AS INTEGER)`,
     params,
   );
   return rows.map(itemFromRow);
