@@ -58,6 +58,10 @@ export function registerServeCommand(program: Command): void {
       '--database-statement-timeout-ms <ms>',
       'PostgreSQL: longest statement or connection attempt (TOOLGATE_DATABASE_STATEMENT_TIMEOUT_MS, default 5000)',
     )
+    .option(
+      '--tools-page-size <n>',
+      'tools per tools/list page; longer listings are paged (TOOLGATE_TOOLS_PAGE_SIZE, default 100)',
+    )
     .action(async (raw: RawServeOptions) => {
       const { runServe } = await import('./serve-run.ts');
       await runServe(raw);

@@ -9,6 +9,7 @@ import type { OperationsTuning } from '../operations/operations-tuning.ts';
 import { DEFAULT_STATEMENT_TIMEOUT_MS } from '../store/postgres/postgres-database.ts';
 import { DEFAULT_HOST, DEFAULT_PORT, MCP_PATH } from '../transport/endpoint-defaults.ts';
 import { DEFAULT_CONNECTION_LIMITS, type HttpConnectionLimits } from '../transport/http-server.ts';
+import { DEFAULT_TOOLS_PAGE_SIZE } from '../transport/serialized-listings.ts';
 
 /** Raw values as commander hands them over (strings, booleans or absent). */
 export interface RawServeOptions {
@@ -34,6 +35,7 @@ export interface RawServeOptions {
   maxConnections?: string;
   maxTokenLifetimeSeconds?: string;
   databaseStatementTimeoutMs?: string;
+  toolsPageSize?: string;
 }
 
 export interface ServeConfig {
@@ -56,6 +58,7 @@ export interface ServeConfig {
   readonly connectionLimits: HttpConnectionLimits;
   readonly maxTokenLifetimeSeconds: number;
   readonly databaseStatementTimeoutMs: number;
+  readonly toolsPageSize: number;
 }
 
 /** Writes one principal may have executing at once under `serve`, below the default pool of 10. */
@@ -212,6 +215,13 @@ export function resolveServeConfig(raw: RawServeOptions, file: ToolgateConfig = 
       ms,
       msRule,
     ) ?? DEFAULT_STATEMENT_TIMEOUT_MS;
+  const toolsPageSize =
+    number(
+      '--tools-page-size',
+      raw.toolsPageSize ?? env('TOOLGATE_TOOLS_PAGE_SIZE') ?? file.toolsPageSize,
+      z.number().int().min(1).max(10_000),
+      'an integer from 1 to 10000',
+    ) ?? DEFAULT_TOOLS_PAGE_SIZE;
   if (problems.length > 0) throw new ConfigError(problems.join('\n'));
   return {
     host: raw.host ?? env('TOOLGATE_HOST') ?? file.host ?? DEFAULT_HOST,
@@ -238,6 +248,7 @@ export function resolveServeConfig(raw: RawServeOptions, file: ToolgateConfig = 
     connectionLimits,
     maxTokenLifetimeSeconds,
     databaseStatementTimeoutMs,
+    toolsPageSize,
   };
 }
 

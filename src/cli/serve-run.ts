@@ -119,6 +119,7 @@ async function serveHttp(app: App, config: ServeConfig): Promise<() => Promise<v
     allowedHosts: config.allowedHosts,
     connectionLimits: config.connectionLimits,
     maxTokenLifetimeSeconds: config.maxTokenLifetimeSeconds,
+    toolsPageSize: config.toolsPageSize,
   }).catch(async (error: unknown) => {
     await app.close();
     process.stderr.write(`toolgate serve: ${(error as Error).message}\n`);
@@ -162,7 +163,9 @@ async function serveStdio(app: App, config: ServeConfig): Promise<() => Promise<
       `TOOLGATE_TOKEN is no longer accepted (${now.detail}); restart the server with a fresh token.`,
     );
   };
-  const stdio = await startStdioTransport(app, verdict.principal, {}, principalNow);
+  const stdio = await startStdioTransport(app, verdict.principal, {}, principalNow, {
+    toolsPageSize: config.toolsPageSize,
+  });
   void stdio.closed.then(async () => {
     await app.close();
     process.exit(0);

@@ -66,6 +66,8 @@ export interface ToolgateConfig {
   readonly maxTokenLifetimeSeconds?: number;
   /** PostgreSQL: the longest one statement or connection attempt may take, ms (default 5000). */
   readonly databaseStatementTimeoutMs?: number;
+  /** Tools per tools/list page (default 100); a longer listing is paged with `nextCursor`. */
+  readonly toolsPageSize?: number;
 }
 
 /** Identity function that gives a config its type, so editors complete and check it. */

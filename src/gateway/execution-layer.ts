@@ -1,3 +1,4 @@
+import type { Logger } from 'pino';
 import type { ToolContext } from '../contract/define-tool.ts';
 import type { ToolOutcome } from '../contract/outcome.ts';
 import type { RegisteredTool } from '../contract/tool-registry.ts';
@@ -15,8 +16,9 @@ export type Execution =
 export async function executeWithTimeout(
   tool: RegisteredTool,
   args: Record<string, unknown>,
-  context: Omit<ToolContext, 'signal' | 'deadline'>,
+  context: Omit<ToolContext, 'signal' | 'deadline' | 'log'>,
   clientSignal: AbortSignal | undefined,
+  logger: () => Logger,
 ): Promise<Execution> {
   const controller = new AbortController();
   const deadlineAt = Date.now() + tool.definition.timeoutMs;
@@ -38,11 +40,11 @@ export async function executeWithTimeout(
   });
   const run = (async (): Promise<Execution> => {
     try {
-      const outcome = await tool.definition.handler(args, {
-        ...context,
-        signal: controller.signal,
-        deadline: deadlineAt,
-      });
+      const ctx = { ...context, signal: controller.signal, deadline: deadlineAt } as ToolContext;
+      // Most handlers never log: the call's child logger is made on first use, not on every call.
+      let log: Logger | undefined;
+      Object.defineProperty(ctx, 'log', { enumerable: true, get: () => (log ??= logger()) });
+      const outcome = await tool.definition.handler(args, ctx);
       return { kind: 'returned', outcome };
     } catch (error) {
       return { kind: 'threw', error };

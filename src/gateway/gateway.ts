@@ -92,23 +92,45 @@ export class Gateway {
     return principal ? this.#deps.registry.listingFor(principal.scopes) : this.#deps.registry.listing();
   }
 
-  /** One tools/call, as MCP `CallToolResult`: the envelope as structuredContent and as JSON text. */
+  /**
+   * One tools/call, as MCP `CallToolResult`: the envelope as structuredContent and, for clients that
+   * read only `content` (most hosts hand the model nothing else), as JSON text.
+   */
   async callTool(
     request: ToolCallRequest,
     principal: Principal | null,
     signal?: AbortSignal,
   ): Promise<CallToolResult> {
     const envelope = await this.callToolEnvelope(request, principal, signal);
+    return {
+      content: [{ type: 'text', text: this.#envelopeText(envelope) }],
+      structuredContent: envelope,
+      isError: envelope.status === 'failed',
+    };
+  }
+
+  /**
+   * The same `CallToolResult` as JSON text, for transports that write the reply themselves: the
+   * envelope is serialized once and that text serves as both structuredContent and the text copy.
+   */
+  async callToolJson(
+    request: ToolCallRequest,
+    principal: Principal | null,
+    signal?: AbortSignal,
+  ): Promise<string> {
+    const envelope = await this.callToolEnvelope(request, principal, signal);
+    const text = this.#envelopeText(envelope);
+    return `{"content":[{"type":"text","text":${JSON.stringify(text)}}],"structuredContent":${text},"isError":${envelope.status === 'failed'}}`;
+  }
+
+  /** The envelope's JSON text, its size counted per tool. */
+  #envelopeText(envelope: OutcomeEnvelope): string {
     const text = JSON.stringify(envelope);
     this.#deps.metrics.resultBytes.observe(
       { tool: envelope.tool, contract_version: envelope.contract_version },
       Buffer.byteLength(text),
     );
-    return {
-      content: [{ type: 'text', text }],
-      structuredContent: envelope,
-      isError: envelope.status === 'failed',
-    };
+    return text;
   }
 
   async callToolEnvelope(
@@ -270,10 +292,10 @@ export class Gateway {
           principal: who,
           correlationId: call.correlationId,
           operation,
-          log: this.#log.child({ corr: call.correlationId }),
           ...(traceparent ? { traceparent } : {}),
         },
         signal,
+        () => this.#log.child({ corr: call.correlationId }),
       ),
     );
     // 8. Output validation, then the envelope. An outcome the handler committed with its own write is

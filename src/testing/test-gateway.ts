@@ -38,7 +38,7 @@ export interface TestGatewayOptions {
   /** Where logs go; silent unless TOOLGATE_TEST_LOG_LEVEL is set. */
   readonly logger?: Logger;
   readonly http?: Partial<
-    Pick<HttpTransportOptions, 'localPrincipalToken' | 'bodyLimitBytes' | 'allowedHosts'>
+    Pick<HttpTransportOptions, 'localPrincipalToken' | 'bodyLimitBytes' | 'allowedHosts' | 'toolsPageSize'>
   >;
 }
 

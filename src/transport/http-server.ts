@@ -10,6 +10,7 @@ import {
 import { createTokenVerifier, type KeySource, type TokenVerifier } from '../auth/token-verifier.ts';
 import { httpRouteLabel } from '../telemetry/http-route-label.ts';
 import { BearerAuthenticator } from './bearer-authenticator.ts';
+import { DirectMethods } from './direct-methods.ts';
 import { DEFAULT_HOST, DEFAULT_PORT, MCP_PATH } from './endpoint-defaults.ts';
 import { serveHealth, serveMetrics, serveReadiness } from './health-routes.ts';
 import { HostGuard, isLoopbackHost } from './host-guard.ts';
@@ -18,7 +19,7 @@ import { DEFAULT_REPLY_LIMIT_BYTES, serveMcpPost } from './mcp-endpoint.ts';
 import { createMcpServer, principalFromRequest } from './mcp-server.ts';
 import { MultiplexedTransport } from './multiplexed-transport.ts';
 import { DEFAULT_BODY_LIMIT_BYTES } from './read-body.ts';
-import { SerializedListings } from './serialized-listings.ts';
+import { DEFAULT_TOOLS_PAGE_SIZE, SerializedListings } from './serialized-listings.ts';
 
 const SHUTDOWN_GRACE_MS = 5_000;
 /** How long past the slowest tool's timeout a request may go unanswered before the transport answers it. */
@@ -62,6 +63,8 @@ export interface HttpTransportOptions {
   readonly bodyLimitBytes?: number;
   /** The most bytes one POST's answer may hold. */
   readonly replyLimitBytes?: number;
+  /** Tools per tools/list page (default 100); a longer listing is paged with `nextCursor`. */
+  readonly toolsPageSize?: number;
   readonly connectionLimits?: Partial<HttpConnectionLimits>;
   /** The longest lifetime (`exp` - `iat`) a bearer token may have (default 24 h). */
   readonly maxTokenLifetimeSeconds?: number;
@@ -167,7 +170,10 @@ export async function startHttpTransport(app: App, options: HttpTransportOptions
     const guard = new HostGuard(host, options.allowedHosts);
     const bodyLimitBytes = options.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES;
     const replyLimitBytes = options.replyLimitBytes ?? DEFAULT_REPLY_LIMIT_BYTES;
-    const listings = new SerializedListings(app.gateway);
+    const direct = new DirectMethods(
+      app.gateway,
+      new SerializedListings(app.gateway, options.toolsPageSize ?? DEFAULT_TOOLS_PAGE_SIZE),
+    );
     const scopes = new Set(app.registry.all().flatMap((t) => t.definition.scopes));
     const families = options.routes ?? [];
     for (const family of families) for (const scope of family.scopes) scopes.add(scope);
@@ -202,7 +208,7 @@ export async function startHttpTransport(app: App, options: HttpTransportOptions
             authenticator,
             bodyLimitBytes,
             replyLimitBytes,
-            listings,
+            direct,
           });
         return sendJsonRpcError(res, 405, -32000, 'Method Not Allowed: this server is stateless; POST only', {
           allow: 'POST',

@@ -1,8 +1,7 @@
 import {
-  isJSONRPCNotification,
-  isJSONRPCRequest,
   type JSONRPCNotification,
   type JSONRPCRequest,
+  RELATED_TASK_META_KEY,
   type RequestId,
 } from '@modelcontextprotocol/sdk/types.js';
 
@@ -41,16 +40,36 @@ export function classifyMessage(value: unknown): IncomingMessageKind {
   if (Object.keys(message).some((key) => !MESSAGE_KEYS.has(key))) {
     return invalid(id, INVALID_REQUEST, 'unknown member in a JSON-RPC 2.0 message');
   }
-  if (id !== null) {
-    if (isJSONRPCRequest(value)) return { kind: 'request', message: value as JSONRPCRequest };
-  } else if (isJSONRPCNotification(value)) {
-    return { kind: 'notification', message: value as JSONRPCNotification };
+  if (paramsAreWellFormed(message.params)) {
+    return id !== null
+      ? { kind: 'request', message: value as JSONRPCRequest }
+      : { kind: 'notification', message: value as JSONRPCNotification };
   }
   return invalid(
     id,
     INVALID_PARAMS,
     'params must be an object whose _meta is an object and whose progressToken is a string or an integer',
   );
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  value !== null && typeof value === 'object' && !Array.isArray(value);
+
+/**
+ * The SDK's `JSONRPCRequestSchema`/`JSONRPCNotificationSchema` rule for `params`, checked by hand on the
+ * hot path (the schemas cost a zod parse per message): absent, or an object whose `_meta`, if present,
+ * is an object with a string or integer `progressToken` and a related-task `{ taskId: string }`.
+ */
+function paramsAreWellFormed(params: unknown): boolean {
+  if (params === undefined) return true;
+  if (!isObject(params)) return false;
+  const meta = params._meta;
+  if (meta === undefined) return true;
+  if (!isObject(meta)) return false;
+  const token = meta.progressToken;
+  if (token !== undefined && typeof token !== 'string' && !Number.isSafeInteger(token)) return false;
+  const related = meta[RELATED_TASK_META_KEY];
+  return related === undefined || (isObject(related) && typeof related.taskId === 'string');
 }
 
 function usableId(id: unknown): RequestId | null {

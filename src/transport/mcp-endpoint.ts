@@ -2,12 +2,12 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { MessageExtraInfo } from '@modelcontextprotocol/sdk/types.js';
 import { SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
 import type { BearerAuthenticator } from './bearer-authenticator.ts';
-import { sendJson, sendJsonRpcError, sendText } from './http-replies.ts';
+import type { DirectMethods, ReplyChunks } from './direct-methods.ts';
+import { sendJson, sendJsonRpcError } from './http-replies.ts';
 import { classifyMessage, INVALID_REQUEST, type IncomingMessageKind } from './json-rpc-shape.ts';
 import type { JsonRpcReply, MultiplexedTransport } from './multiplexed-transport.ts';
 import { authInfoFor } from './principal-auth-info.ts';
 import { readBody } from './read-body.ts';
-import type { SerializedListings } from './serialized-listings.ts';
 
 const MAX_BATCH_SIZE = 100;
 /** A batch may cost at most this much; a tools/list costs as much as a full listing weighs. */
@@ -21,7 +21,8 @@ export interface McpEndpointOptions {
   readonly authenticator: BearerAuthenticator;
   readonly bodyLimitBytes: number;
   readonly replyLimitBytes: number;
-  readonly listings: SerializedListings;
+  /** The methods answered without the SDK server (tools/call, tools/list, ping). */
+  readonly direct: DirectMethods;
 }
 
 /**
@@ -103,16 +104,19 @@ export async function serveMcpPost(
   };
   const caller = `${auth.principal.tenant}\n${auth.principal.subject}`;
   const gone = new AbortController();
-  // Each reply as JSON text, in message order; tools/list is answered from the serialized listing.
-  const answers: Promise<string>[] = [];
+  // Each reply as JSON (text, or bytes for a cached listing page), in message order. The hot methods
+  // are answered on the direct path; everything else goes through the SDK server.
+  const answers: Promise<Reply>[] = [];
   for (const m of messages) {
-    if (m.kind === 'request' && m.message.method === 'tools/list') {
-      const result = options.listings.resultFor(auth.principal);
-      answers.push(
-        Promise.resolve(`{"jsonrpc":"2.0","id":${JSON.stringify(m.message.id)},"result":${result}}`),
-      );
-    } else if (m.kind === 'request') {
-      answers.push(options.transport.request(m.message, extra, caller, gone.signal).then(serialize));
+    if (m.kind === 'request') {
+      const direct = options.direct.handlerFor(m.message, auth.principal, req.headers);
+      if (direct === null) {
+        answers.push(options.transport.request(m.message, extra, caller, gone.signal).then(serialize));
+      } else if (direct.kind === 'now') {
+        answers.push(Promise.resolve(direct.reply));
+      } else {
+        answers.push(options.transport.direct(m.message, caller, gone.signal, direct.run));
+      }
     } else if (m.kind === 'notification') {
       options.transport.notify(m.message, extra, caller);
     } else if (m.kind === 'invalid') {
@@ -131,7 +135,31 @@ export async function serveMcpPost(
   const replies = withinByteBudget(await Promise.all(answers), options.replyLimitBytes);
   res.off('close', onClose);
   if (gone.signal.aborted) return;
-  sendText(res, 200, 'application/json', batch ? `[${replies.join(',')}]` : replies[0]!);
+  sendReplies(res, replies, batch);
+}
+
+/** A reply's JSON: text, or the chunks of a reply around a cached listing page. */
+type Reply = string | ReplyChunks;
+
+/** Writes the replies (one, or a batch as an array) with an exact length, in one write. */
+function sendReplies(res: ServerResponse, replies: Reply[], batch: boolean): void {
+  const chunks: (string | Buffer)[] = [];
+  if (batch) chunks.push('[');
+  replies.forEach((reply, i) => {
+    if (batch && i > 0) chunks.push(',');
+    if (typeof reply === 'string') chunks.push(reply);
+    else chunks.push(...reply.chunks);
+  });
+  if (batch) chunks.push(']');
+  const length = chunks.reduce((sum, chunk) => sum + Buffer.byteLength(chunk), 0);
+  res.writeHead(200, { 'content-type': 'application/json', 'content-length': length });
+  if (chunks.length === 1) {
+    res.end(chunks[0]);
+    return;
+  }
+  res.cork();
+  for (const chunk of chunks) res.write(chunk);
+  res.end();
 }
 
 const serialize = (reply: JsonRpcReply): string => JSON.stringify(reply);
@@ -150,12 +178,12 @@ function invalidReply(message: Extract<IncomingMessageKind, { kind: 'invalid' }>
 }
 
 /** Keeps replies in order until the budget is spent; each reply past it becomes a short error. */
-function withinByteBudget(replies: string[], limit: number): string[] {
+function withinByteBudget(replies: Reply[], limit: number): Reply[] {
   let spent = 0;
-  return replies.map((text) => {
-    spent += Buffer.byteLength(text);
-    if (spent <= limit) return text;
-    const id = (JSON.parse(text) as { id: unknown }).id;
+  return replies.map((reply) => {
+    spent += typeof reply === 'string' ? Buffer.byteLength(reply) : reply.bytes;
+    if (spent <= limit) return reply;
+    const id = typeof reply === 'string' ? (JSON.parse(reply) as { id: unknown }).id : reply.id;
     return serialize({
       jsonrpc: '2.0',
       id,

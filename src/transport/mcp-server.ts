@@ -1,6 +1,7 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import {
   type CallToolRequest,
+  ErrorCode,
   InitializeRequestSchema,
   type InitializeResult,
   LATEST_PROTOCOL_VERSION,
@@ -13,10 +14,12 @@ import { z } from 'zod';
 import packageJson from '../../package.json' with { type: 'json' };
 import type { Principal } from '../auth/principal.ts';
 import type { Gateway } from '../gateway/gateway.ts';
+import { ProtocolError } from '../gateway/protocol-layer.ts';
 import type { OperationTasks } from '../tasks/operation-tasks.ts';
 import { callToolAsTask } from '../tasks/task-call.ts';
 import { serveTasks, TASKS_CAPABILITY, TASKS_SINCE_PROTOCOL } from '../tasks/task-handlers.ts';
 import { principalFromAuthInfo } from './principal-auth-info.ts';
+import { DEFAULT_TOOLS_PAGE_SIZE, pageOfTools } from './serialized-listings.ts';
 
 /**
  * How a transport tells the server who is calling, per request: HTTP from the request's verified token,
@@ -56,6 +59,7 @@ export function createMcpServer(
   gateway: Gateway,
   principalOf: PrincipalSource,
   tasks?: OperationTasks,
+  toolsPageSize = DEFAULT_TOOLS_PAGE_SIZE,
 ): Server {
   const serverInfo = { name: 'toolgate', version: packageJson.version };
   const toolsOnly = { tools: { listChanged: false } };
@@ -78,9 +82,15 @@ export function createMcpServer(
       };
     });
   }
-  server.setRequestHandler(ListToolsRequestSchema, async (_request, extra) => ({
-    tools: gateway.listTools(await principalOf(extra)) as ListToolsResult['tools'],
-  }));
+  server.setRequestHandler(ListToolsRequestSchema, async (request, extra) => {
+    const page = pageOfTools(
+      gateway.listTools(await principalOf(extra)),
+      request.params?.cursor,
+      toolsPageSize,
+    );
+    if (!page.ok) throw new ProtocolError(ErrorCode.InvalidParams, `Invalid params: ${page.reason}`);
+    return page.page as ListToolsResult;
+  });
   server.setRequestHandler(toolsCallEnvelopeSchema, async (request, extra) => {
     // The SDK server validated params against CallToolRequestSchema before calling this handler.
     const params = request.params as CallToolRequest['params'];

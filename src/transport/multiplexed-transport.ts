@@ -10,6 +10,25 @@ import type {
 /** A JSON-RPC response or error, as it goes back to one HTTP client. */
 export type JsonRpcReply = Exclude<JSONRPCMessage, JSONRPCRequest | JSONRPCNotification>;
 
+/** The JSON text of one reply, under the client's own id. */
+export type ReplyText = string;
+
+/** A JSON-RPC error a direct handler throws (anything else becomes -32603). */
+interface ThrownError {
+  readonly code?: unknown;
+  readonly message?: unknown;
+  readonly data?: unknown;
+}
+
+/** A request waiting for its reply: how to answer it with an error instead, and how to stop its handler. */
+interface Waiting {
+  readonly answerError: (code: number, message: string) => void;
+  readonly stop: (reason: string) => void;
+}
+
+/** What ends a request's wait once it is answered: its deadline timer, disconnect listener and tracking. */
+type Entry = Waiting & { readonly release: () => void };
+
 /**
  * Lets one long-lived SDK `Server` answer many concurrent HTTP requests. Each incoming request is
  * renumbered with an id unique in this process (clients reuse ids freely), handed to the server,
@@ -17,8 +36,11 @@ export type JsonRpcReply = Exclude<JSONRPCMessage, JSONRPCRequest | JSONRPCNotif
  * HTTP client goes away, or when the same caller sends `notifications/cancelled` naming its id in
  * another POST; either way the server aborts the handler's signal.
  *
- * Every request gets exactly one reply by construction: the server's, a cancellation error, or, if
- * neither arrives before `replyDeadlineMs` (the server dropped it), an internal error.
+ * The hot methods skip the server (`direct`): the transport runs their handler itself with the same
+ * bookkeeping (in-flight tracking per caller, cancellation, deadline) and answers its JSON text.
+ *
+ * Every request gets exactly one reply by construction: the server's or the direct handler's, a
+ * cancellation error, or, if neither arrives before `replyDeadlineMs`, an internal error.
  */
 export class MultiplexedTransport implements Transport {
   onclose?: () => void;
@@ -27,7 +49,9 @@ export class MultiplexedTransport implements Transport {
 
   readonly #replyDeadlineMs: number;
   #nextId = 1;
-  readonly #waiting = new Map<number, (reply: JsonRpcReply) => void>();
+  readonly #waiting = new Map<number, Entry>();
+  /** Replies of requests the server answers, by internal id. */
+  readonly #serverReplies = new Map<number, (reply: JsonRpcReply) => void>();
   /** In-flight internal ids by caller and client id, for cancellations arriving in another POST. */
   readonly #inFlight = new Map<string, number[]>();
 
@@ -42,9 +66,8 @@ export class MultiplexedTransport implements Transport {
     if (!('id' in message) || 'method' in message) return;
     const id = message.id;
     if (typeof id !== 'number') return;
-    const deliver = this.#waiting.get(id);
+    const deliver = this.#serverReplies.get(id);
     if (!deliver) return;
-    this.#waiting.delete(id);
     deliver(message);
   }
 
@@ -53,6 +76,7 @@ export class MultiplexedTransport implements Transport {
       this.#answerInstead(internalId, -32603, 'Internal error: the server is shutting down');
     }
     this.#waiting.clear();
+    this.#serverReplies.clear();
     this.#inFlight.clear();
     this.onclose?.();
   }
@@ -67,30 +91,102 @@ export class MultiplexedTransport implements Transport {
     caller: string,
     gone: AbortSignal,
   ): Promise<JsonRpcReply> {
-    const internalId = this.#nextId++;
     const clientId: RequestId = message.id;
-    const flightKey = `${caller}\n${typeof clientId}:${clientId}`;
-    this.#track(flightKey, internalId);
     return new Promise((resolve) => {
-      const onGone = () => this.#cancel(internalId, 'the HTTP client disconnected');
-      const deadline = setTimeout(() => {
-        this.onerror?.(new Error(`no reply to ${message.method} within ${this.#replyDeadlineMs} ms`));
-        this.#answerInstead(
-          internalId,
-          -32603,
-          `Internal error: no answer within ${this.#replyDeadlineMs} ms; a write may have executed, check operations_get`,
-        );
-      }, this.#replyDeadlineMs);
-      deadline.unref();
-      this.#waiting.set(internalId, (reply) => {
+      const internalId = this.#admit(message, caller, gone, {
+        answerError: (code, text) =>
+          resolve({ jsonrpc: '2.0', id: clientId, error: { code, message: text } }),
+        stop: (reason) =>
+          this.onmessage?.({
+            jsonrpc: '2.0',
+            method: 'notifications/cancelled',
+            params: { requestId: internalId, reason },
+          }),
+      });
+      this.#serverReplies.set(internalId, (reply) => {
+        if (this.#settle(internalId)) resolve({ ...reply, id: clientId } as JsonRpcReply);
+      });
+      this.onmessage?.({ ...message, id: internalId }, extra);
+    });
+  }
+
+  /**
+   * Runs one request on the direct path: `handle` gets a signal that aborts when the HTTP client goes
+   * away, the caller cancels the request or the deadline passes, and answers the JSON text of the result.
+   * Resolves with the whole reply's JSON text under the client's id.
+   */
+  direct(
+    message: JSONRPCRequest,
+    caller: string,
+    gone: AbortSignal,
+    handle: (signal: AbortSignal) => Promise<string>,
+  ): Promise<ReplyText> {
+    const idText = JSON.stringify(message.id);
+    const controller = new AbortController();
+    return new Promise((resolve) => {
+      const internalId = this.#admit(message, caller, gone, {
+        answerError: (code, text) => resolve(errorText(idText, { code, message: text })),
+        stop: (reason) => controller.abort(new Error(reason)),
+      });
+      let running: Promise<string>;
+      try {
+        running = handle(controller.signal);
+      } catch (error) {
+        running = Promise.reject(error);
+      }
+      running.then(
+        (result) => {
+          if (this.#settle(internalId)) resolve(`{"jsonrpc":"2.0","id":${idText},"result":${result}}`);
+        },
+        (error: ThrownError) => {
+          if (!this.#settle(internalId)) return;
+          const answer = jsonRpcError(error);
+          if (answer.code === -32603)
+            this.onerror?.(error instanceof Error ? error : new Error(String(error)));
+          resolve(errorText(idText, answer));
+        },
+      );
+    });
+  }
+
+  /**
+   * Registers a request as waiting: tracked for cancellation by its caller, answered by the deadline at
+   * the latest, stopped when its HTTP client goes away. Answers the internal id.
+   */
+  #admit(message: JSONRPCRequest, caller: string, gone: AbortSignal, waiting: Waiting): number {
+    const internalId = this.#nextId++;
+    const flightKey = `${caller}\n${typeof message.id}:${message.id}`;
+    this.#track(flightKey, internalId);
+    const onGone = () => this.#cancel(internalId, 'the HTTP client disconnected');
+    const deadline = setTimeout(() => {
+      this.onerror?.(new Error(`no reply to ${message.method} within ${this.#replyDeadlineMs} ms`));
+      this.#answerInstead(
+        internalId,
+        -32603,
+        `Internal error: no answer within ${this.#replyDeadlineMs} ms; a write may have executed, check operations_get`,
+      );
+    }, this.#replyDeadlineMs);
+    deadline.unref();
+    this.#waiting.set(internalId, {
+      ...waiting,
+      release: () => {
         clearTimeout(deadline);
         gone.removeEventListener('abort', onGone);
         this.#untrack(flightKey, internalId);
-        resolve({ ...reply, id: clientId } as JsonRpcReply);
-      });
-      gone.addEventListener('abort', onGone, { once: true });
-      this.onmessage?.({ ...message, id: internalId }, extra);
+        this.#serverReplies.delete(internalId);
+      },
     });
+    gone.addEventListener('abort', onGone, { once: true });
+    return internalId;
+  }
+
+  /** Ends the wait of a request; false when it was already answered (cancelled or past its deadline). */
+  #settle(internalId: number): boolean {
+    const entry = this.#waiting.get(internalId);
+    if (!entry) return false;
+    this.#waiting.delete(internalId);
+    entry.release();
+    return true;
   }
 
   /** Client notifications; a cancellation is translated to the one request of this caller it names. */
@@ -121,15 +217,10 @@ export class MultiplexedTransport implements Transport {
 
   /** Aborts the server's handler (if it still runs) and answers the waiting HTTP request with an error. */
   #answerInstead(internalId: number, code: number, message: string, reason = message): void {
-    const deliver = this.#waiting.get(internalId);
-    if (!deliver) return;
-    this.#waiting.delete(internalId);
-    this.onmessage?.({
-      jsonrpc: '2.0',
-      method: 'notifications/cancelled',
-      params: { requestId: internalId, reason },
-    });
-    deliver({ jsonrpc: '2.0', id: internalId, error: { code, message } });
+    const waiting = this.#waiting.get(internalId);
+    if (!waiting || !this.#settle(internalId)) return;
+    waiting.stop(reason);
+    waiting.answerError(code, message);
   }
 
   #track(key: string, internalId: number): void {
@@ -145,4 +236,19 @@ export class MultiplexedTransport implements Transport {
     if (rest.length === 0) this.#inFlight.delete(key);
     else this.#inFlight.set(key, rest);
   }
+}
+
+/** The JSON-RPC error of what a handler threw: its own code and message, or -32603. */
+function jsonRpcError(error: ThrownError): { code: number; message: string; data?: unknown } {
+  if (typeof error?.code !== 'number' || !Number.isSafeInteger(error.code)) {
+    return { code: -32603, message: 'Internal error' };
+  }
+  const message = typeof error.message === 'string' ? error.message : 'Internal error';
+  return error.data === undefined
+    ? { code: error.code, message }
+    : { code: error.code, message, data: error.data };
+}
+
+function errorText(idText: string, error: { code: number; message: string; data?: unknown }): ReplyText {
+  return `{"jsonrpc":"2.0","id":${idText},"error":${JSON.stringify(error)}}`;
 }

@@ -21,9 +21,10 @@ export async function startStdioTransport(
   principal: Principal,
   streams: { input?: Readable; output?: Writable } = {},
   principalNow: PrincipalSource = () => principal,
+  options: { readonly toolsPageSize?: number } = {},
 ): Promise<StdioTransport> {
   const input = streams.input ?? process.stdin;
-  const server = createMcpServer(app.gateway, principalNow, app.tasks);
+  const server = createMcpServer(app.gateway, principalNow, app.tasks, options.toolsPageSize);
   const transport = new StdioServerTransport(input, streams.output ?? process.stdout);
   let markClosed: () => void = () => {};
   const closed = new Promise<void>((resolve) => {

@@ -76,4 +76,19 @@ describe('serve limit options', () => {
       expect(message).toContain(flag);
     }
   });
+
+  test('the tools/list page size: 100 by default, then the file, the variable and the flag', () => {
+    expect(resolveServeConfig({ dataDir }).toolsPageSize).toBe(100);
+    expect(resolveServeConfig({ dataDir }, { toolsPageSize: 40 }).toolsPageSize).toBe(40);
+    process.env.TOOLGATE_TOOLS_PAGE_SIZE = '30';
+    try {
+      expect(resolveServeConfig({ dataDir }, { toolsPageSize: 40 }).toolsPageSize).toBe(30);
+      expect(resolveServeConfig({ dataDir, toolsPageSize: '20' }, { toolsPageSize: 40 }).toolsPageSize).toBe(
+        20,
+      );
+    } finally {
+      delete process.env.TOOLGATE_TOOLS_PAGE_SIZE;
+    }
+    expect(() => resolveServeConfig({ dataDir, toolsPageSize: '0' })).toThrow(/--tools-page-size 0/);
+  });
 });
