@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import type { ToolgateModule } from '../src/app/module.ts';
-import { defineTool } from '../src/contract/define-tool.ts';
-import { outcome } from '../src/contract/outcome.ts';
-import { idempotencyKeySchema } from '../src/contract/schema-helpers.ts';
+import type { ToolgateModule } from '../dist/app/module.js';
+import { defineTool } from '../dist/contract/define-tool.js';
+import { outcome } from '../dist/contract/outcome.js';
+import { idempotencyKeySchema } from '../dist/contract/schema-helpers.js';
 
 export const BENCH_WRITE_TOOL = 'bench_record_note';
 export const BENCH_SCOPE = 'bench:write';

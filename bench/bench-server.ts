@@ -1,8 +1,8 @@
 import { pino } from 'pino';
-import { createApp } from '../src/app/create-app.ts';
-import type { ToolgateModule } from '../src/app/module.ts';
-import { referenceDomains } from '../src/domains/reference-domains.ts';
-import { startHttpTransport } from '../src/transport/http-server.ts';
+import { createApp } from '../dist/app/create-app.js';
+import type { ToolgateModule } from '../dist/app/module.js';
+import { referenceDomains } from '../dist/domains/reference-domains.js';
+import { startHttpTransport } from '../dist/transport/http-server.js';
 import { benchDomain } from './bench-domain.ts';
 import { generatedToolsDomain } from './generated-tools-domain.ts';
 

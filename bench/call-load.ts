@@ -29,11 +29,21 @@ export interface CallLoadResult {
   readonly loadCpuMicrosPerCall: number;
 }
 
+/** How much of an answer the generator reads: enough for the JSON-RPC members before the result. */
+const HEAD_BYTES = 96;
+
+/** A JSON-RPC result, not an error: `"result":` in the head and no top-level `"error":` before it. */
+function answeredResult(head: string): boolean {
+  const result = head.indexOf('"result":');
+  const error = head.indexOf('"error":');
+  return result !== -1 && (error === -1 || error > result);
+}
+
 /**
  * A closed-loop load generator for MCP over HTTP: `concurrency` keep-alive connections on loopback
  * each post one JSON-RPC request at a time until a fixed number of calls is done or a fixed time has
  * passed. Latency is per call, from write to the end of the answer. A call fails unless it answers
- * 200 with a JSON-RPC result.
+ * 200 with a JSON-RPC result (judged from the answer's head).
  */
 export async function runCallLoad(options: CallLoadOptions): Promise<CallLoadResult> {
   const agent = new Agent({ keepAlive: true, maxSockets: options.concurrency });
@@ -59,12 +69,13 @@ export async function runCallLoad(options: CallLoadOptions): Promise<CallLoadRes
           headers: { ...headers, 'content-length': Buffer.byteLength(body) },
         },
         (res) => {
-          let text = '';
-          res.setEncoding('utf8');
-          res.on('data', (chunk: string) => {
-            text += chunk;
+          // Only the head of the answer is read: decoding a large answer (a 1,000-tool listing) would
+          // make the generator, not the server, the bottleneck. Each case's probe checks a whole answer.
+          let head = '';
+          res.on('data', (chunk: Buffer) => {
+            if (head.length < HEAD_BYTES) head += chunk.toString('latin1', 0, HEAD_BYTES - head.length);
           });
-          res.on('end', () => resolve(res.statusCode === 200 && text.includes('"result"')));
+          res.on('end', () => resolve(res.statusCode === 200 && answeredResult(head)));
         },
       );
       req.on('error', () => resolve(false));

@@ -7,6 +7,7 @@ import { mintToken } from '../src/auth/mint-token.ts';
 import type { TokenSubject } from '../src/auth/token-claims.ts';
 import { demoId } from '../src/domains/orders/demo-orders.ts';
 import { ORDER_PRINCIPALS } from '../src/domains/orders/demo-principals.ts';
+import { DEFAULT_TOOLS_PAGE_SIZE } from '../src/transport/serialized-listings.ts';
 import { createScratchDatabase, postgresAvailable } from '../test/support/pg.ts';
 import { BENCH_SCOPE, BENCH_WRITE_TOOL } from './bench-domain.ts';
 import type { BenchMeasure, BenchReport } from './bench-section.ts';
@@ -17,6 +18,7 @@ import {
   gatewayOk,
   type LoadCase,
   listsAtLeast,
+  pagesOf,
   probe,
   toolCall,
   toolsList,
@@ -54,7 +56,7 @@ const CASES = {
   list: 'tools/list',
 } as const;
 const caseName = (dialect: string, kind: keyof typeof CASES) => `${dialect}: ${CASES[kind]}`;
-const LARGE_LISTING = `sqlite: tools/list at ${GENERATED_TOOL_COUNT} tools`;
+const LARGE_LISTING = `sqlite: tools/list at ${GENERATED_TOOL_COUNT} tools (page of ${DEFAULT_TOOLS_PAGE_SIZE})`;
 
 interface Measured {
   readonly name: string;
@@ -240,7 +242,7 @@ export async function fairAnchorsBench(input: FairAnchorsOptions = {}): Promise<
           url,
           token: await token(LISTER),
           request: () => toolsList,
-          check: listsAtLeast(GENERATED_TOOL_COUNT),
+          check: pagesOf(DEFAULT_TOOLS_PAGE_SIZE),
         },
       ],
       options,

@@ -40,6 +40,13 @@ export const listsAtLeast = (count: number) => (result: Record<string, unknown>)
     : `tools/list answered ${tools?.length ?? 0} tools, expected ${count}+`;
 };
 
+/** A first tools/list page of a long listing: `count` tools and a cursor to the next page. */
+export const pagesOf = (count: number) => (result: Record<string, unknown>) => {
+  const problem = listsAtLeast(count)(result);
+  if (problem) return problem;
+  return typeof result.nextCursor === 'string' ? null : 'a long listing answered without nextCursor';
+};
+
 /** Posts one request of the case outside the measured load; answers the JSON-RPC answer. */
 async function post(
   load: LoadCase,

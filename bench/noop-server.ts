@@ -6,13 +6,13 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { pino } from 'pino';
 import { z } from 'zod';
-import { createApp } from '../src/app/create-app.ts';
-import type { ToolgateModule } from '../src/app/module.ts';
-import { loadOrCreateDevKeys } from '../src/auth/dev-keys.ts';
-import { mintToken } from '../src/auth/mint-token.ts';
-import { defineTool } from '../src/contract/define-tool.ts';
-import { outcome } from '../src/contract/outcome.ts';
-import { startHttpTransport } from '../src/transport/http-server.ts';
+import { createApp } from '../dist/app/create-app.js';
+import type { ToolgateModule } from '../dist/app/module.js';
+import { loadOrCreateDevKeys } from '../dist/auth/dev-keys.js';
+import { mintToken } from '../dist/auth/mint-token.js';
+import { defineTool } from '../dist/contract/define-tool.js';
+import { outcome } from '../dist/contract/outcome.js';
+import { startHttpTransport } from '../dist/transport/http-server.js';
 
 /**
  * One server under load for the gateway-vs-SDK and fair-anchors benchmarks, in its own process so the

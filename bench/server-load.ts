@@ -22,10 +22,15 @@ export interface BenchServer {
   stop(): void;
 }
 
-/** Forks a bench server (a tsx script that announces itself over IPC) and waits for its announcement. */
+/**
+ * Forks a bench server (a small TypeScript script that announces itself over IPC) and waits for its
+ * announcement. Node strips the script's types itself, without tsx: the server under load runs the
+ * compiled package in dist/, as users run it, not a transpile-on-load hook.
+ */
 export async function startBenchServer(script: string, args: readonly string[]): Promise<BenchServer> {
   const child = fork(script, [...args], {
-    execArgv: ['--import', 'tsx'],
+    // Type stripping is on by default from Node 22.18; the flag keeps 22.12-22.17 (engines) working.
+    execArgv: ['--experimental-strip-types'],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   const stop = () => {
