@@ -66,10 +66,9 @@ export class AuditLog implements AuditSink {
   }
 
   /**
-   * Stores one entry on its own, and answers once it is committed. On PostgreSQL entries recorded
-   * while another insert is on its way are committed together by the next one (group commit): each
-   * caller still answers only after its own entry is stored, with one round trip and one commit for
-   * all of them.
+   * Stores one entry, and answers once it is committed. On PostgreSQL entries recorded while another
+   * insert is on its way go together in the next (group commit), each caller answered only after its
+   * own entry is stored; SQLite commits the writes of one event-loop turn together by itself.
    */
   async record(entry: AuditEntry): Promise<void> {
     try {
@@ -77,7 +76,9 @@ export class AuditLog implements AuditSink {
         const params = paramsOf(entry);
         await new Promise<void>((resolve, reject) => {
           this.#waiting.push({ params, resolve, reject });
-          if (!this.#inserting) void this.#insertWaiting();
+          if (this.#inserting) return;
+          this.#inserting = true;
+          void this.#insertWaiting();
         });
         this.#log.info(entry, 'audit');
       } else {
@@ -89,7 +90,6 @@ export class AuditLog implements AuditSink {
   }
 
   async #insertWaiting(): Promise<void> {
-    this.#inserting = true;
     try {
       while (this.#waiting.length > 0) {
         const group = this.#waiting.splice(0, MOST_PER_INSERT);

@@ -1,17 +1,38 @@
 import Database from 'better-sqlite3';
 import type { SqlDatabase, SqlExecutor, SqlRow } from '../sql-database.ts';
 
+/** One write waiting for its group: the work, and how to answer its caller once the group committed. */
+interface GroupedWrite {
+  readonly work: (tx: SqlExecutor) => Promise<unknown>;
+  resolve(value: unknown): void;
+  reject(error: unknown): void;
+}
+
 /**
- * SQLite through better-sqlite3 (WAL). Statements are synchronous and prepared once; async
- * transactions hold a queue so no other statement interleaves between BEGIN and COMMIT.
+ * SQLite through better-sqlite3 (WAL). Statements are synchronous and prepared once.
+ *
+ * Writes are committed in groups (group commit): the transactions and single writing statements
+ * issued in one event-loop turn run at its end inside one BEGIN IMMEDIATE ... COMMIT, each in its own
+ * savepoint, so the group pays for one commit instead of one each. A write that fails rolls back its
+ * own savepoint and fails alone; each caller is answered only once the COMMIT carrying its write
+ * succeeded (if the COMMIT fails, every write of the group failed and each caller is told so). Reads
+ * outside a transaction run at once, or after the group in progress, never inside its uncommitted state.
  */
 export class SqliteDatabase implements SqlDatabase {
   readonly dialect = 'sqlite' as const;
   readonly #db: Database.Database;
   readonly #statements = new Map<string, Database.Statement>();
-  /** Tail of the transaction queue; plain statements wait behind an open transaction. */
+  /** Tail of the group queue; plain reads wait behind an open group. */
   #queue: Promise<unknown> = Promise.resolve();
   #inTransaction = false;
+  /** Writes waiting for the end of this event-loop turn, when they run as one group. */
+  #waiting: GroupedWrite[] = [];
+  readonly #tx: SqlExecutor = {
+    dialect: 'sqlite',
+    query: async <R extends SqlRow>(sql: string, params: readonly unknown[] = []) =>
+      this.#all<R>(sql, params),
+    execute: async (sql: string, params: readonly unknown[] = []) => this.#run(sql, params),
+  };
 
   constructor(file: string) {
     this.#db = new Database(file);
@@ -22,42 +43,87 @@ export class SqliteDatabase implements SqlDatabase {
   }
 
   async query<T extends SqlRow = SqlRow>(sql: string, params: readonly unknown[] = []): Promise<T[]> {
+    if (this.#writes(sql)) return this.#grouped((tx) => tx.query<T>(sql, params));
     if (this.#inTransaction) await this.#queue;
     return this.#all<T>(sql, params);
   }
 
   async execute(sql: string, params: readonly unknown[] = []): Promise<number> {
+    if (this.#writes(sql)) return this.#grouped((tx) => tx.execute(sql, params));
     if (this.#inTransaction) await this.#queue;
     return this.#run(sql, params);
   }
 
   transaction<T>(work: (tx: SqlExecutor) => Promise<T>): Promise<T> {
-    const run = async (): Promise<T> => {
-      this.#inTransaction = true;
+    return this.#grouped(work);
+  }
+
+  /**
+   * Whether a statement writes (and so joins a group). One that cannot be prepared yet (its table comes
+   * from a write still queued) is treated as a write: it runs in order after that write.
+   */
+  #writes(sql: string): boolean {
+    try {
+      return !this.#prepare(sql).readonly;
+    } catch {
+      return true;
+    }
+  }
+
+  /** Queues a write for this turn's group; answers its result once the group committed. */
+  #grouped<T>(work: (tx: SqlExecutor) => Promise<T>): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      if (this.#waiting.length === 0) setImmediate(() => this.#runGroup());
+      this.#waiting.push({ work, resolve: resolve as (value: unknown) => void, reject });
+    });
+  }
+
+  #runGroup(): void {
+    const group = this.#waiting;
+    if (group.length === 0) return;
+    this.#waiting = [];
+    const run = () => this.#commitGroup(group);
+    this.#queue = this.#queue.then(run, run);
+  }
+
+  async #commitGroup(group: readonly GroupedWrite[]): Promise<void> {
+    const outcomes: ({ ok: true; value: unknown } | { ok: false; error: unknown })[] = [];
+    this.#inTransaction = true;
+    try {
       this.#db.exec('BEGIN IMMEDIATE');
-      const tx: SqlExecutor = {
-        dialect: 'sqlite',
-        query: async <R extends SqlRow>(sql: string, params: readonly unknown[] = []) =>
-          this.#all<R>(sql, params),
-        execute: async (sql: string, params: readonly unknown[] = []) => this.#run(sql, params),
-      };
-      try {
-        const result = await work(tx);
-        this.#db.exec('COMMIT');
-        return result;
-      } catch (error) {
-        if (this.#db.inTransaction) this.#db.exec('ROLLBACK');
-        throw error;
-      } finally {
-        this.#inTransaction = false;
+      for (const write of group) {
+        this.#db.exec('SAVEPOINT grouped_write');
+        try {
+          outcomes.push({ ok: true, value: await write.work(this.#tx) });
+          this.#db.exec('RELEASE grouped_write');
+        } catch (error) {
+          outcomes.push({ ok: false, error });
+          this.#db.exec('ROLLBACK TO grouped_write');
+          this.#db.exec('RELEASE grouped_write');
+        }
       }
-    };
-    const next = this.#queue.then(run, run);
-    this.#queue = next.catch(() => undefined);
-    return next;
+      this.#db.exec('COMMIT');
+    } catch (error) {
+      // BEGIN, a savepoint or the COMMIT failed: nothing of the group is stored.
+      if (this.#db.inTransaction) this.#db.exec('ROLLBACK');
+      group.forEach((write, i) => {
+        const outcome = outcomes[i];
+        write.reject(outcome && !outcome.ok ? outcome.error : error);
+      });
+      return;
+    } finally {
+      this.#inTransaction = false;
+    }
+    group.forEach((write, i) => {
+      const outcome = outcomes[i]!;
+      if (outcome.ok) write.resolve(outcome.value);
+      else write.reject(outcome.error);
+    });
   }
 
   async close(): Promise<void> {
+    // Writes queued this turn still run as a group before the database closes.
+    if (this.#waiting.length > 0) this.#runGroup();
     await this.#queue;
     this.#db.close();
   }
