@@ -1,5 +1,20 @@
 import Database from 'better-sqlite3';
 import type { SqlDatabase, SqlExecutor, SqlRow } from '../sql-database.ts';
+import { DEFAULT_CHECKPOINT_INTERVAL_MS, WalCheckpointer } from './wal-checkpointer.ts';
+
+export interface SqliteOptions {
+  /** How often the checkpoint thread checkpoints the WAL (default 200 ms). */
+  readonly checkpointIntervalMs?: number;
+  /** How long after opening the checkpoint thread starts (default 1 s). */
+  readonly checkpointerDelayMs?: number;
+}
+
+/** SQLite's own automatic checkpoint threshold, used again if the checkpoint thread is lost. */
+const AUTOCHECKPOINT_PAGES = 1_000;
+/** With the thread running: the WAL size (in pages, about 40 MB) past which the request connection checkpoints anyway. */
+export const BACKSTOP_PAGES = 10_000;
+const CHECKPOINTER_DELAY_MS = 1_000;
+const WAL_SIZE_LIMIT_BYTES = 64 * 1024 * 1024;
 
 /** One write waiting for its group: the work, and how to answer its caller once the group committed. */
 interface GroupedWrite {
@@ -17,6 +32,9 @@ interface GroupedWrite {
  * own savepoint and fails alone; each caller is answered only once the COMMIT carrying its write
  * succeeded (if the COMMIT fails, every write of the group failed and each caller is told so). Reads
  * outside a transaction run at once, or after the group in progress, never inside its uncommitted state.
+ *
+ * WAL checkpoints run on a thread of their own (wal-checkpointer.ts), not inside a COMMIT on the event
+ * loop.
  */
 export class SqliteDatabase implements SqlDatabase {
   readonly dialect = 'sqlite' as const;
@@ -27,6 +45,8 @@ export class SqliteDatabase implements SqlDatabase {
   #inTransaction = false;
   /** Writes waiting for the end of this event-loop turn, when they run as one group. */
   #waiting: GroupedWrite[] = [];
+  readonly #checkpointerStart: NodeJS.Timeout;
+  #checkpointer: WalCheckpointer | null = null;
   readonly #tx: SqlExecutor = {
     dialect: 'sqlite',
     query: async <R extends SqlRow>(sql: string, params: readonly unknown[] = []) =>
@@ -34,12 +54,46 @@ export class SqliteDatabase implements SqlDatabase {
     execute: async (sql: string, params: readonly unknown[] = []) => this.#run(sql, params),
   };
 
-  constructor(file: string) {
+  constructor(file: string, options: SqliteOptions = {}) {
     this.#db = new Database(file);
     this.#db.pragma('journal_mode = WAL');
     this.#db.pragma('synchronous = NORMAL');
     this.#db.pragma('busy_timeout = 5000');
     this.#db.pragma('foreign_keys = ON');
+    // A WAL reset after a checkpoint truncates the file back to this size.
+    this.#db.pragma(`journal_size_limit = ${WAL_SIZE_LIMIT_BYTES}`);
+    const interval = options.checkpointIntervalMs ?? DEFAULT_CHECKPOINT_INTERVAL_MS;
+    // A short-lived process (lint, contract export) never starts the thread; a server soon does.
+    this.#checkpointerStart = setTimeout(
+      () => this.#startCheckpointer(file, interval),
+      options.checkpointerDelayMs ?? CHECKPOINTER_DELAY_MS,
+    );
+    this.#checkpointerStart.unref();
+  }
+
+  /** The WAL checkpoint thread, once started (null before, and if it was lost). */
+  get checkpointer(): WalCheckpointer | null {
+    return this.#checkpointer;
+  }
+
+  #startCheckpointer(file: string, intervalMs: number): void {
+    if (!this.#db.open) return;
+    const checkpointer = WalCheckpointer.start(
+      file,
+      {
+        // From now on the request connection checkpoints inside a COMMIT only as a backstop, if the
+        // thread falls so far behind that the WAL passes BACKSTOP_PAGES.
+        onReady: () => {
+          if (this.#db.open) this.#db.exec(`PRAGMA wal_autocheckpoint = ${BACKSTOP_PAGES}`);
+        },
+        onLost: () => {
+          this.#checkpointer = null;
+          if (this.#db.open) this.#db.exec(`PRAGMA wal_autocheckpoint = ${AUTOCHECKPOINT_PAGES}`);
+        },
+      },
+      intervalMs,
+    );
+    this.#checkpointer = checkpointer;
   }
 
   async query<T extends SqlRow = SqlRow>(sql: string, params: readonly unknown[] = []): Promise<T[]> {
@@ -122,9 +176,12 @@ export class SqliteDatabase implements SqlDatabase {
   }
 
   async close(): Promise<void> {
+    clearTimeout(this.#checkpointerStart);
     // Writes queued this turn still run as a group before the database closes.
     if (this.#waiting.length > 0) this.#runGroup();
     await this.#queue;
+    await this.#checkpointer?.stop();
+    // The last connection to close checkpoints the whole WAL and removes it.
     this.#db.close();
   }
 

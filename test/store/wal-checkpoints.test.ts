@@ -1,0 +1,63 @@
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, test } from 'vitest';
+import { BACKSTOP_PAGES, SqliteDatabase } from '../../src/store/sqlite/sqlite-database.ts';
+import { WalCheckpointer } from '../../src/store/sqlite/wal-checkpointer.ts';
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** WAL checkpoints run on a thread of their own; the request connection never checkpoints in a COMMIT. */
+describe('SQLite WAL checkpoints off the request path', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'toolgate-wal-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  test('the thread takes over checkpointing; its checkpoints keep the WAL small while writes go on', async () => {
+    const file = join(dir, 'bounded.db');
+    const db = new SqliteDatabase(file, { checkpointerDelayMs: 0, checkpointIntervalMs: 60_000 });
+    try {
+      await db.execute('CREATE TABLE blobs (id INTEGER PRIMARY KEY, body TEXT NOT NULL)');
+      // Once the thread is ready, the request connection checkpoints only as a backstop.
+      let auto: unknown = null;
+      for (let i = 0; i < 300 && auto !== BACKSTOP_PAGES; i += 1) {
+        auto = (await db.query<{ wal_autocheckpoint: number }>('PRAGMA wal_autocheckpoint'))[0]
+          ?.wal_autocheckpoint;
+        if (auto !== BACKSTOP_PAGES) await sleep(10);
+      }
+      expect(auto).toBe(BACKSTOP_PAGES);
+      // 16 MB in groups, the thread checkpointing between them (as its timer does): each checkpoint
+      // lets the next write start the WAL over, instead of the WAL holding all 16 MB.
+      const body = 'x'.repeat(4096);
+      let largestWal = 0;
+      for (let group = 0; group < 80; group += 1) {
+        await Promise.all(
+          Array.from({ length: 50 }, (_, i) =>
+            db.execute('INSERT INTO blobs (id, body) VALUES (?, ?)', [group * 50 + i, body]),
+          ),
+        );
+        largestWal = Math.max(largestWal, statSync(`${file}-wal`).size);
+        const done = await db.checkpointer!.checkpointNow();
+        expect(done.copied).toBe(done.frames);
+      }
+      expect(Number((await db.query<{ n: number }>('SELECT count(*) AS n FROM blobs'))[0]!.n)).toBe(4000);
+      expect(largestWal).toBeLessThan(2 * 1024 * 1024);
+    } finally {
+      await db.close();
+    }
+  });
+
+  test('a checkpoint thread that cannot run reports itself lost', async () => {
+    const lost = await new Promise<string>((resolve) => {
+      WalCheckpointer.start(join(dir, 'missing', 'no.db'), { onReady: () => {}, onLost: resolve }, 20);
+    });
+    expect(lost).toMatch(/directory does not exist|unable to open|exited/);
+  });
+
+  test('a database closed before its thread started never starts one', async () => {
+    const db = new SqliteDatabase(join(dir, 'short.db'));
+    await db.execute('CREATE TABLE t (x INTEGER)');
+    await db.close();
+    await sleep(20);
+    expect(db.checkpointer).toBeNull();
+  });
+});
