@@ -3,6 +3,7 @@ import { ToolRegistry } from '../contract/tool-registry.ts';
 import { Gateway } from '../gateway/gateway.ts';
 import { PrincipalRateLimiter, type RateLimitSettings } from '../gateway/rate-limit-layer.ts';
 import { BackgroundLoop } from '../operations/background-loop.ts';
+import { DEFAULT_RETENTION_SECONDS } from '../operations/framework-parts.ts';
 import { createOperationsRuntime, type OperationsRuntime } from '../operations/operations-runtime.ts';
 import { DEFAULT_OPERATIONS_TUNING, type OperationsTuning } from '../operations/operations-tuning.ts';
 import { readSettlementBacklog } from '../operations/settlement-backlog.ts';
@@ -57,7 +58,7 @@ export interface App {
   close(): Promise<void>;
 }
 
-export const DEFAULT_RETENTION_SECONDS = 24 * 60 * 60;
+export { DEFAULT_RETENTION_SECONDS };
 
 /**
  * Opens the database, runs every module's migrations, creates the modules and registers their tools

@@ -83,11 +83,6 @@ const secondsSchema = z.coerce
   .max(365 * 24 * 3600);
 const urlSchema = z.url({ protocol: /^https?$/ });
 
-/** The config file named by --config or TOOLGATE_CONFIG, if any. */
-export function configFileOption(flag: string | undefined): string | undefined {
-  return flag ?? env('TOOLGATE_CONFIG');
-}
-
 /** The data dir as the CLI uses it: --data-dir, TOOLGATE_DATA_DIR, the config's dataDir, or ./.toolgate. */
 export function resolveDataDir(flag: string | undefined, file: ToolgateConfig = {}): string {
   return resolve(flag ?? env('TOOLGATE_DATA_DIR') ?? file.dataDir ?? '.toolgate');

@@ -1,7 +1,6 @@
 import type { ToolgateModule } from '../app/module.ts';
 import type { ToolgateConfig } from '../config/define-config.ts';
 import { ConfigFileError, loadConfigFile } from '../config/load-config.ts';
-import { configFileOption } from './serve-options.ts';
 
 /** What a command works on: a config file's modules, or the reference domains when none is named. */
 export interface ServedModules {
@@ -9,6 +8,15 @@ export interface ServedModules {
   readonly settings: ToolgateConfig;
   /** The config file, or null for the reference domains. */
   readonly file: string | null;
+}
+
+/**
+ * The config file named by --config or TOOLGATE_CONFIG (empty counts as unset). It lives here, not in
+ * serve-options, so that lint and contract do not load serve's option parsing (zod schemas, the HTTP
+ * server, token verification, the PostgreSQL driver).
+ */
+export function configFileOption(flag: string | undefined): string | undefined {
+  return flag ?? (process.env.TOOLGATE_CONFIG || undefined);
 }
 
 /** Loads --config (or TOOLGATE_CONFIG); without one, the reference domains, loaded only then. */

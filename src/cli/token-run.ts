@@ -3,8 +3,8 @@ import { loadOrCreateDevKeys } from '../auth/dev-keys.ts';
 import { mintToken } from '../auth/mint-token.ts';
 import { ACTORS } from '../auth/principal.ts';
 import { principalClaimsSchema } from '../auth/token-claims.ts';
-import { configFileOption, dataDirProblem, defaultAudience, resolveDataDir } from './serve-options.ts';
-import { exitOnConfigError, servedModules } from './served-modules.ts';
+import { dataDirProblem, defaultAudience, resolveDataDir } from './serve-options.ts';
+import { configFileOption, exitOnConfigError, servedModules } from './served-modules.ts';
 
 const tokenRequestSchema = z.strictObject({
   sub: principalClaimsSchema.shape.sub,

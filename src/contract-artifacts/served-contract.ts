@@ -1,13 +1,17 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { text } from 'node:stream/consumers';
-import { pino } from 'pino';
-import { createApp } from '../app/create-app.ts';
-import type { ToolgateModule } from '../app/module.ts';
-import type { ToolRegistry } from '../contract/tool-registry.ts';
+import { ShiftableClock } from '../app/clock.ts';
+import type { ModuleInstance, ToolgateModule } from '../app/module.ts';
+import { ToolRegistry } from '../contract/tool-registry.ts';
+import {
+  DEFAULT_RETENTION_SECONDS,
+  FRAMEWORK_MIGRATIONS,
+  frameworkTools,
+} from '../operations/framework-parts.ts';
+import { OperationStore } from '../operations/operation-store.ts';
+import { ContractDatabase } from './contract-database.ts';
 import { type ContractDocument, parseContract, readContractFile } from './contract-document.ts';
 import { buildContractDocument } from './contract-export.ts';
+import { deferredSilentLogger } from './deferred-logger.ts';
 
 export interface ServedContractOptions {
   /**
@@ -18,29 +22,42 @@ export interface ServedContractOptions {
 }
 
 /**
- * The registry `toolgate serve` builds for these modules, obtained the same way (createApp) but on a
- * throw-away SQLite directory, without demo data or background jobs. Tool definitions are plain
- * values, so they stay usable after the app is closed.
+ * The registry `toolgate serve` builds for these modules: the same registry options, the same
+ * `create()` calls and the same registration (operations_get first, then each module's tools in module
+ * order), so the same registry rules refuse the same tools. Unlike createApp it opens no data directory,
+ * starts no gateway, metrics or background work, and gives modules a database that is only opened if
+ * they use it (see ContractDatabase). Tool definitions are plain values, usable after the modules close.
  */
 export async function loadServedRegistry(
   modules: readonly ToolgateModule[],
   options: ServedContractOptions = {},
 ): Promise<ToolRegistry> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'toolgate-contract-'));
+  const registry = new ToolRegistry({
+    retentionSeconds: options.retentionSeconds ?? DEFAULT_RETENTION_SECONDS,
+  });
+  const db = new ContractDatabase([...FRAMEWORK_MIGRATIONS, ...modules.flatMap((m) => m.migrations ?? [])]);
+  const logger = deferredSilentLogger();
+  const clock = new ShiftableClock();
+  // Background work is declared in create() and started only by a serving gateway: none runs here.
+  const background = { every: () => undefined };
+  const instances: ModuleInstance[] = [];
+  const close = async () => {
+    for (const instance of instances) await instance.close?.();
+    await db.close();
+  };
   try {
-    const app = await createApp({
-      dataDir,
-      logger: pino({ level: 'silent' }),
-      seed: false,
-      backgroundJobs: false,
-      modules,
-      ...(options.retentionSeconds === undefined ? {} : { retentionSeconds: options.retentionSeconds }),
-    });
-    await app.close();
-    return app.registry;
-  } finally {
-    rmSync(dataDir, { recursive: true, force: true });
+    for (const module of modules) {
+      instances.push(
+        await module.create({ db, logger: logger.child({ module: module.name }), clock, background }),
+      );
+    }
+    registry.register(...frameworkTools(new OperationStore(db)), ...instances.flatMap((m) => m.tools));
+  } catch (error) {
+    await close().catch(() => undefined);
+    throw error;
   }
+  await close();
+  return registry;
 }
 
 /** The contract of the tools these modules serve. */

@@ -7,12 +7,10 @@ import type { Migration, SqlDatabase } from '../store/sql-database.ts';
 import type { GatewayTracing } from '../telemetry/call-tracing.ts';
 import type { GatewayMetrics } from '../telemetry/metrics.ts';
 import { AuditLog } from './audit-log.ts';
-import { auditMigration } from './audit-migration.ts';
 import { BackgroundLoop } from './background-loop.ts';
 import { DurableIdempotency } from './durable-idempotency.ts';
+import { FRAMEWORK_MIGRATIONS, frameworkTools } from './framework-parts.ts';
 import { OperationStore } from './operation-store.ts';
-import { operationsGetTool } from './operations-get-tool.ts';
-import { operationsMigration } from './operations-migration.ts';
 import { DEFAULT_OPERATIONS_TUNING, type OperationsTuning } from './operations-tuning.ts';
 import { ReconcileQueue } from './reconcile-queue.ts';
 import { Reconciler } from './reconciler.ts';
@@ -103,9 +101,9 @@ export function createOperationsRuntime(options: OperationsRuntimeOptions): Oper
     wakeReconciler: () => reconcileLoop.wake(),
   });
   return {
-    migrations: [operationsMigration, auditMigration],
+    migrations: FRAMEWORK_MIGRATIONS,
     idempotency,
-    tools: [operationsGetTool(store)],
+    tools: frameworkTools(store),
     store,
     reconciler,
     reviews: new ReviewQueue(db, registry.catalog(), audit),
