@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { newProbeLedger, type ProbeLedger, probeReader, probeTools } from '../gateway/probe-tools.ts';
-import { type StartedGateway, startGateway } from '../support/start-gateway.ts';
+import type { ProbeLedger } from '../gateway/probe-tools.ts';
+import { startProbeGateway } from '../support/probe-gateway.ts';
+import type { StartedGateway } from '../support/start-gateway.ts';
 import { rawPost } from './raw-post.ts';
 
 /** Issue 14.1: every JSON-RPC request gets exactly one answer, at once, malformed or not. */
@@ -18,13 +19,7 @@ describe('every message gets an answer', () => {
   });
 
   beforeAll(async () => {
-    ledger = newProbeLedger();
-    gw = await startGateway({ modules: [], tools: probeTools(ledger), principals: [probeReader] });
-    headers = {
-      authorization: `Bearer ${await gw.tokenFor('probe_reader')}`,
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-    };
+    ({ gw, ledger, headers } = await startProbeGateway());
   });
   afterAll(() => gw.close());
 

@@ -8,9 +8,10 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { classifyMessage } from '../../src/transport/json-rpc-shape.ts';
 import { MultiplexedTransport } from '../../src/transport/multiplexed-transport.ts';
-import { newProbeLedger, type ProbeLedger, probeReader, probeTools } from '../gateway/probe-tools.ts';
+import { type ProbeLedger, probeReader } from '../gateway/probe-tools.ts';
 import { rawPost } from '../hardening/raw-post.ts';
-import { type StartedGateway, startGateway } from '../support/start-gateway.ts';
+import { startProbeGateway } from '../support/probe-gateway.ts';
+import type { StartedGateway } from '../support/start-gateway.ts';
 
 const call: JSONRPCRequest = { jsonrpc: '2.0', id: 'd1', method: 'tools/call', params: { name: 'x' } };
 const parse = (text: string) => JSON.parse(text) as Record<string, unknown>;
@@ -167,18 +168,7 @@ describe('tools/call, tools/list and ping over HTTP', () => {
   };
 
   beforeAll(async () => {
-    ledger = newProbeLedger();
-    gw = await startGateway({
-      modules: [],
-      tools: probeTools(ledger),
-      principals: [probeReader],
-      http: { toolsPageSize: 2 },
-    });
-    headers = {
-      authorization: `Bearer ${await gw.tokenFor('probe_reader')}`,
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-    };
+    ({ gw, ledger, headers } = await startProbeGateway({ toolsPageSize: 2 }));
   });
   afterAll(() => gw.close());
 

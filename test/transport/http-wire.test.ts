@@ -1,7 +1,8 @@
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { newProbeLedger, type ProbeLedger, probeReader, probeTools } from '../gateway/probe-tools.ts';
-import { type StartedGateway, startGateway } from '../support/start-gateway.ts';
+import type { ProbeLedger } from '../gateway/probe-tools.ts';
+import { startProbeGateway } from '../support/probe-gateway.ts';
+import type { StartedGateway } from '../support/start-gateway.ts';
 
 /** Sends raw HTTP so Host and other headers fetch would fix are under the test's control. */
 function rawPost(url: string, headers: Record<string, string>, body: string, method = 'POST') {
@@ -34,18 +35,7 @@ describe('the Streamable HTTP wire', () => {
     rawPost(gw.url, { ...auth, ...headers }, typeof body === 'string' ? body : JSON.stringify(body));
 
   beforeAll(async () => {
-    ledger = newProbeLedger();
-    gw = await startGateway({
-      modules: [],
-      tools: probeTools(ledger),
-      principals: [probeReader],
-      http: { bodyLimitBytes: 4096 },
-    });
-    auth = {
-      authorization: `Bearer ${await gw.tokenFor('probe_reader')}`,
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-    };
+    ({ gw, ledger, headers: auth } = await startProbeGateway({ bodyLimitBytes: 4096 }));
   });
   afterAll(() => gw.close());
 
