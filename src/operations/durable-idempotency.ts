@@ -8,7 +8,7 @@ import { requestContentHash, suspectDuplicate } from './duplicate-suspicion.ts';
 import { abandonedEnvelope, conflictEnvelope, inProgressEnvelope } from './operation-envelopes.ts';
 import { newOperationId } from './operation-id.ts';
 import { type OperationRecord, statusOfOutcome, TERMINAL_STATUSES } from './operation-record.ts';
-import type { OperationStore } from './operation-store.ts';
+import type { OperationStore, Settlement } from './operation-store.ts';
 import type { OperationsTuning } from './operations-tuning.ts';
 import { requestSummary } from './request-summary.ts';
 import type { SettleSignal } from './settle-signal.ts';
@@ -149,11 +149,11 @@ export class DurableIdempotency implements IdempotencyLayer {
       return next;
     };
     // Where a settled record stands next: its status, when to check an unknown one, when it expires.
-    const settlementOf = (envelope: OutcomeEnvelope) => {
+    const settlementOf = (envelope: OutcomeEnvelope): Settlement => {
       const now = clock.now();
       const status = statusOfOutcome(envelope.status);
       const nextCheckAt = status === 'outcome_unknown' ? now + tuning.reconcileBackoffMs : null;
-      return { status, now, nextCheckAt, expiresAt: now + retentionSeconds * 1000 };
+      return { status, envelope, now, nextCheckAt, expiresAt: now + retentionSeconds * 1000 };
     };
     const operation: Omit<OperationHandle, 'commit'> = {
       id,
@@ -174,8 +174,7 @@ export class DurableIdempotency implements IdempotencyLayer {
       operation,
       async settle(envelope: OutcomeEnvelope, alongside?: (tx: SqlExecutor) => Promise<void>) {
         await progress;
-        const { status, now, nextCheckAt, expiresAt } = settlementOf(envelope);
-        await store.settle(id, status, envelope, now, nextCheckAt, expiresAt, alongside);
+        await store.settle(id, settlementOf(envelope), alongside);
         settleSignal.settled(id);
       },
       async settleWithin(
@@ -184,8 +183,7 @@ export class DurableIdempotency implements IdempotencyLayer {
         alongside?: (tx: SqlExecutor) => Promise<void>,
       ) {
         await progress;
-        const { status, now, nextCheckAt, expiresAt } = settlementOf(envelope);
-        await store.settleWithin(tx, id, status, envelope, now, nextCheckAt, expiresAt, alongside);
+        await store.settleWithin(tx, id, settlementOf(envelope), alongside);
       },
       async transaction(work) {
         const result = await store.transaction(work);

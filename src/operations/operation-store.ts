@@ -54,6 +54,16 @@ const TAKE_OVER = `UPDATE operations SET status = 'in_progress', envelope = NULL
   lease_expires_at = ?, next_check_at = ?, correlation_id = ?, updated_at = ?
   WHERE id = ? AND status = 'failed' RETURNING *`;
 
+/** How an executed operation settles: its status and envelope, when, when to check again, when it expires. */
+export interface Settlement {
+  readonly status: OperationStatus;
+  readonly envelope: OutcomeEnvelope;
+  readonly now: number;
+  /** When the reconciler looks again (an unknown outcome); null once settled for good. */
+  readonly nextCheckAt: number | null;
+  readonly expiresAt: number;
+}
+
 /** What a reservation found: this delivery holds the key, or the record that holds it (null: look again). */
 export type Reservation =
   | { readonly reserved: true }
@@ -122,21 +132,16 @@ export class OperationStore {
    */
   async settle(
     id: string,
-    status: OperationStatus,
-    envelope: OutcomeEnvelope,
-    now: number,
-    nextCheckAt: number | null,
-    expiresAt: number,
+    settlement: Settlement,
     alongside?: (tx: SqlExecutor) => Promise<void>,
   ): Promise<boolean> {
     // Alone, one statement is its own transaction; with work alongside, both share one: on PostgreSQL
     // one statement (the work's writes as CTEs, one round trip), on SQLite one transaction.
     if (alongside && this.db.dialect === 'postgres') {
-      const params = settleParams(id, status, envelope, now, nextCheckAt, expiresAt);
+      const params = settleParams(id, settlement);
       return (await writeTogether(this.db, { sql: SETTLE, params }, alongside)) === 1;
     }
-    const settleOn = (via: SqlExecutor) =>
-      this.settleWithin(via, id, status, envelope, now, nextCheckAt, expiresAt, alongside);
+    const settleOn = (via: SqlExecutor) => this.settleWithin(via, id, settlement, alongside);
     return alongside ? this.db.transaction(settleOn) : settleOn(this.db);
   }
 
@@ -144,14 +149,10 @@ export class OperationStore {
   async settleWithin(
     tx: SqlExecutor,
     id: string,
-    status: OperationStatus,
-    envelope: OutcomeEnvelope,
-    now: number,
-    nextCheckAt: number | null,
-    expiresAt: number,
+    settlement: Settlement,
     alongside?: (tx: SqlExecutor) => Promise<void>,
   ): Promise<boolean> {
-    const changed = await tx.execute(SETTLE, settleParams(id, status, envelope, now, nextCheckAt, expiresAt));
+    const changed = await tx.execute(SETTLE, settleParams(id, settlement));
     if (alongside) await alongside(tx);
     return changed === 1;
   }
@@ -267,13 +268,6 @@ function reservationParams(r: ReservationRequest): unknown[] {
   ];
 }
 
-function settleParams(
-  id: string,
-  status: OperationStatus,
-  envelope: OutcomeEnvelope,
-  now: number,
-  nextCheckAt: number | null,
-  expiresAt: number,
-): unknown[] {
-  return [status, JSON.stringify(envelope), nextCheckAt, now, expiresAt, id];
+function settleParams(id: string, s: Settlement): unknown[] {
+  return [s.status, JSON.stringify(s.envelope), s.nextCheckAt, s.now, s.expiresAt, id];
 }

@@ -20,10 +20,14 @@ interface ThrownError {
   readonly data?: unknown;
 }
 
-/** A request waiting for its reply: how to answer it with an error instead, and how to stop its handler. */
+/**
+ * A request waiting for its reply: how to answer it with an error instead, how to stop its handler,
+ * and (for one the server answers) how the server's reply reaches it.
+ */
 interface Waiting {
   readonly answerError: (code: number, message: string) => void;
   readonly stop: (reason: string) => void;
+  readonly serverReply?: (reply: JsonRpcReply) => void;
 }
 
 /** What ends a request's wait once it is answered: its deadline timer, disconnect listener and tracking. */
@@ -50,8 +54,6 @@ export class MultiplexedTransport implements Transport {
   readonly #replyDeadlineMs: number;
   #nextId = 1;
   readonly #waiting = new Map<number, Entry>();
-  /** Replies of requests the server answers, by internal id. */
-  readonly #serverReplies = new Map<number, (reply: JsonRpcReply) => void>();
   /** In-flight internal ids by caller and client id, for cancellations arriving in another POST. */
   readonly #inFlight = new Map<string, number[]>();
 
@@ -66,9 +68,7 @@ export class MultiplexedTransport implements Transport {
     if (!('id' in message) || 'method' in message) return;
     const id = message.id;
     if (typeof id !== 'number') return;
-    const deliver = this.#serverReplies.get(id);
-    if (!deliver) return;
-    deliver(message);
+    this.#waiting.get(id)?.serverReply?.(message);
   }
 
   async close(): Promise<void> {
@@ -76,7 +76,6 @@ export class MultiplexedTransport implements Transport {
       this.#answerInstead(internalId, -32603, 'Internal error: the server is shutting down');
     }
     this.#waiting.clear();
-    this.#serverReplies.clear();
     this.#inFlight.clear();
     this.onclose?.();
   }
@@ -102,9 +101,9 @@ export class MultiplexedTransport implements Transport {
             method: 'notifications/cancelled',
             params: { requestId: internalId, reason },
           }),
-      });
-      this.#serverReplies.set(internalId, (reply) => {
-        if (this.#settle(internalId)) resolve({ ...reply, id: clientId } as JsonRpcReply);
+        serverReply: (reply) => {
+          if (this.#settle(internalId)) resolve({ ...reply, id: clientId } as JsonRpcReply);
+        },
       });
       this.onmessage?.({ ...message, id: internalId }, extra);
     });
@@ -173,7 +172,6 @@ export class MultiplexedTransport implements Transport {
         clearTimeout(deadline);
         gone.removeEventListener('abort', onGone);
         this.#untrack(flightKey, internalId);
-        this.#serverReplies.delete(internalId);
       },
     });
     gone.addEventListener('abort', onGone, { once: true });

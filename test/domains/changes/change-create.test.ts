@@ -1,9 +1,8 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { simulationWorld } from '../../../src/external/simulation-world.ts';
-import { type StoreLocation, storeTargets } from '../../store/store-targets.ts';
+import { storeTargets } from '../../store/store-targets.ts';
 import {
   allPlatformRecords,
-  type ChangesApp,
   call,
   engineer,
   newKey,
@@ -11,41 +10,26 @@ import {
   otherTenantEngineer,
   platformEffects,
   productionRequest,
-  startChangesApp,
   testEnvironmentRequest,
+  useChangesApp,
 } from './changes-harness.ts';
 
 for (const target of storeTargets) {
   describe.skipIf(!target.available)(`change_create on ${target.dialect}`, () => {
-    let location: StoreLocation;
-    let app: ChangesApp;
-    let seeded: number;
-
-    beforeAll(async () => {
-      location = await target.create();
-      app = await startChangesApp(location.config);
-      seeded = (await allPlatformRecords(app)).length;
-    });
-    afterEach(async () => {
-      await app.resetWorld();
-    });
-    afterAll(async () => {
-      await app?.close();
-      await location?.dispose();
-    });
+    const changes = useChangesApp(target);
 
     /** The world is as seeded: no new record, no platform effect. */
     async function expectNothingCreated() {
-      expect(await allPlatformRecords(app)).toHaveLength(seeded);
-      expect(await platformEffects(app)).toEqual([]);
+      expect(await allPlatformRecords(changes.app)).toHaveLength(changes.seeded);
+      expect(await platformEffects(changes.app)).toEqual([]);
     }
 
     it('creates a complete test-environment change once, through the four platform steps', async () => {
       const answer = await call(
-        app,
+        changes.app,
         engineer,
         'change_create',
-        testEnvironmentRequest(app, { dry_run: false }),
+        testEnvironmentRequest(changes.app, { dry_run: false }),
       );
       expect(answer).toMatchObject({
         ok: true,
@@ -54,14 +38,14 @@ for (const target of storeTargets) {
         warnings: [],
       });
       const changeId = answer.result!.change_id as string;
-      const records = await allPlatformRecords(app);
-      expect(records).toHaveLength(seeded + 1);
+      const records = await allPlatformRecords(changes.app);
+      expect(records).toHaveLength(changes.seeded + 1);
       expect(records.at(-1)).toEqual({
         change_id: changeId,
         state: 'scheduled',
         operation_id: answer.operation_id,
       });
-      const effects = await platformEffects(app, answer.operation_id!);
+      const effects = await platformEffects(changes.app, answer.operation_id!);
       expect(effects.map((e) => e.action)).toEqual([
         'create_record',
         'attach_implementation_plan',
@@ -70,7 +54,7 @@ for (const target of storeTargets) {
       ]);
       expect(effects.every((e) => e.ref === changeId && e.tenant === 'acme')).toBe(true);
       expect(JSON.stringify(effects)).not.toContain('restart one instance');
-      const got = await call(app, engineer, 'change_get', { change_id: changeId });
+      const got = await call(changes.app, engineer, 'change_get', { change_id: changeId });
       expect(got).toMatchObject({
         status: 'completed',
         result: { change_id: changeId, environment: 'test' },
@@ -78,8 +62,8 @@ for (const target of storeTargets) {
     });
 
     it('dry run creates nothing and reserves no key; the execution with that key creates one record', async () => {
-      const request = productionRequest(app);
-      const dry = await call(app, engineer, 'change_create', request);
+      const request = productionRequest(changes.app);
+      const dry = await call(changes.app, engineer, 'change_create', request);
       expect(dry).toMatchObject({
         ok: true,
         status: 'validated',
@@ -97,44 +81,48 @@ for (const target of storeTargets) {
       });
       await expectNothingCreated();
       expect(
-        await app.operations.store.findByKey('acme', engineer.subject, request.idempotency_key as string),
+        await changes.app.operations.store.findByKey(
+          'acme',
+          engineer.subject,
+          request.idempotency_key as string,
+        ),
       ).toBeNull();
 
-      const executed = await call(app, engineer, 'change_create', { ...request, dry_run: false });
+      const executed = await call(changes.app, engineer, 'change_create', { ...request, dry_run: false });
       expect(executed).toMatchObject({
         status: 'completed',
         replayed: false,
         result: { state: 'pending_approval', created: true, replayed: false },
       });
-      const again = await call(app, engineer, 'change_create', { ...request, dry_run: false });
+      const again = await call(changes.app, engineer, 'change_create', { ...request, dry_run: false });
       expect(again).toMatchObject({
         status: 'completed',
         replayed: true,
         operation_id: executed.operation_id,
         result: { change_id: executed.result!.change_id, replayed: true },
       });
-      expect(await allPlatformRecords(app)).toHaveLength(seeded + 1);
-      expect(await platformEffects(app)).toHaveLength(4);
+      expect(await allPlatformRecords(changes.app)).toHaveLength(changes.seeded + 1);
+      expect(await platformEffects(changes.app)).toHaveLength(4);
     });
 
     it('refuses the same key with a changed summary, executing nothing', async () => {
-      const request = testEnvironmentRequest(app, { dry_run: false });
-      const first = await call(app, engineer, 'change_create', request);
+      const request = testEnvironmentRequest(changes.app, { dry_run: false });
+      const first = await call(changes.app, engineer, 'change_create', request);
       expect(first.status).toBe('completed');
-      const changed = await call(app, engineer, 'change_create', {
+      const changed = await call(changes.app, engineer, 'change_create', {
         ...request,
         summary: 'Enable another layout in test',
       });
       expect(changed).toMatchObject({ status: 'failed', code: 'IDEMPOTENCY_CONFLICT', category: 'conflict' });
-      expect(await allPlatformRecords(app)).toHaveLength(seeded + 1);
-      expect(await platformEffects(app)).toHaveLength(4);
+      expect(await allPlatformRecords(changes.app)).toHaveLength(changes.seeded + 1);
+      expect(await platformEffects(changes.app)).toHaveLength(4);
     });
 
     it('refuses production outside a window with the next window as a field error', async () => {
-      const outside = productionRequest(app, { dry_run: false });
+      const outside = productionRequest(changes.app, { dry_run: false });
       const windowStart = Date.parse(outside.start_time as string) - 30 * 60_000;
       outside.start_time = new Date(windowStart - 3 * 3_600_000).toISOString();
-      const answer = await call(app, engineer, 'change_create', outside);
+      const answer = await call(changes.app, engineer, 'change_create', outside);
       expect(answer).toMatchObject({
         ok: false,
         status: 'rejected',
@@ -148,14 +136,14 @@ for (const target of storeTargets) {
     });
 
     it('refuses a change during an active freeze, and accepts it once the freeze is lifted', async () => {
-      const domain = app.modules[0]!;
+      const domain = changes.app.modules[0]!;
       const freeze = await domain.simulation!.simulate!('change_platform', 'set_freeze', {
         hours: 24 * 14,
         reason: 'Year-end',
       });
       expect(freeze).toMatchObject({ freeze: { environments: ['production'], reason: 'Year-end' } });
-      const request = productionRequest(app, { dry_run: false });
-      const answer = await call(app, engineer, 'change_create', request);
+      const request = productionRequest(changes.app, { dry_run: false });
+      const answer = await call(changes.app, engineer, 'change_create', request);
       expect(answer).toMatchObject({
         status: 'rejected',
         code: 'CHANGE_FREEZE_ACTIVE',
@@ -164,20 +152,25 @@ for (const target of storeTargets) {
       });
       expect(answer.message).toContain('Year-end');
       await expectNothingCreated();
-      expect(await call(app, engineer, 'change_create', testEnvironmentRequest(app))).toMatchObject({
+      expect(
+        await call(changes.app, engineer, 'change_create', testEnvironmentRequest(changes.app)),
+      ).toMatchObject({
         status: 'validated',
       });
       await domain.simulation!.simulate!('change_platform', 'clear_freeze', {});
-      const later = await call(app, engineer, 'change_create', { ...request, idempotency_key: newKey() });
+      const later = await call(changes.app, engineer, 'change_create', {
+        ...request,
+        idempotency_key: newKey(),
+      });
       expect(later).toMatchObject({ status: 'completed' });
     });
 
     it('refuses an unknown service and points at the resolver with look-alike ids', async () => {
       const answer = await call(
-        app,
+        changes.app,
         engineer,
         'change_create',
-        productionRequest(app, { service_id: 'paymnts-api' }),
+        productionRequest(changes.app, { service_id: 'paymnts-api' }),
       );
       expect(answer).toMatchObject({
         status: 'rejected',
@@ -193,22 +186,22 @@ for (const target of storeTargets) {
 
     it("keeps tenants apart: another tenant's service does not exist for the caller", async () => {
       const answer = await call(
-        app,
+        changes.app,
         otherTenantEngineer,
         'change_create',
-        productionRequest(app, { dry_run: false }),
+        productionRequest(changes.app, { dry_run: false }),
       );
       expect(answer).toMatchObject({ status: 'rejected', code: 'UNKNOWN_SERVICE' });
       await expectNothingCreated();
-      expect(await allPlatformRecords(app, 'globex')).toHaveLength(1);
+      expect(await allPlatformRecords(changes.app, 'globex')).toHaveLength(1);
     });
 
     it('refuses production to a caller without the production scope, but not the test environment', async () => {
       const answer = await call(
-        app,
+        changes.app,
         nonProdEngineer,
         'change_create',
-        productionRequest(app, { dry_run: false }),
+        productionRequest(changes.app, { dry_run: false }),
       );
       expect(answer).toMatchObject({
         ok: false,
@@ -219,17 +212,17 @@ for (const target of storeTargets) {
       });
       await expectNothingCreated();
       const allowed = await call(
-        app,
+        changes.app,
         nonProdEngineer,
         'change_create',
-        testEnvironmentRequest(app, { dry_run: false }),
+        testEnvironmentRequest(changes.app, { dry_run: false }),
       );
       expect(allowed).toMatchObject({ status: 'completed', result: { created: true } });
     });
 
     it('refuses skip_approval and force by name, listing the allowed fields', async () => {
-      const answer = await call(app, engineer, 'change_create', {
-        ...productionRequest(app, { dry_run: false }),
+      const answer = await call(changes.app, engineer, 'change_create', {
+        ...productionRequest(changes.app, { dry_run: false }),
         skip_approval: true,
         force: true,
       });
@@ -245,10 +238,10 @@ for (const target of storeTargets) {
     it('refuses credentials in a plan without repeating them', async () => {
       const secret = 'AKIAIOSFODNN7EXAMPLE';
       const answer = await call(
-        app,
+        changes.app,
         engineer,
         'change_create',
-        testEnvironmentRequest(app, {
+        testEnvironmentRequest(changes.app, {
           dry_run: false,
           implementation_plan: `Export AWS_ACCESS_KEY_ID=${secret} and run the layout migration job in test.`,
         }),
@@ -264,10 +257,10 @@ for (const target of storeTargets) {
 
     it('refuses a start in the past (the seed examples are past now) and a time without offset', async () => {
       const past = await call(
-        app,
+        changes.app,
         engineer,
         'change_create',
-        productionRequest(app, { start_time: '2026-08-15T02:00:00-05:00' }),
+        productionRequest(changes.app, { start_time: '2026-08-15T02:00:00-05:00' }),
       );
       expect(past).toMatchObject({
         status: 'failed',
@@ -275,10 +268,10 @@ for (const target of storeTargets) {
         field_errors: [{ field: 'start_time', code: 'MUST_BE_FUTURE' }],
       });
       const local = await call(
-        app,
+        changes.app,
         engineer,
         'change_create',
-        productionRequest(app, { start_time: '2030-08-15T02:00:00' }),
+        productionRequest(changes.app, { start_time: '2030-08-15T02:00:00' }),
       );
       expect(local).toMatchObject({
         status: 'failed',
@@ -289,44 +282,44 @@ for (const target of storeTargets) {
     });
 
     it('answers DEPENDENCY_UNAVAILABLE when the platform takes nothing, and the same key then creates one change', async () => {
-      simulationWorld(app.db).faults.arm({
+      simulationWorld(changes.app.db).faults.arm({
         target: 'change_platform',
         fault: 'unavailable',
         match: { action: 'create_record' },
       });
-      const request = testEnvironmentRequest(app, { dry_run: false });
-      const down = await call(app, engineer, 'change_create', request);
+      const request = testEnvironmentRequest(changes.app, { dry_run: false });
+      const down = await call(changes.app, engineer, 'change_create', request);
       expect(down).toMatchObject({ status: 'failed', code: 'DEPENDENCY_UNAVAILABLE', retryable: true });
       await expectNothingCreated();
-      const retry = await call(app, engineer, 'change_create', request);
+      const retry = await call(changes.app, engineer, 'change_create', request);
       expect(retry).toMatchObject({
         status: 'completed',
         operation_id: down.operation_id,
         result: { created: true },
       });
-      expect(await allPlatformRecords(app)).toHaveLength(seeded + 1);
+      expect(await allPlatformRecords(changes.app)).toHaveLength(changes.seeded + 1);
     });
 
     it('abandons a half-made change the platform refuses part-way; it never becomes visible', async () => {
-      simulationWorld(app.db).faults.arm({
+      simulationWorld(changes.app.db).faults.arm({
         target: 'change_platform',
         fault: 'reject',
         match: { action: 'attach_rollback_plan' },
         params: { message: 'rollback plan must name an owner' },
       });
       const answer = await call(
-        app,
+        changes.app,
         engineer,
         'change_create',
-        testEnvironmentRequest(app, { dry_run: false }),
+        testEnvironmentRequest(changes.app, { dry_run: false }),
       );
       expect(answer).toMatchObject({
         status: 'rejected',
         code: 'CHANGE_PLATFORM_REJECTED',
         category: 'dependency',
       });
-      expect((await allPlatformRecords(app)).at(-1)).toMatchObject({ state: 'abandoned' });
-      const search = await call(app, engineer, 'change_search', { environment: 'test' });
+      expect((await allPlatformRecords(changes.app)).at(-1)).toMatchObject({ state: 'abandoned' });
+      const search = await call(changes.app, engineer, 'change_search', { environment: 'test' });
       expect(search.result).toEqual({ changes: [], next_cursor: null });
     });
   });

@@ -1,16 +1,15 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { simulationWorld } from '../../../src/external/simulation-world.ts';
-import { type StoreLocation, storeTargets } from '../../store/store-targets.ts';
+import { storeTargets } from '../../store/store-targets.ts';
 import {
   allPlatformRecords,
-  type ChangesApp,
   call,
   engineer,
   newKey,
   platformEffects,
   productionRequest,
-  startChangesApp,
   testEnvironmentRequest,
+  useChangesApp,
 } from './changes-harness.ts';
 
 /**
@@ -20,36 +19,21 @@ import {
  */
 for (const target of storeTargets) {
   describe.skipIf(!target.available)(`change_create duplicates on ${target.dialect}`, () => {
-    let location: StoreLocation;
-    let app: ChangesApp;
-    let seeded: number;
+    const changes = useChangesApp(target);
 
-    beforeAll(async () => {
-      location = await target.create();
-      app = await startChangesApp(location.config);
-      seeded = (await allPlatformRecords(app)).length;
-    });
-    afterEach(async () => {
-      await app.resetWorld();
-    });
-    afterAll(async () => {
-      await app?.close();
-      await location?.dispose();
-    });
-
-    const created = async () => (await allPlatformRecords(app)).slice(seeded);
+    const created = async () => (await allPlatformRecords(changes.app)).slice(changes.seeded);
     const createRecordEffects = async () =>
-      (await platformEffects(app)).filter((e) => e.action === 'create_record');
+      (await platformEffects(changes.app)).filter((e) => e.action === 'create_record');
     const claimRows = () =>
-      app.db.query<{ operation_id: string; state: string }>(
+      changes.app.db.query<{ operation_id: string; state: string }>(
         'SELECT operation_id, state FROM changes_create_claims ORDER BY created_at, operation_id',
       );
 
     it('20 concurrent identical creates under new keys make exactly one change', async () => {
-      const request = testEnvironmentRequest(app, { dry_run: false });
+      const request = testEnvironmentRequest(changes.app, { dry_run: false });
       const answers = await Promise.all(
         Array.from({ length: 20 }, () =>
-          call(app, engineer, 'change_create', { ...request, idempotency_key: newKey('burst') }),
+          call(changes.app, engineer, 'change_create', { ...request, idempotency_key: newKey('burst') }),
         ),
       );
       const done = answers.filter((a) => a.status === 'completed');
@@ -71,9 +55,9 @@ for (const target of storeTargets) {
     });
 
     it('20 concurrent identical confirmed creates still make one change at a time', async () => {
-      const request = testEnvironmentRequest(app, { dry_run: false, confirm_new_change: true });
+      const request = testEnvironmentRequest(changes.app, { dry_run: false, confirm_new_change: true });
       // The platform answers slowly, so every other request arrives while the first is creating.
-      simulationWorld(app.db).faults.arm({
+      simulationWorld(changes.app.db).faults.arm({
         target: 'change_platform',
         fault: 'delay_ms',
         match: { action: 'create_record' },
@@ -81,7 +65,7 @@ for (const target of storeTargets) {
       });
       const answers = await Promise.all(
         Array.from({ length: 20 }, () =>
-          call(app, engineer, 'change_create', { ...request, idempotency_key: newKey('confirmed') }),
+          call(changes.app, engineer, 'change_create', { ...request, idempotency_key: newKey('confirmed') }),
         ),
       );
       expect(answers.filter((a) => a.status === 'completed')).toHaveLength(1);
@@ -91,23 +75,26 @@ for (const target of storeTargets) {
     });
 
     it('an identical create while the first is unknown is refused even when confirmed; after it settles, a confirmed one is made', async () => {
-      simulationWorld(app.db).faults.arm({
+      simulationWorld(changes.app.db).faults.arm({
         target: 'change_platform',
         fault: 'timeout',
         match: { action: 'create_record' },
         params: { ms: 50 },
       });
-      const request = productionRequest(app, { dry_run: false });
-      const lost = await call(app, engineer, 'change_create', request);
+      const request = productionRequest(changes.app, { dry_run: false });
+      const lost = await call(changes.app, engineer, 'change_create', request);
       expect(lost).toMatchObject({ status: 'outcome_unknown', code: 'OUTCOME_UNKNOWN' });
       const lostOp = lost.operation_id!;
       expect(await claimRows()).toEqual([{ operation_id: lostOp, state: 'creating' }]);
 
       const key = newKey('again');
-      const suspected = await call(app, engineer, 'change_create', { ...request, idempotency_key: key });
+      const suspected = await call(changes.app, engineer, 'change_create', {
+        ...request,
+        idempotency_key: key,
+      });
       expect(suspected).toMatchObject({ status: 'requires_confirmation', code: 'POSSIBLE_DUPLICATE' });
       // The user "confirms" a new change, as that answer suggests: refused while the first is unknown.
-      const confirmed = await call(app, engineer, 'change_create', {
+      const confirmed = await call(changes.app, engineer, 'change_create', {
         ...request,
         idempotency_key: key,
         confirm_new_change: true,
@@ -121,21 +108,23 @@ for (const target of storeTargets) {
       });
       expect(confirmed.resolution).toContain(`operations_get with operation_id ${lostOp}`);
       expect(await created()).toEqual([]);
-      expect(await platformEffects(app)).toEqual([]);
+      expect(await platformEffects(changes.app)).toEqual([]);
 
       // The reconciler finds the platform never got it and finishes it from the recovery point.
-      app.clock.shift(1_000);
-      await app.operations.reconciler.runOnce();
-      expect((await call(app, engineer, 'operations_get', { operation_id: lostOp })).result).toMatchObject({
+      changes.app.clock.shift(1_000);
+      await changes.app.operations.reconciler.runOnce();
+      expect(
+        (await call(changes.app, engineer, 'operations_get', { operation_id: lostOp })).result,
+      ).toMatchObject({
         status: 'completed',
       });
       expect(await claimRows()).toEqual([{ operation_id: lostOp, state: 'created' }]);
-      const unconfirmed = await call(app, engineer, 'change_create', {
+      const unconfirmed = await call(changes.app, engineer, 'change_create', {
         ...request,
         idempotency_key: newKey(),
       });
       expect(unconfirmed).toMatchObject({ status: 'requires_confirmation', code: 'POSSIBLE_DUPLICATE' });
-      const separate = await call(app, engineer, 'change_create', {
+      const separate = await call(changes.app, engineer, 'change_create', {
         ...request,
         idempotency_key: newKey('separate'),
         confirm_new_change: true,
@@ -145,16 +134,19 @@ for (const target of storeTargets) {
     });
 
     it('a create that made nothing frees its content for a new request', async () => {
-      simulationWorld(app.db).faults.arm({
+      simulationWorld(changes.app.db).faults.arm({
         target: 'change_platform',
         fault: 'unavailable',
         match: { action: 'create_record' },
       });
-      const request = testEnvironmentRequest(app, { dry_run: false });
-      const down = await call(app, engineer, 'change_create', request);
+      const request = testEnvironmentRequest(changes.app, { dry_run: false });
+      const down = await call(changes.app, engineer, 'change_create', request);
       expect(down).toMatchObject({ status: 'failed', code: 'DEPENDENCY_UNAVAILABLE' });
       expect(await claimRows()).toEqual([]);
-      const fresh = await call(app, engineer, 'change_create', { ...request, idempotency_key: newKey() });
+      const fresh = await call(changes.app, engineer, 'change_create', {
+        ...request,
+        idempotency_key: newKey(),
+      });
       expect(fresh.status).toBe('completed');
     });
   });

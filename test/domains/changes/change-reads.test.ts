@@ -1,15 +1,14 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ChangePlatform } from '../../../src/external/change-platform/change-platform.ts';
 import { simulationWorld } from '../../../src/external/simulation-world.ts';
-import { type StoreLocation, storeTargets } from '../../store/store-targets.ts';
+import { storeTargets } from '../../store/store-targets.ts';
 import {
-  type ChangesApp,
   call,
   engineer,
   otherTenantEngineer,
   platformEffects,
-  startChangesApp,
   testEnvironmentRequest,
+  useChangesApp,
 } from './changes-harness.ts';
 
 interface Listed {
@@ -19,29 +18,16 @@ interface Listed {
 
 for (const target of storeTargets) {
   describe.skipIf(!target.available)(`change reads and the platform on ${target.dialect}`, () => {
-    let location: StoreLocation;
-    let app: ChangesApp;
-
-    beforeAll(async () => {
-      location = await target.create();
-      app = await startChangesApp(location.config);
-    });
-    afterEach(async () => {
-      await app.resetWorld();
-    });
-    afterAll(async () => {
-      await app?.close();
-      await location?.dispose();
-    });
+    const changes = useChangesApp(target);
 
     async function createTestChanges(count: number): Promise<string[]> {
       const ids: string[] = [];
       for (let i = 0; i < count; i += 1) {
         const answer = await call(
-          app,
+          changes.app,
           engineer,
           'change_create',
-          testEnvironmentRequest(app, { dry_run: false, summary: `Batch layout change number ${i}` }),
+          testEnvironmentRequest(changes.app, { dry_run: false, summary: `Batch layout change number ${i}` }),
         );
         ids.push(answer.result!.change_id as string);
       }
@@ -54,7 +40,7 @@ for (const target of storeTargets) {
       let cursor: string | null = null;
       for (let guard = 0; guard < 5; guard += 1) {
         const page: Listed = (
-          await call(app, engineer, 'change_search', {
+          await call(changes.app, engineer, 'change_search', {
             environment: 'test',
             page_size: 2,
             ...(cursor ? { cursor } : {}),
@@ -66,24 +52,26 @@ for (const target of storeTargets) {
         if (!cursor) break;
       }
       expect(pages).toEqual([...created].reverse());
-      const text = (await call(app, engineer, 'change_search', { text: 'NUMBER 3' }))
+      const text = (await call(changes.app, engineer, 'change_search', { text: 'NUMBER 3' }))
         .result as unknown as Listed;
       expect(text.changes.map((c) => c.change_id)).toEqual([created[3]]);
-      const wildcard = (await call(app, engineer, 'change_search', { text: '100%' }))
+      const wildcard = (await call(changes.app, engineer, 'change_search', { text: '100%' }))
         .result as unknown as Listed;
       expect(wildcard.changes).toEqual([]);
-      const pending = (await call(app, engineer, 'change_search', { state: 'pending_approval' }))
+      const pending = (await call(changes.app, engineer, 'change_search', { state: 'pending_approval' }))
         .result as unknown as Listed;
       expect(pending.changes.map((c) => c.service_id)).toEqual(['ledger-db']);
     });
 
     it('refuses a cursor it did not issue and page sizes over the bound', async () => {
-      expect(await call(app, engineer, 'change_search', { cursor: 'bm90LWEtY3Vyc29y' })).toMatchObject({
+      expect(
+        await call(changes.app, engineer, 'change_search', { cursor: 'bm90LWEtY3Vyc29y' }),
+      ).toMatchObject({
         status: 'failed',
         code: 'INVALID_ARGUMENT',
         field_errors: [{ field: 'cursor', code: 'INVALID_CURSOR' }],
       });
-      expect(await call(app, engineer, 'change_search', { page_size: 26 })).toMatchObject({
+      expect(await call(changes.app, engineer, 'change_search', { page_size: 26 })).toMatchObject({
         status: 'failed',
         field_errors: [{ field: 'page_size', code: 'TOO_BIG' }],
       });
@@ -91,13 +79,16 @@ for (const target of storeTargets) {
 
     it("never shows one tenant's changes to another", async () => {
       const [acmeChange] = await createTestChanges(1);
-      expect(await call(app, otherTenantEngineer, 'change_get', { change_id: acmeChange })).toMatchObject({
+      expect(
+        await call(changes.app, otherTenantEngineer, 'change_get', { change_id: acmeChange }),
+      ).toMatchObject({
         status: 'rejected',
         code: 'CHANGE_NOT_FOUND',
       });
-      const listed = (await call(app, otherTenantEngineer, 'change_search', {})).result as unknown as Listed;
+      const listed = (await call(changes.app, otherTenantEngineer, 'change_search', {}))
+        .result as unknown as Listed;
       expect(listed.changes.map((c) => c.service_id)).toEqual(['storefront-api']);
-      const resolved = await call(app, otherTenantEngineer, 'cmdb_service_resolve', {
+      const resolved = await call(changes.app, otherTenantEngineer, 'cmdb_service_resolve', {
         query: 'payments API',
       });
       expect(resolved.result).toEqual({
@@ -107,32 +98,38 @@ for (const target of storeTargets) {
     });
 
     it('shows an approval decision made on the platform', async () => {
-      const pending = (await call(app, engineer, 'change_search', { state: 'pending_approval' }))
+      const pending = (await call(changes.app, engineer, 'change_search', { state: 'pending_approval' }))
         .result as unknown as Listed;
       const changeId = pending.changes[0]!.change_id;
-      const decided = await app.modules[0]!.simulation!.simulate!('change_platform', 'decide_approval', {
-        change_id: changeId,
-        decision: 'approve',
-      });
+      const decided = await changes.app.modules[0]!.simulation!.simulate!(
+        'change_platform',
+        'decide_approval',
+        {
+          change_id: changeId,
+          decision: 'approve',
+        },
+      );
       expect(decided).toEqual({ change_id: changeId, state: 'scheduled' });
-      expect(await call(app, engineer, 'change_get', { change_id: changeId })).toMatchObject({
+      expect(await call(changes.app, engineer, 'change_get', { change_id: changeId })).toMatchObject({
         result: { state: 'scheduled', approval_group: 'production-change-approvers' },
       });
-      expect((await platformEffects(app)).map((e) => [e.action, e.ref])).toEqual([['approve', changeId]]);
+      expect((await platformEffects(changes.app)).map((e) => [e.action, e.ref])).toEqual([
+        ['approve', changeId],
+      ]);
       expect(
-        await app.modules[0]!.simulation!.simulate!('change_platform', 'decide_approval', {
+        await changes.app.modules[0]!.simulation!.simulate!('change_platform', 'decide_approval', {
           change_id: changeId,
           decision: 'decline',
         }),
       ).toEqual({ applied: false, reason: `change ${changeId} is not pending approval` });
       expect(
-        await app.modules[0]!.simulation!.simulate!('change_platform', 'summon_approver', {}),
+        await changes.app.modules[0]!.simulation!.simulate!('change_platform', 'summon_approver', {}),
       ).toBeNull();
-      expect(await platformEffects(app)).toHaveLength(1);
+      expect(await platformEffects(changes.app)).toHaveLength(1);
     });
 
     it('resolves a spoken name to catalog ids and says when the user must choose', async () => {
-      const clear = await call(app, engineer, 'cmdb_service_resolve', { query: 'payments API' });
+      const clear = await call(changes.app, engineer, 'cmdb_service_resolve', { query: 'payments API' });
       expect(clear.result).toMatchObject({
         unambiguous: true,
         candidates: [
@@ -140,7 +137,10 @@ for (const target of storeTargets) {
           { service_id: 'payments-reporting' },
         ],
       });
-      const vague = await call(app, engineer, 'cmdb_service_resolve', { query: 'payments', limit: 1 });
+      const vague = await call(changes.app, engineer, 'cmdb_service_resolve', {
+        query: 'payments',
+        limit: 1,
+      });
       expect(vague.result).toMatchObject({
         unambiguous: false,
         candidates: [{ service_id: 'payments-api' }],
@@ -148,12 +148,12 @@ for (const target of storeTargets) {
     });
 
     it('answers DEPENDENCY_UNAVAILABLE for reads the platform does not answer', async () => {
-      simulationWorld(app.db).faults.arm({
+      simulationWorld(changes.app.db).faults.arm({
         target: 'change_platform',
         fault: 'unavailable',
         match: { action: 'search_changes' },
       });
-      expect(await call(app, engineer, 'change_search', {})).toMatchObject({
+      expect(await call(changes.app, engineer, 'change_search', {})).toMatchObject({
         status: 'failed',
         code: 'DEPENDENCY_UNAVAILABLE',
         retryable: true,
@@ -161,7 +161,7 @@ for (const target of storeTargets) {
     });
 
     it('applies each creation step once per operation, whoever sends it again', async () => {
-      const platform = new ChangePlatform({ ...app, ...simulationWorld(app.db) });
+      const platform = new ChangePlatform({ ...changes.app, ...simulationWorld(changes.app.db) });
       const signal = new AbortController().signal;
       const draft = {
         tenant: 'acme',
@@ -202,7 +202,7 @@ for (const target of storeTargets) {
         state: 'scheduled',
         implementation_plan: 'Step one, then step two, then verify.',
       });
-      expect((await platformEffects(app, 'op-direct')).map((e) => e.action)).toEqual([
+      expect((await platformEffects(changes.app, 'op-direct')).map((e) => e.action)).toEqual([
         'create_record',
         'attach_implementation_plan',
         'attach_rollback_plan',

@@ -1,19 +1,18 @@
 import { pino } from 'pino';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { OperationHandle } from '../../../src/contract/define-tool.ts';
 import { requestFingerprint } from '../../../src/contract/fingerprint.ts';
 import { simulationWorld } from '../../../src/external/simulation-world.ts';
 import { newOperationId } from '../../../src/operations/operation-id.ts';
-import { type StoreLocation, storeTargets } from '../../store/store-targets.ts';
+import { storeTargets } from '../../store/store-targets.ts';
 import {
   allPlatformRecords,
-  type ChangesApp,
   call,
   engineer,
   platformEffects,
   productionRequest,
-  startChangesApp,
   testEnvironmentRequest,
+  useChangesApp,
 } from './changes-harness.ts';
 
 /** Stands for the death of the process: nothing after it runs, nothing is settled. */
@@ -23,30 +22,17 @@ const ALL_STEPS = ['create_record', 'attach_implementation_plan', 'attach_rollba
 
 for (const target of storeTargets) {
   describe.skipIf(!target.available)(`change_create recovery on ${target.dialect}`, () => {
-    let location: StoreLocation;
-    let app: ChangesApp;
-
-    beforeAll(async () => {
-      location = await target.create();
-      app = await startChangesApp(location.config);
-    });
-    afterEach(async () => {
-      await app.resetWorld();
-    });
-    afterAll(async () => {
-      await app?.close();
-      await location?.dispose();
-    });
+    const changes = useChangesApp(target);
 
     async function reconcileNow() {
-      app.clock.shift(1_000);
-      return app.operations.reconciler.runOnce();
+      changes.app.clock.shift(1_000);
+      return changes.app.operations.reconciler.runOnce();
     }
 
     /** Records of this operation on the platform, and the steps the ledger says were applied. */
     async function platformState(operationId: string) {
-      const records = (await allPlatformRecords(app)).filter((r) => r.operation_id === operationId);
-      const steps = (await platformEffects(app, operationId)).map((e) => e.action);
+      const records = (await allPlatformRecords(changes.app)).filter((r) => r.operation_id === operationId);
+      const steps = (await platformEffects(changes.app, operationId)).map((e) => e.action);
       return { records, steps };
     }
 
@@ -56,10 +42,10 @@ for (const target of storeTargets) {
      * `beforeSaving`, after the platform applied the step but before its recovery point was saved.
      */
     async function deliveryThatDies(args: Record<string, unknown>, dieAt: string, beforeSaving = false) {
-      const tool = app.registry.get('change_create')!;
+      const tool = changes.app.registry.get('change_create')!;
       const input = tool.definition.input.parse(args) as Record<string, unknown>;
-      const { store } = app.operations;
-      const now = app.clock.now();
+      const { store } = changes.app.operations;
+      const now = changes.app.clock.now();
       const id = newOperationId(now);
       await store.reserve({
         id,
@@ -112,26 +98,26 @@ for (const target of storeTargets) {
     }
 
     it('a crash between platform steps resumes to exactly one complete change under the same key', async () => {
-      const args = productionRequest(app, { dry_run: false });
+      const args = productionRequest(changes.app, { dry_run: false });
       const id = await deliveryThatDies(args, 'attach_implementation_plan');
       const half = await platformState(id);
       expect(half.records).toEqual([expect.objectContaining({ state: 'draft' })]);
       const draftId = half.records[0]!.change_id;
-      expect(await call(app, engineer, 'change_get', { change_id: draftId })).toMatchObject({
+      expect(await call(changes.app, engineer, 'change_get', { change_id: draftId })).toMatchObject({
         status: 'rejected',
         code: 'CHANGE_NOT_FOUND',
       });
-      const listed = await call(app, engineer, 'change_search', { service_id: 'payments-api' });
+      const listed = await call(changes.app, engineer, 'change_search', { service_id: 'payments-api' });
       expect((listed.result!.changes as { change_id: string }[]).map((c) => c.change_id)).not.toContain(
         draftId,
       );
 
-      app.clock.shift(2_000);
-      const retry = await call(app, engineer, 'change_create', args);
+      changes.app.clock.shift(2_000);
+      const retry = await call(changes.app, engineer, 'change_create', args);
       expect(retry).toMatchObject({ status: 'outcome_unknown', operation_id: id, replayed: true });
       expect(await reconcileNow()).toMatchObject({ settled: 1 });
 
-      const settled = await call(app, engineer, 'change_create', args);
+      const settled = await call(changes.app, engineer, 'change_create', args);
       expect(settled).toMatchObject({
         status: 'completed',
         replayed: true,
@@ -142,16 +128,16 @@ for (const target of storeTargets) {
       const done = await platformState(id);
       expect(done.records).toEqual([{ change_id: draftId, state: 'pending_approval', operation_id: id }]);
       expect(done.steps).toEqual(ALL_STEPS);
-      expect(await call(app, engineer, 'change_get', { change_id: draftId })).toMatchObject({
+      expect(await call(changes.app, engineer, 'change_get', { change_id: draftId })).toMatchObject({
         status: 'completed',
       });
     });
 
     it('a crash after the platform applied a step but before it was recorded makes no second record', async () => {
-      const args = testEnvironmentRequest(app, { dry_run: false });
+      const args = testEnvironmentRequest(changes.app, { dry_run: false });
       const id = await deliveryThatDies(args, 'create_record', true);
       expect((await platformState(id)).records).toHaveLength(1);
-      app.clock.shift(2_000);
+      changes.app.clock.shift(2_000);
       expect(await reconcileNow()).toMatchObject({ abandoned: 1, settled: 1 });
       const done = await platformState(id);
       expect(done.records).toEqual([expect.objectContaining({ state: 'scheduled' })]);
@@ -161,24 +147,24 @@ for (const target of storeTargets) {
         'attach_rollback_plan',
         'schedule',
       ]);
-      expect((await app.operations.store.findById(id))?.envelope).toMatchObject({
+      expect((await changes.app.operations.store.findById(id))?.envelope).toMatchObject({
         status: 'completed',
         result: { change_id: done.records[0]!.change_id },
       });
     });
 
     it('a platform outage part-way is an unknown outcome, finished by the reconciler without duplicates', async () => {
-      simulationWorld(app.db).faults.arm({
+      simulationWorld(changes.app.db).faults.arm({
         target: 'change_platform',
         fault: 'unavailable',
         match: { action: 'attach_rollback_plan' },
       });
-      const args = productionRequest(app, { dry_run: false });
-      const unknown = await call(app, engineer, 'change_create', args);
+      const args = productionRequest(changes.app, { dry_run: false });
+      const unknown = await call(changes.app, engineer, 'change_create', args);
       expect(unknown).toMatchObject({ status: 'outcome_unknown', code: 'OUTCOME_UNKNOWN', retryable: true });
       expect((await platformState(unknown.operation_id!)).steps).toEqual(ALL_STEPS.slice(0, 2));
       expect(
-        (await call(app, engineer, 'change_search', { state: 'pending_approval' })).result,
+        (await call(changes.app, engineer, 'change_search', { state: 'pending_approval' })).result,
       ).toMatchObject({
         changes: [expect.objectContaining({ service_id: 'ledger-db' })],
       });
@@ -189,34 +175,34 @@ for (const target of storeTargets) {
     });
 
     it('a lost answer to the last step settles from the platform without sending anything again', async () => {
-      simulationWorld(app.db).faults.arm({
+      simulationWorld(changes.app.db).faults.arm({
         target: 'change_platform',
         fault: 'drop_response_after_apply',
         match: { action: 'schedule' },
       });
       const unknown = await call(
-        app,
+        changes.app,
         engineer,
         'change_create',
-        testEnvironmentRequest(app, { dry_run: false }),
+        testEnvironmentRequest(changes.app, { dry_run: false }),
       );
       expect(unknown.status).toBe('outcome_unknown');
       const before = await platformState(unknown.operation_id!);
       expect(before.records).toEqual([expect.objectContaining({ state: 'scheduled' })]);
       expect(await reconcileNow()).toMatchObject({ settled: 1 });
       expect(await platformState(unknown.operation_id!)).toEqual(before);
-      expect((await app.operations.store.findById(unknown.operation_id!))?.envelope).toMatchObject({
+      expect((await changes.app.operations.store.findById(unknown.operation_id!))?.envelope).toMatchObject({
         status: 'completed',
         result: { change_id: before.records[0]!.change_id, state: 'scheduled' },
       });
     });
 
     it('settles as not created when the platform never saw the operation', async () => {
-      const args = testEnvironmentRequest(app, { dry_run: false });
+      const args = testEnvironmentRequest(changes.app, { dry_run: false });
       const id = await deliveryThatDies(args, 'prepared', true);
-      app.clock.shift(2_000);
+      changes.app.clock.shift(2_000);
       expect(await reconcileNow()).toMatchObject({ abandoned: 1, settled: 1 });
-      expect((await app.operations.store.findById(id))?.envelope).toMatchObject({
+      expect((await changes.app.operations.store.findById(id))?.envelope).toMatchObject({
         status: 'rejected',
         code: 'CHANGE_NOT_CREATED',
       });
@@ -224,24 +210,26 @@ for (const target of storeTargets) {
     });
 
     it('keeps an operation unknown while the platform does not answer the reconciler', async () => {
-      simulationWorld(app.db).faults.arm({
+      simulationWorld(changes.app.db).faults.arm({
         target: 'change_platform',
         fault: 'unavailable',
         match: { action: 'attach_implementation_plan' },
       });
       const unknown = await call(
-        app,
+        changes.app,
         engineer,
         'change_create',
-        testEnvironmentRequest(app, { dry_run: false }),
+        testEnvironmentRequest(changes.app, { dry_run: false }),
       );
-      simulationWorld(app.db).faults.arm({
+      simulationWorld(changes.app.db).faults.arm({
         target: 'change_platform',
         fault: 'unavailable',
         match: { action: 'get_operation_status' },
       });
       expect(await reconcileNow()).toMatchObject({ deferred: 1 });
-      expect((await app.operations.store.findById(unknown.operation_id!))?.status).toBe('outcome_unknown');
+      expect((await changes.app.operations.store.findById(unknown.operation_id!))?.status).toBe(
+        'outcome_unknown',
+      );
       expect(await reconcileNow()).toMatchObject({ settled: 1 });
       expect((await platformState(unknown.operation_id!)).records).toEqual([
         expect.objectContaining({ state: 'scheduled' }),

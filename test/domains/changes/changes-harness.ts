@@ -1,4 +1,5 @@
 import { pino } from 'pino';
+import { afterAll, afterEach, beforeAll } from 'vitest';
 import { ShiftableClock } from '../../../src/app/clock.ts';
 import { type App, createApp } from '../../../src/app/create-app.ts';
 import type { Principal } from '../../../src/auth/principal.ts';
@@ -10,9 +11,38 @@ import { formatAtOffset } from '../../../src/domains/changes/rfc3339.ts';
 import { simulationWorld } from '../../../src/external/simulation-world.ts';
 import type { DatabaseConfig } from '../../../src/store/open-database.ts';
 import { FAST_TUNING } from '../../operations/harness.ts';
+import type { StoreLocation, StoreTarget } from '../../store/store-targets.ts';
 import { demoPrincipalNamed } from '../demo-principal.ts';
 
 export type ChangesApp = App & { clock: ShiftableClock };
+
+/** The changes app of one store for the tests of a describe block, and how many platform records it was seeded with. */
+export interface ChangesFixture {
+  readonly app: ChangesApp;
+  readonly seeded: number;
+}
+
+/**
+ * Starts the changes app on the target store before the block's tests, resets its world after each
+ * test and closes it (and drops the store) after all of them.
+ */
+export function useChangesApp(target: StoreTarget): ChangesFixture {
+  const fixture = {} as { app: ChangesApp; seeded: number };
+  let location: StoreLocation | undefined;
+  beforeAll(async () => {
+    location = await target.create();
+    fixture.app = await startChangesApp(location.config);
+    fixture.seeded = (await allPlatformRecords(fixture.app)).length;
+  });
+  afterEach(async () => {
+    await fixture.app.resetWorld();
+  });
+  afterAll(async () => {
+    await fixture.app?.close();
+    await location?.dispose();
+  });
+  return fixture;
+}
 
 /** A gateway serving only the changes domain, demo world seeded, background jobs off. */
 export async function startChangesApp(config: DatabaseConfig): Promise<ChangesApp> {
