@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
-import type { ToolContext } from '../contract/define-tool.ts';
+import type { Principal } from '../auth/principal.ts';
+import type { OperationHandle, ToolContext } from '../contract/define-tool.ts';
 import type { ToolOutcome } from '../contract/outcome.ts';
 import type { RegisteredTool } from '../contract/tool-registry.ts';
 
@@ -8,6 +9,43 @@ export type Execution =
   | { kind: 'timed_out' }
   | { kind: 'cancelled' }
   | { kind: 'threw'; error: unknown };
+
+/**
+ * The context a handler gets. One class, so every call's context has the same shape: an accessor
+ * defined on each object instead (a new getter closure per call) gave every context a hidden class of
+ * its own, which made each property read at a handler's call site megamorphic and filled the old
+ * generation with maps. The call's child logger is made on first use: most handlers never log.
+ */
+class CallContext implements ToolContext {
+  readonly principal: Principal;
+  readonly signal: AbortSignal;
+  readonly deadline: number;
+  readonly correlationId: string;
+  readonly operation: OperationHandle | null;
+  readonly traceparent: string | undefined;
+  readonly #logger: () => Logger;
+  #log: Logger | undefined;
+
+  constructor(
+    context: Omit<ToolContext, 'signal' | 'deadline' | 'log'>,
+    signal: AbortSignal,
+    deadline: number,
+    logger: () => Logger,
+  ) {
+    this.principal = context.principal;
+    this.signal = signal;
+    this.deadline = deadline;
+    this.correlationId = context.correlationId;
+    this.operation = context.operation;
+    this.traceparent = context.traceparent;
+    this.#logger = logger;
+  }
+
+  get log(): Logger {
+    this.#log ??= this.#logger();
+    return this.#log;
+  }
+}
 
 /**
  * Layers 6-7. Runs the domain handler with the tool's timeout. The handler's signal aborts when
@@ -40,10 +78,7 @@ export async function executeWithTimeout(
   });
   const run = (async (): Promise<Execution> => {
     try {
-      const ctx = { ...context, signal: controller.signal, deadline: deadlineAt } as ToolContext;
-      // Most handlers never log: the call's child logger is made on first use, not on every call.
-      let log: Logger | undefined;
-      Object.defineProperty(ctx, 'log', { enumerable: true, get: () => (log ??= logger()) });
+      const ctx = new CallContext(context, controller.signal, deadlineAt, logger);
       const outcome = await tool.definition.handler(args, ctx);
       return { kind: 'returned', outcome };
     } catch (error) {
