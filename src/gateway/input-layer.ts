@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { compiledSchema } from '../contract/compiled-schema.ts';
 import type { FieldError } from '../contract/envelope.ts';
 import type { RegisteredTool } from '../contract/tool-registry.ts';
 import { fieldErrorsOf } from './field-errors.ts';
@@ -39,7 +40,7 @@ export function validateInput(
     }
   }
   // reportInput: a present value of the wrong type is then told apart from a missing one.
-  const parsed = tool.definition.input.safeParse(args, { reportInput: true });
+  const parsed = compiledSchema(tool.definition.input).safeParse(args, { reportInput: true });
   if (!parsed.success) {
     const schema = tool.definition.input;
     return {

@@ -1,3 +1,4 @@
+import { compiledSchema } from '../contract/compiled-schema.ts';
 import { OUTCOME_STATUSES, type OutcomeStatus } from '../contract/envelope.ts';
 import { statusFitsCode, statusOfCode } from '../contract/error-catalog.ts';
 import type { OperationMode } from '../contract/fingerprint.ts';
@@ -44,7 +45,7 @@ export function outcomeContractProblems(
     outcome.status === 'completed' || outcome.status === 'validated' || outcome.status === 'submitted';
   if (result === null && mustHaveResult) problems.push(`a ${outcome.status} outcome needs a result`);
   if (result !== null) {
-    const parsed = tool.definition.output.safeParse(result);
+    const parsed = compiledSchema(tool.definition.output).safeParse(result);
     if (parsed.success) result = parsed.data;
     else {
       for (const issue of parsed.error.issues) {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { compiledSchema } from '../../contract/compiled-schema.ts';
 import { textSchema } from '../../contract/schema-helpers.ts';
 import type { PostalAddress as SystemsAddress } from '../../external/postal-address.ts';
 
@@ -54,5 +55,5 @@ export type PostalAddress = z.output<typeof postalAddressSchema>;
 
 /** Parses an address stored as JSON by this domain; a malformed row is a programmer error. */
 export function parseStoredAddress(json: string): PostalAddress {
-  return postalAddressViewSchema.parse(JSON.parse(json));
+  return compiledSchema(postalAddressViewSchema).parse(JSON.parse(json));
 }
