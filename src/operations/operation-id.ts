@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomFillSync } from 'node:crypto';
 
 /** Crockford base32: no I, L, O or U, so ids survive being read aloud or retyped. */
 const ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
@@ -6,6 +6,24 @@ const TIME_CHARS = 10;
 const RANDOM_CHARS = 16;
 
 export const OPERATION_ID_PATTERN = /^op_[0-9A-HJKMNP-TV-Z]{26}$/;
+
+/**
+ * Random bytes drawn from the system's CSPRNG a few kilobytes at a time, as node:crypto's randomUUID
+ * does: one call into it per 256 ids instead of one per id. Each byte is used once.
+ */
+const POOL = Buffer.alloc(RANDOM_CHARS * 256);
+let poolOffset = POOL.length;
+
+function randomChars(): string {
+  if (poolOffset + RANDOM_CHARS > POOL.length) {
+    randomFillSync(POOL);
+    poolOffset = 0;
+  }
+  let random = '';
+  for (let i = poolOffset; i < poolOffset + RANDOM_CHARS; i += 1) random += ALPHABET[POOL[i]! & 31]!;
+  poolOffset += RANDOM_CHARS;
+  return random;
+}
 
 /**
  * `op_` + a ULID-style id: 48 bits of milliseconds then 80 random bits, both base32. Ids sort by
@@ -18,8 +36,5 @@ export function newOperationId(nowMs: number): string {
     time = ALPHABET[t % 32]! + time;
     t = Math.floor(t / 32);
   }
-  const bytes = randomBytes(RANDOM_CHARS);
-  let random = '';
-  for (const byte of bytes) random += ALPHABET[byte & 31]!;
-  return `op_${time}${random}`;
+  return `op_${time}${randomChars()}`;
 }

@@ -7,7 +7,11 @@ import { SqliteDatabase } from '../../src/store/sqlite/sqlite-database.ts';
 
 /** Every BEGIN and COMMIT better-sqlite3 executes, in order, with what the callers saw in between. */
 const events: string[] = [];
-const exec = Database.prototype.exec;
+/** Transaction control runs as prepared statements: the prototype all of them share. */
+const probe = new Database(':memory:');
+const statementPrototype = Object.getPrototypeOf(probe.prepare('SELECT 1')) as Database.Statement;
+probe.close();
+const run = statementPrototype.run;
 
 /**
  * Group commit on SQLite: the writes of one event-loop turn share one transaction and one commit,
@@ -19,14 +23,14 @@ describe('SQLite group commit', () => {
   let n = 0;
 
   beforeAll(() => {
-    Database.prototype.exec = function (this: Database.Database, sql: string) {
-      const kind = /^(BEGIN|COMMIT|ROLLBACK TO|ROLLBACK)/.exec(sql);
+    statementPrototype.run = function (this: Database.Statement, ...params: unknown[]) {
+      const kind = /^(BEGIN|COMMIT|ROLLBACK TO|ROLLBACK)/.exec(this.source);
       if (kind) events.push(kind[1]!);
-      return exec.call(this, sql);
+      return run.apply(this, params);
     };
   });
   afterAll(() => {
-    Database.prototype.exec = exec;
+    statementPrototype.run = run;
     rmSync(dir, { recursive: true, force: true });
   });
   beforeEach(async () => {
@@ -76,6 +80,20 @@ describe('SQLite group commit', () => {
       { id: 1, text: 'kept' },
       { id: 3, text: 'kept too' },
     ]);
+  });
+
+  test('a write alone in its group that fails rolls back without a savepoint, and nothing of it is stored', async () => {
+    const failing = db.transaction(async (tx) => {
+      await tx.execute('INSERT INTO notes (id, text) VALUES (?, ?)', [1, 'rolled back']);
+      throw new Error('the domain refused it');
+    });
+    await expect(failing).rejects.toThrow('the domain refused it');
+    expect(events).toEqual(['BEGIN', 'ROLLBACK']);
+    expect(await count()).toBe(0);
+    // The next group starts clean.
+    await db.execute('INSERT INTO notes (id, text) VALUES (?, ?)', [2, 'kept']);
+    expect(events).toEqual(['BEGIN', 'ROLLBACK', 'BEGIN', 'COMMIT']);
+    expect(await count()).toBe(1);
   });
 
   test('when the COMMIT fails, every write of the group is told it failed and nothing is stored', async () => {

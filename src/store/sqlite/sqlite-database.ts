@@ -142,24 +142,28 @@ export class SqliteDatabase implements SqlDatabase {
 
   async #commitGroup(group: readonly GroupedWrite[]): Promise<void> {
     const outcomes: ({ ok: true; value: unknown } | { ok: false; error: unknown })[] = [];
+    // A group of one needs no savepoint: if its write fails, the whole transaction rolls back.
+    const alone = group.length === 1;
     this.#inTransaction = true;
     try {
-      this.#db.exec('BEGIN IMMEDIATE');
+      this.#control('BEGIN IMMEDIATE');
       for (const write of group) {
-        this.#db.exec('SAVEPOINT grouped_write');
+        if (!alone) this.#control('SAVEPOINT grouped_write');
         try {
           outcomes.push({ ok: true, value: await write.work(this.#tx) });
-          this.#db.exec('RELEASE grouped_write');
+          if (!alone) this.#control('RELEASE grouped_write');
         } catch (error) {
           outcomes.push({ ok: false, error });
-          this.#db.exec('ROLLBACK TO grouped_write');
-          this.#db.exec('RELEASE grouped_write');
+          if (!alone) {
+            this.#control('ROLLBACK TO grouped_write');
+            this.#control('RELEASE grouped_write');
+          }
         }
       }
-      this.#db.exec('COMMIT');
+      this.#control(alone && !outcomes[0]?.ok ? 'ROLLBACK' : 'COMMIT');
     } catch (error) {
       // BEGIN, a savepoint or the COMMIT failed: nothing of the group is stored.
-      if (this.#db.inTransaction) this.#db.exec('ROLLBACK');
+      if (this.#db.inTransaction) this.#control('ROLLBACK');
       group.forEach((write, i) => {
         const outcome = outcomes[i];
         write.reject(outcome && !outcome.ok ? outcome.error : error);
@@ -183,6 +187,11 @@ export class SqliteDatabase implements SqlDatabase {
     await this.#checkpointer?.stop();
     // The last connection to close checkpoints the whole WAL and removes it.
     this.#db.close();
+  }
+
+  /** A transaction-control statement, prepared once like any other instead of parsed on every group. */
+  #control(sql: string): void {
+    this.#prepare(sql).run();
   }
 
   #prepare(sql: string): Database.Statement {
