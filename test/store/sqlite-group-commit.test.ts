@@ -74,12 +74,29 @@ describe('SQLite group commit', () => {
     expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'rejected', 'fulfilled']);
     expect(String((results[1] as PromiseRejectedResult).reason)).toContain('the domain refused it');
     expect(String((results[2] as PromiseRejectedResult).reason)).toContain('UNIQUE');
-    // Each failed write rolled back to its own savepoint; the group still committed once.
-    expect(events).toEqual(['BEGIN', 'ROLLBACK TO', 'ROLLBACK TO', 'COMMIT']);
+    // The failed transaction rolled back to its own savepoint, the failed statement was undone by
+    // SQLite alone; the group still committed once.
+    expect(events).toEqual(['BEGIN', 'ROLLBACK TO', 'COMMIT']);
     expect(await db.query('SELECT id, text FROM notes ORDER BY id')).toEqual([
       { id: 1, text: 'kept' },
       { id: 3, text: 'kept too' },
     ]);
+  });
+
+  test('a statement that rolls back the whole transaction fails every write of its group, and nothing is stored', async () => {
+    await db.execute('INSERT INTO notes (id, text) VALUES (?, ?)', [1, 'before']);
+    events.length = 0;
+    const results = await Promise.allSettled([
+      db.execute('INSERT INTO notes (id, text) VALUES (?, ?)', [2, 'innocent']),
+      // OR ROLLBACK ends the transaction itself, as a full disk or an I/O error would.
+      db.execute('INSERT OR ROLLBACK INTO notes (id, text) VALUES (?, ?)', [1, 'conflict']),
+      db.execute('INSERT INTO notes (id, text) VALUES (?, ?)', [3, 'never run']),
+    ]);
+    expect(results.map((r) => r.status)).toEqual(['rejected', 'rejected', 'rejected']);
+    for (const result of results)
+      expect(String((result as PromiseRejectedResult).reason)).toContain('UNIQUE');
+    expect(events).toEqual(['BEGIN']);
+    expect(await db.query('SELECT id, text FROM notes ORDER BY id')).toEqual([{ id: 1, text: 'before' }]);
   });
 
   test('a write alone in its group that fails rolls back without a savepoint, and nothing of it is stored', async () => {

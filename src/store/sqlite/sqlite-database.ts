@@ -19,6 +19,11 @@ const WAL_SIZE_LIMIT_BYTES = 64 * 1024 * 1024;
 /** One write waiting for its group: the work, and how to answer its caller once the group committed. */
 interface GroupedWrite {
   readonly work: (tx: SqlExecutor) => Promise<unknown>;
+  /**
+   * One statement, not a transaction of several: SQLite undoes a statement that fails by itself and
+   * keeps the transaction, so it needs no savepoint of its own.
+   */
+  readonly statement: boolean;
   resolve(value: unknown): void;
   reject(error: unknown): void;
 }
@@ -27,9 +32,9 @@ interface GroupedWrite {
  * SQLite through better-sqlite3 (WAL). Statements are synchronous and prepared once.
  *
  * Writes are committed in groups (group commit): the transactions and single writing statements
- * issued in one event-loop turn run at its end inside one BEGIN IMMEDIATE ... COMMIT, each in its own
- * savepoint, so the group pays for one commit instead of one each. A write that fails rolls back its
- * own savepoint and fails alone; each caller is answered only once the COMMIT carrying its write
+ * issued in one event-loop turn run at its end inside one BEGIN IMMEDIATE ... COMMIT, so the group
+ * pays for one commit instead of one each. A write that fails fails alone: a transaction rolls back to
+ * its own savepoint, a single statement is undone by SQLite itself (it needs no savepoint); each caller is answered only once the COMMIT carrying its write
  * succeeded (if the COMMIT fails, every write of the group failed and each caller is told so). Reads
  * outside a transaction run at once, or after the group in progress, never inside its uncommitted state.
  *
@@ -97,19 +102,19 @@ export class SqliteDatabase implements SqlDatabase {
   }
 
   async query<T extends SqlRow = SqlRow>(sql: string, params: readonly unknown[] = []): Promise<T[]> {
-    if (this.#writes(sql)) return this.#grouped((tx) => tx.query<T>(sql, params));
+    if (this.#writes(sql)) return this.#grouped((tx) => tx.query<T>(sql, params), true);
     if (this.#inTransaction) await this.#queue;
     return this.#all<T>(sql, params);
   }
 
   async execute(sql: string, params: readonly unknown[] = []): Promise<number> {
-    if (this.#writes(sql)) return this.#grouped((tx) => tx.execute(sql, params));
+    if (this.#writes(sql)) return this.#grouped((tx) => tx.execute(sql, params), true);
     if (this.#inTransaction) await this.#queue;
     return this.#run(sql, params);
   }
 
   transaction<T>(work: (tx: SqlExecutor) => Promise<T>): Promise<T> {
-    return this.#grouped(work);
+    return this.#grouped(work, false);
   }
 
   /**
@@ -125,10 +130,10 @@ export class SqliteDatabase implements SqlDatabase {
   }
 
   /** Queues a write for this turn's group; answers its result once the group committed. */
-  #grouped<T>(work: (tx: SqlExecutor) => Promise<T>): Promise<T> {
+  #grouped<T>(work: (tx: SqlExecutor) => Promise<T>, statement: boolean): Promise<T> {
     return new Promise<T>((resolve, reject) => {
       if (this.#waiting.length === 0) setImmediate(() => this.#runGroup());
-      this.#waiting.push({ work, resolve: resolve as (value: unknown) => void, reject });
+      this.#waiting.push({ work, statement, resolve: resolve as (value: unknown) => void, reject });
     });
   }
 
@@ -148,16 +153,20 @@ export class SqliteDatabase implements SqlDatabase {
     try {
       this.#control('BEGIN IMMEDIATE');
       for (const write of group) {
-        if (!alone) this.#control('SAVEPOINT grouped_write');
+        const savepoint = !alone && !write.statement;
+        if (savepoint) this.#control('SAVEPOINT grouped_write');
         try {
           outcomes.push({ ok: true, value: await write.work(this.#tx) });
-          if (!alone) this.#control('RELEASE grouped_write');
+          if (savepoint) this.#control('RELEASE grouped_write');
         } catch (error) {
           outcomes.push({ ok: false, error });
-          if (!alone) {
+          if (savepoint) {
             this.#control('ROLLBACK TO grouped_write');
             this.#control('RELEASE grouped_write');
           }
+          // Some errors (a full disk, an I/O error) roll back the whole transaction, not just the
+          // statement: then nothing of the group is stored, and every write of it is told so.
+          if (!this.#db.inTransaction) throw error;
         }
       }
       this.#control(alone && !outcomes[0]?.ok ? 'ROLLBACK' : 'COMMIT');
