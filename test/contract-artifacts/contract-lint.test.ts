@@ -425,6 +425,16 @@ const cases: LintCase[] = [
     pointer: '/examples/0/input',
   },
   {
+    name: 'an input schema ajv cannot compile (a pattern that is not a regular expression)',
+    rule: 'examples-valid',
+    tool: 'tickets_open',
+    edit: (t) => {
+      const [field] = Object.keys(input(t));
+      input(t)[field!]!.pattern = '([a-z';
+    },
+    pointer: '/input_schema',
+  },
+  {
     name: 'example with a wrong enum',
     rule: 'examples-valid',
     tool: 'tickets_open',
