@@ -11,10 +11,12 @@ export type Execution =
   | { kind: 'threw'; error: unknown };
 
 /**
- * The context a handler gets. One class, so every call's context has the same shape: an accessor
- * defined on each object instead (a new getter closure per call) gave every context a hidden class of
- * its own, which made each property read at a handler's call site megamorphic and filled the old
- * generation with maps. The call's child logger is made on first use: most handlers never log.
+ * The context a handler gets. Every call's context has the same shape: an accessor defined on each
+ * object with a getter of its own (a new closure per call) gave every context a hidden class of its
+ * own, which made each property read at a handler's call site megamorphic and filled the old generation
+ * with maps. The logger is still an own, enumerable accessor (a handler may spread its context), but
+ * with one getter shared by every context, so V8 reuses one map. The call's child logger is made on
+ * first use: most handlers never log.
  */
 class CallContext implements ToolContext {
   readonly principal: Principal;
@@ -23,8 +25,17 @@ class CallContext implements ToolContext {
   readonly correlationId: string;
   readonly operation: OperationHandle | null;
   readonly traceparent: string | undefined;
+  declare readonly log: Logger;
   readonly #logger: () => Logger;
   #log: Logger | undefined;
+
+  static readonly #logProperty: PropertyDescriptor = {
+    enumerable: true,
+    get(this: CallContext): Logger {
+      this.#log ??= this.#logger();
+      return this.#log;
+    },
+  };
 
   constructor(
     context: Omit<ToolContext, 'signal' | 'deadline' | 'log'>,
@@ -39,11 +50,7 @@ class CallContext implements ToolContext {
     this.operation = context.operation;
     this.traceparent = context.traceparent;
     this.#logger = logger;
-  }
-
-  get log(): Logger {
-    this.#log ??= this.#logger();
-    return this.#log;
+    Object.defineProperty(this, 'log', CallContext.#logProperty);
   }
 }
 

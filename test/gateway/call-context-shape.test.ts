@@ -6,14 +6,16 @@ const EXECUTION_LAYER = new URL('../../dist/gateway/execution-layer.js', import.
 
 /**
  * Every handler call gets a context of one hidden class. Run in a child process with V8's natives
- * syntax, which can compare the maps of two objects: two contexts from different calls (one whose
- * handler made its logger, one whose did not) must share a map. A context built with a fresh accessor
- * per call has a map of its own each time, which turns every property read in a handler megamorphic
- * and fills the old generation with maps under load.
+ * syntax, which can compare the maps of objects: contexts from different calls (with and without a
+ * client signal or a traceparent, whose handler made its logger or did not) must share one map and
+ * keep fast properties. A context built with a fresh accessor per call gets a map of its own or falls
+ * into dictionary mode, which turns every property read in a handler megamorphic and fills the old
+ * generation with maps under load.
  */
 const SCRIPT = `
 const { executeWithTimeout } = await import(${JSON.stringify(EXECUTION_LAYER)});
 const seen = [];
+const copies = [];
 const tool = (logs) => ({
   definition: {
     name: 'shape_probe',
@@ -21,15 +23,23 @@ const tool = (logs) => ({
     handler: async (_args, ctx) => {
       if (logs) ctx.log.info('made the logger');
       seen.push(ctx);
+      // A handler may pass its context on as a copy: the logger comes along.
+      copies.push(typeof { ...ctx }.log?.info === 'function');
       return { status: 'completed', result: {} };
     },
   },
 });
 const logger = () => ({ info() {} });
 const principal = { subject: 's', tenant: 't', actor: 'service', scopes: new Set() };
-await executeWithTimeout(tool(false), {}, { principal, correlationId: 'a', operation: null }, undefined, logger);
-await executeWithTimeout(tool(true), {}, { principal, correlationId: 'b', operation: null, traceparent: '00-x' }, new AbortController().signal, logger);
-process.stdout.write(JSON.stringify({ calls: seen.length, sameMap: %HaveSameMap(seen[0], seen[1]) }));
+for (let i = 0; i < 6; i++) {
+  const signal = i % 2 ? new AbortController().signal : undefined;
+  const extra = i % 3 ? {} : { traceparent: '00-x' };
+  await executeWithTimeout(tool(i % 2 === 1), {}, { principal, correlationId: 'c' + i, operation: null, ...extra }, signal, logger);
+}
+const sameMap = seen.every((ctx) => %HaveSameMap(seen[0], ctx));
+const fastProperties = seen.every((ctx) => %HasFastProperties(ctx));
+const copiesLog = copies.every(Boolean);
+process.stdout.write(JSON.stringify({ calls: seen.length, sameMap, fastProperties, copiesLog }));
 `;
 
 describe('the context a handler gets', () => {
@@ -39,6 +49,11 @@ describe('the context a handler gets', () => {
       encoding: 'utf8',
     });
     expect(run.stderr).toBe('');
-    expect(JSON.parse(run.stdout)).toEqual({ calls: 2, sameMap: true });
+    expect(JSON.parse(run.stdout)).toEqual({
+      calls: 6,
+      sameMap: true,
+      fastProperties: true,
+      copiesLog: true,
+    });
   });
 });
