@@ -11,14 +11,30 @@ export function canonicalJson(value: unknown): string {
     if (!Number.isFinite(value)) throw new TypeError('canonical JSON cannot represent a non-finite number');
     return JSON.stringify(value);
   }
+  // Built by appending, without intermediate arrays: this runs for every write's fingerprint.
   if (Array.isArray(value)) {
-    return `[${value.map((item) => (item === undefined ? 'null' : canonicalJson(item))).join(',')}]`;
+    let out = '[';
+    for (let i = 0; i < value.length; i += 1) {
+      if (i > 0) out += ',';
+      const item: unknown = value[i];
+      out += item === undefined ? 'null' : canonicalJson(item);
+    }
+    return `${out}]`;
   }
   if (typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>)
-      .filter(([, v]) => v !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
+    const record = value as Record<string, unknown>;
+    // The default sort compares UTF-16 code units, as JCS orders members.
+    const keys = Object.keys(record).sort();
+    let out = '{';
+    let first = true;
+    for (const key of keys) {
+      const item = record[key];
+      if (item === undefined) continue;
+      if (!first) out += ',';
+      first = false;
+      out += `${JSON.stringify(key)}:${canonicalJson(item)}`;
+    }
+    return `${out}}`;
   }
   throw new TypeError(`canonical JSON cannot represent a ${typeof value}`);
 }

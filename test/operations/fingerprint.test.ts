@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { canonicalJson } from '../../src/contract/canonical-json.ts';
 import { type FingerprintInput, requestFingerprint } from '../../src/contract/fingerprint.ts';
@@ -60,6 +61,38 @@ describe('request fingerprint', () => {
   it('is computed over RFC 8785 canonical JSON', () => {
     expect(canonicalJson({ b: [1.0, 'x'], a: { d: true, c: null } })).toBe(
       '{"a":{"c":null,"d":true},"b":[1,"x"]}',
+    );
+  });
+
+  it('is the same JSON value, members sorted by UTF-16 code units at every level, whatever the insertion order', () => {
+    // The straightforward serialization, members sorted with an explicit code-unit comparison.
+    const expected = (v: unknown): string =>
+      Array.isArray(v)
+        ? `[${v.map(expected).join(',')}]`
+        : typeof v === 'object' && v !== null
+          ? `{${Object.keys(v)
+              .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
+              .map((k) => `${JSON.stringify(k)}:${expected((v as Record<string, unknown>)[k])}`)
+              .join(',')}}`
+          : JSON.stringify(v);
+    const reversed = (v: unknown): unknown =>
+      Array.isArray(v)
+        ? v.map(reversed)
+        : typeof v === 'object' && v !== null
+          ? Object.fromEntries(
+              Object.entries(v)
+                .reverse()
+                .map(([k, x]) => [k, reversed(x)]),
+            )
+          : v;
+    fc.assert(
+      fc.property(fc.jsonValue(), (value) => {
+        const text = canonicalJson(value);
+        expect(text).toBe(expected(value));
+        expect(JSON.parse(text)).toEqual(JSON.parse(JSON.stringify(value)));
+        expect(canonicalJson(reversed(value))).toBe(text);
+      }),
+      { numRuns: 300 },
     );
   });
 });
