@@ -27,6 +27,8 @@ export interface TokenVerifier {
   /** The resource URL tokens must name in `aud`. */
   readonly audience: string;
   verify(token: string): Promise<ClaimsVerdict>;
+  /** Whether the token was verified recently and is still remembered (so it is a well-formed token). */
+  knows(token: string): boolean;
 }
 
 const CLOCK_TOLERANCE_SECONDS = 5;
@@ -72,6 +74,7 @@ export async function createTokenVerifier(
   return {
     issuer,
     audience,
+    knows: (token) => cache.get(token) !== null,
     async verify(token) {
       const cached = cache.get(token);
       if (cached) return { ok: true, principal: cached };

@@ -98,9 +98,11 @@ export async function serveMcpPost(
     );
   }
 
-  const extra: MessageExtraInfo = {
-    authInfo: authInfoFor(auth.principal),
-    requestInfo: { headers: req.headers },
+  // What the SDK server's handlers are told about the request; the direct path does not need it.
+  let extra: MessageExtraInfo | undefined;
+  const extraInfo = (): MessageExtraInfo => {
+    extra ??= { authInfo: authInfoFor(auth.principal), requestInfo: { headers: req.headers } };
+    return extra;
   };
   const caller = `${auth.principal.tenant}\n${auth.principal.subject}`;
   const gone = new AbortController();
@@ -111,14 +113,14 @@ export async function serveMcpPost(
     if (m.kind === 'request') {
       const direct = options.direct.handlerFor(m.message, auth.principal, req.headers);
       if (direct === null) {
-        answers.push(options.transport.request(m.message, extra, caller, gone.signal).then(serialize));
+        answers.push(options.transport.request(m.message, extraInfo(), caller, gone.signal).then(serialize));
       } else if (direct.kind === 'now') {
         answers.push(Promise.resolve(direct.reply));
       } else {
         answers.push(options.transport.direct(m.message, caller, gone.signal, direct.run));
       }
     } else if (m.kind === 'notification') {
-      options.transport.notify(m.message, extra, caller);
+      options.transport.notify(m.message, extraInfo(), caller);
     } else if (m.kind === 'invalid') {
       answers.push(Promise.resolve(serialize(invalidReply(m))));
     }
@@ -140,18 +142,25 @@ export async function serveMcpPost(
 
 /** A reply's JSON: text, or the chunks of a reply around a cached listing page. */
 type Reply = string | ReplyChunks;
+/** A reply with its size in bytes, counted once for the budget and the Content-Length. */
+interface SizedReply {
+  readonly reply: Reply;
+  readonly bytes: number;
+}
 
 /** Writes the replies (one, or a batch as an array) with an exact length, in one write. */
-function sendReplies(res: ServerResponse, replies: Reply[], batch: boolean): void {
+function sendReplies(res: ServerResponse, replies: SizedReply[], batch: boolean): void {
   const chunks: (string | Buffer)[] = [];
+  // The brackets and commas of a batch are one byte each.
+  let length = batch ? replies.length + 1 : 0;
   if (batch) chunks.push('[');
-  replies.forEach((reply, i) => {
+  replies.forEach(({ reply, bytes }, i) => {
     if (batch && i > 0) chunks.push(',');
     if (typeof reply === 'string') chunks.push(reply);
     else chunks.push(...reply.chunks);
+    length += bytes;
   });
   if (batch) chunks.push(']');
-  const length = chunks.reduce((sum, chunk) => sum + Buffer.byteLength(chunk), 0);
   res.writeHead(200, { 'content-type': 'application/json', 'content-length': length });
   if (chunks.length === 1) {
     res.end(chunks[0]);
@@ -178,17 +187,19 @@ function invalidReply(message: Extract<IncomingMessageKind, { kind: 'invalid' }>
 }
 
 /** Keeps replies in order until the budget is spent; each reply past it becomes a short error. */
-function withinByteBudget(replies: Reply[], limit: number): Reply[] {
+function withinByteBudget(replies: Reply[], limit: number): SizedReply[] {
   let spent = 0;
   return replies.map((reply) => {
-    spent += typeof reply === 'string' ? Buffer.byteLength(reply) : reply.bytes;
-    if (spent <= limit) return reply;
+    const bytes = typeof reply === 'string' ? Buffer.byteLength(reply) : reply.bytes;
+    spent += bytes;
+    if (spent <= limit) return { reply, bytes };
     const id = typeof reply === 'string' ? (JSON.parse(reply) as { id: unknown }).id : reply.id;
-    return serialize({
+    const omitted = serialize({
       jsonrpc: '2.0',
       id,
       error: { code: -32000, message: `Reply omitted: this POST's answer would exceed ${limit} bytes` },
     } as JsonRpcReply);
+    return { reply: omitted, bytes: Buffer.byteLength(omitted) };
   });
 }
 
