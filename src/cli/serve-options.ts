@@ -6,9 +6,14 @@ import { DEFAULT_MAX_TOKEN_LIFETIME_SECONDS } from '../auth/token-verifier.ts';
 import type { ToolgateConfig } from '../config/define-config.ts';
 import type { RateLimitSettings } from '../gateway/rate-limit-layer.ts';
 import type { OperationsTuning } from '../operations/operations-tuning.ts';
-import { DEFAULT_STATEMENT_TIMEOUT_MS } from '../store/postgres/postgres-database.ts';
-import { DEFAULT_HOST, DEFAULT_PORT, MCP_PATH } from '../transport/endpoint-defaults.ts';
-import { DEFAULT_CONNECTION_LIMITS, type HttpConnectionLimits } from '../transport/http-server.ts';
+import { DEFAULT_STATEMENT_TIMEOUT_MS } from '../store/postgres/postgres-defaults.ts';
+import {
+  DEFAULT_CONNECTION_LIMITS,
+  DEFAULT_HOST,
+  DEFAULT_PORT,
+  type HttpConnectionLimits,
+  MCP_PATH,
+} from '../transport/endpoint-defaults.ts';
 import { DEFAULT_TOOLS_PAGE_SIZE } from '../transport/serialized-listings.ts';
 
 /** Raw values as commander hands them over (strings, booleans or absent). */

@@ -11,7 +11,13 @@ import { createTokenVerifier, type KeySource, type TokenVerifier } from '../auth
 import { httpRouteLabel } from '../telemetry/http-route-label.ts';
 import { BearerAuthenticator } from './bearer-authenticator.ts';
 import { DirectMethods } from './direct-methods.ts';
-import { DEFAULT_HOST, DEFAULT_PORT, MCP_PATH } from './endpoint-defaults.ts';
+import {
+  DEFAULT_CONNECTION_LIMITS,
+  DEFAULT_HOST,
+  DEFAULT_PORT,
+  type HttpConnectionLimits,
+  MCP_PATH,
+} from './endpoint-defaults.ts';
 import { serveHealth, serveMetrics, serveReadiness } from './health-routes.ts';
 import { HostGuard, isLoopbackHost } from './host-guard.ts';
 import { sendJson, sendJsonRpcError } from './http-replies.ts';
@@ -24,25 +30,6 @@ import { DEFAULT_TOOLS_PAGE_SIZE, SerializedListings } from './serialized-listin
 const SHUTDOWN_GRACE_MS = 5_000;
 /** How long past the slowest tool's timeout a request may go unanswered before the transport answers it. */
 const REPLY_DEADLINE_MARGIN_MS = 10_000;
-
-/** Connection limits of the HTTP server; each has a `serve` flag. */
-export interface HttpConnectionLimits {
-  /** Time a client has to send the request headers. */
-  readonly headersTimeoutMs: number;
-  /** Time a client has to send the whole request, body included. */
-  readonly requestTimeoutMs: number;
-  /** How long an idle keep-alive connection stays open. */
-  readonly keepAliveTimeoutMs: number;
-  /** Concurrent connections; further ones are refused until one closes. */
-  readonly maxConnections: number;
-}
-
-export const DEFAULT_CONNECTION_LIMITS: HttpConnectionLimits = {
-  headersTimeoutMs: 10_000,
-  requestTimeoutMs: 30_000,
-  keepAliveTimeoutMs: 5_000,
-  maxConnections: 1_024,
-};
 
 export interface HttpTransportOptions {
   readonly host?: string;

@@ -2,6 +2,7 @@ import pg from 'pg';
 import type { SqlDatabase, SqlExecutor, SqlRow } from '../sql-database.ts';
 import { isStoreUnavailable } from '../store-unavailable.ts';
 import { PlaceholderTranslator } from './placeholders.ts';
+import { DEFAULT_STATEMENT_TIMEOUT_MS } from './postgres-defaults.ts';
 
 // BIGINT columns hold epoch milliseconds and counters, all well inside Number's exact range.
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
@@ -16,7 +17,6 @@ export interface PostgresOptions {
   readonly statementTimeoutMs?: number;
 }
 
-export const DEFAULT_STATEMENT_TIMEOUT_MS = 5_000;
 /** A transaction left open by a process that stopped is ended by the server, releasing its locks. */
 const IDLE_IN_TRANSACTION_TIMEOUT_MS = 30_000;
 

@@ -1,0 +1,70 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, test } from 'vitest';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const dir = mkdtempSync(join(tmpdir(), 'toolgate-light-'));
+const HOOK = join(dir, 'record-packages.mjs');
+const REPORT = join(dir, 'packages.json');
+
+// Records every package the command loads, written when it exits.
+writeFileSync(
+  HOOK,
+  `import { registerHooks } from 'node:module';
+import { writeFileSync } from 'node:fs';
+const packages = new Set();
+registerHooks({
+  resolve(specifier, context, next) {
+    const resolved = next(specifier, context);
+    const match = /node_modules\\/((?:@[^/]+\\/)?[^/]+)/.exec(resolved.url);
+    if (match) packages.add(match[1]);
+    return resolved;
+  },
+});
+process.on('exit', () => writeFileSync(process.env.PACKAGES_REPORT, JSON.stringify([...packages].sort())));
+`,
+);
+
+function packagesLoadedBy(args: readonly string[]): string[] {
+  const run = spawnSync(process.execPath, ['--import', HOOK, 'bin/toolgate.mjs', ...args], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    env: { ...process.env, PACKAGES_REPORT: REPORT },
+  });
+  expect(run.status, run.stderr).toBe(0);
+  return JSON.parse(readFileSync(REPORT, 'utf8')) as string[];
+}
+
+/** What only serving needs: the database drivers, the MCP SDK's server and schemas, ajv, logging, metrics. */
+const SERVING = ['pg', 'better-sqlite3', '@modelcontextprotocol/sdk', 'ajv', 'pino', 'prom-client'];
+
+/**
+ * The commands that do not serve start in a fraction of `serve`'s time because they load none of what
+ * serving needs; a shared constant imported from the wrong module is enough to pull it all in.
+ */
+describe('commands that do not serve', () => {
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  test('token loads nothing serving needs', () => {
+    const loaded = packagesLoadedBy([
+      'token',
+      '--sub',
+      'u',
+      '--tenant',
+      't',
+      '--actor',
+      'customer',
+      '--data-dir',
+      dir,
+    ]);
+    expect(loaded.filter((name) => SERVING.includes(name))).toEqual([]);
+  });
+
+  test('lint of a contract file loads nothing serving needs (and no ajv for valid examples)', () => {
+    const loaded = packagesLoadedBy(['lint', 'contracts/toolgate.contract.json']);
+    expect(loaded.filter((name) => SERVING.includes(name))).toEqual([]);
+  });
+});
