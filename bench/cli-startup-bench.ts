@@ -35,6 +35,7 @@ export async function cliStartupBench(): Promise<BenchMeasure[]> {
       { name: '--version', args: ['--version'] },
       { name: 'token', args: token },
       { name: 'lint (demo tools)', args: ['lint'] },
+      { name: 'lint (contract file)', args: ['lint', 'contracts/toolgate.contract.json'] },
     ];
     const measures: BenchMeasure[] = [];
     for (const { name, args } of cases) {
