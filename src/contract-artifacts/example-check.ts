@@ -45,6 +45,17 @@ function sdkFormats(): Record<string, FormatCheck | undefined> {
   return formats;
 }
 
+/**
+ * A format ajv applies to strings. Those ajv-formats defines for numbers (int32, double, ...) are left to
+ * ajv: this check applies formats to strings only.
+ */
+function stringFormat(format: FormatCheck | undefined): boolean {
+  if (format === undefined) return false;
+  if (format instanceof RegExp || typeof format === 'function') return true;
+  const { type } = format as { type?: unknown };
+  return type === undefined || type === 'string';
+}
+
 /** The pattern as ajv compiles it (Unicode mode), or null when it does not compile. */
 function patternOf(source: string): RegExp | null {
   let pattern = patterns.get(source);
@@ -118,7 +129,7 @@ export function decidable(schema: unknown): boolean {
         if (typeof value !== 'string' || patternOf(value) === null) return false;
         break;
       case 'format':
-        if (typeof value !== 'string' || sdkFormats()[value] === undefined) return false;
+        if (typeof value !== 'string' || !stringFormat(sdkFormats()[value])) return false;
         break;
       case 'minLength':
       case 'maxLength':

@@ -159,6 +159,9 @@ describe('the quick example check of lint', () => {
     expect(decidable({ $ref: '#/$defs/x' })).toBe(false);
     expect(decidable({ $id: 'urn:x', type: 'string' })).toBe(false);
     expect(decidable({ type: 'string', format: 'not-a-format' })).toBe(false);
+    // ajv-formats checks int32 on numbers; this check applies formats to strings only.
+    expect(decidable({ type: 'integer', format: 'int32' })).toBe(false);
+    expect(ajvAccepts({ type: 'integer', format: 'int32' }, 2 ** 40)).toBe(false);
     expect(decidable({ type: 'strin' })).toBe(false);
     expect(decidable({ type: 'array', items: [{ type: 'string' }] })).toBe(false);
   });
