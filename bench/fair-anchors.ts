@@ -32,7 +32,12 @@ export interface FairAnchorsOptions {
   readonly warmupMs?: number;
   /** Keep-alive connections, each with one call in flight. */
   readonly concurrency?: number;
+  /** How many times each case is measured; the run with the median throughput is reported. */
+  readonly repeats?: number;
 }
+
+/** Call numbers of one repeat are offset by this much, so a write case never reuses a key. */
+const CALLS_PER_REPEAT = 100_000_000;
 
 const NOOP_SERVER = fileURLToPath(new URL('./noop-server.ts', import.meta.url));
 const GATEWAY_SERVER = fileURLToPath(new URL('./bench-server.ts', import.meta.url));
@@ -63,24 +68,33 @@ interface Measured {
   readonly load: CallLoadResult;
 }
 
-/** Probes the case, then drives the same closed-loop load against it, measuring the server's CPU time. */
+/**
+ * Probes the case, then drives the same closed-loop load against it, measuring the server's CPU time;
+ * `repeats` times over, reporting the run with the median throughput (its latencies and CPU times).
+ */
 async function measure(
   server: BenchServer,
   load: LoadCase,
   options: Required<FairAnchorsOptions>,
 ): Promise<Measured> {
   await probe(load);
-  const result = await runCallLoad({
-    url: load.url,
-    token: load.token,
-    warmup: { ms: options.warmupMs },
-    measured: { ms: options.durationMs },
-    concurrency: options.concurrency,
-    serverPid: server.pid,
-    body: (i) => JSON.stringify({ jsonrpc: '2.0', id: i, ...load.request(i) }),
-  });
-  if (result.failures > 0) throw new Error(`${load.name}: ${result.failures} calls failed`);
-  return { name: load.name, load: result };
+  const runs: CallLoadResult[] = [];
+  for (let repeat = 0; repeat < options.repeats; repeat += 1) {
+    const offset = repeat * CALLS_PER_REPEAT;
+    const result = await runCallLoad({
+      url: load.url,
+      token: load.token,
+      warmup: { ms: options.warmupMs },
+      measured: { ms: options.durationMs },
+      concurrency: options.concurrency,
+      serverPid: server.pid,
+      body: (i) => JSON.stringify({ jsonrpc: '2.0', id: i, ...load.request(offset + i) }),
+    });
+    if (result.failures > 0) throw new Error(`${load.name}: ${result.failures} calls failed`);
+    runs.push(result);
+  }
+  runs.sort((a, b) => a.callsPerSecond - b.callsPerSecond);
+  return { name: load.name, load: runs[Math.floor(runs.length / 2)]! };
 }
 
 /** A no-op server of noop-server.ts (raw floor or SDK) under the tools/call load. */
@@ -219,6 +233,7 @@ export async function fairAnchorsBench(input: FairAnchorsOptions = {}): Promise<
     durationMs: input.durationMs ?? Number(process.env.BENCH_DURATION_MS ?? 5_000),
     warmupMs: input.warmupMs ?? Number(process.env.BENCH_WARMUP_MS ?? 1_000),
     concurrency: input.concurrency ?? Number(process.env.BENCH_CONCURRENCY ?? 16),
+    repeats: Math.max(1, input.repeats ?? Number(process.env.BENCH_REPEATS ?? 1)),
   };
   const raw = await anchor('raw', 'raw node:http floor (parse + answer)', options);
   const sdk = await anchor('sdk-low-level', 'SDK low-level Server, stateless (no-op)', options);
@@ -279,7 +294,7 @@ export async function fairAnchorsBench(input: FairAnchorsOptions = {}): Promise<
     measures: [
       ...targets(all, raw, sdk),
       {
-        name: `load per case: ${options.concurrency} keep-alive connections, ${options.warmupMs} ms warm-up`,
+        name: `load per case: ${options.concurrency} keep-alive connections, ${options.warmupMs} ms warm-up, median of ${options.repeats}`,
         value: options.durationMs,
         unit: 'ms',
       },
