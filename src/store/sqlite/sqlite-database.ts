@@ -34,9 +34,10 @@ interface GroupedWrite {
  * Writes are committed in groups (group commit): the transactions and single writing statements
  * issued in one event-loop turn run at its end inside one BEGIN IMMEDIATE ... COMMIT, so the group
  * pays for one commit instead of one each. A write that fails fails alone: a transaction rolls back to
- * its own savepoint, a single statement is undone by SQLite itself (it needs no savepoint); each caller is answered only once the COMMIT carrying its write
- * succeeded (if the COMMIT fails, every write of the group failed and each caller is told so). Reads
- * outside a transaction run at once, or after the group in progress, never inside its uncommitted state.
+ * its own savepoint, a single statement is undone by SQLite itself (it needs no savepoint). Each caller
+ * is answered only once the COMMIT carrying its write succeeded (if the COMMIT fails, every write of the
+ * group failed and each caller is told so). Reads outside a transaction run at once, or after the group
+ * in progress, never inside its uncommitted state.
  *
  * WAL checkpoints run on a thread of their own (wal-checkpointer.ts), not inside a COMMIT on the event
  * loop.
