@@ -2,6 +2,7 @@ import { pino } from 'pino';
 import { createApp } from '../dist/app/create-app.js';
 import type { ToolgateModule } from '../dist/app/module.js';
 import { referenceDomains } from '../dist/domains/reference-domains.js';
+import { createLogger } from '../dist/telemetry/logger.js';
 import { startHttpTransport } from '../dist/transport/http-server.js';
 import { benchDomain } from './bench-domain.ts';
 import { generatedToolsDomain } from './generated-tools-domain.ts';
@@ -28,7 +29,11 @@ if (!dataDir || !served)
 const app = await createApp({
   dataDir,
   databaseUrl: databaseUrl || undefined,
-  logger: pino({ level: 'info' }, pino.destination({ dest: `${dataDir}/gateway.log`, sync: false })),
+  // The logger `serve` makes (redaction, ISO times), writing to a file instead of stderr.
+  logger: createLogger({
+    level: 'info',
+    destination: pino.destination({ dest: `${dataDir}/gateway.log`, sync: false }),
+  }),
   seed: served.seed,
   modules: served.modules,
 });

@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import type { SqlDatabase, SqlExecutor } from '../store/sql-database.ts';
 import { isStoreUnavailable } from '../store/store-unavailable.ts';
 import type { AuditEntry, AuditSink } from '../telemetry/audit.ts';
+import { AUDIT_REDACTED_PATHS } from '../telemetry/logger.ts';
 
 /** One stored audit entry as the operator API shows it. */
 export interface StoredAuditEntry {
@@ -62,7 +63,10 @@ export class AuditLog implements AuditSink {
     private readonly db: SqlDatabase,
     logger: Logger,
   ) {
-    this.#log = logger.child({ channel: 'audit' });
+    this.#log = logger.child(
+      { channel: 'audit' },
+      { redact: { paths: AUDIT_REDACTED_PATHS, censor: '[redacted]' } },
+    );
   }
 
   /**
