@@ -165,7 +165,7 @@ function isJson(value: unknown): value is Json {
   }
 }
 
-function hasType(value: Json, type: unknown): boolean | null {
+function hasType(value: Json, type: string): boolean {
   switch (type) {
     case 'string':
       return typeof value === 'string';
@@ -179,113 +179,83 @@ function hasType(value: Json, type: unknown): boolean | null {
       return typeof value === 'number' && Number.isInteger(value);
     case 'object':
       return typeof value === 'object' && value !== null && !Array.isArray(value);
-    case 'array':
-      return Array.isArray(value);
     default:
-      return null;
+      return Array.isArray(value);
   }
 }
 
+/** A schema `decidable` accepted: only these keywords, each well formed. */
+interface DecidedSchema {
+  readonly type?: string | readonly string[];
+  readonly enum?: readonly unknown[];
+  readonly const?: unknown;
+  readonly minLength?: number;
+  readonly maxLength?: number;
+  readonly pattern?: string;
+  readonly format?: string;
+  readonly minimum?: number;
+  readonly maximum?: number;
+  readonly exclusiveMinimum?: number;
+  readonly exclusiveMaximum?: number;
+  readonly minItems?: number;
+  readonly maxItems?: number;
+  readonly items?: boolean | DecidedSchema;
+  readonly properties?: Readonly<Record<string, boolean | DecidedSchema>>;
+  readonly required?: readonly string[];
+  readonly additionalProperties?: boolean | DecidedSchema;
+  readonly anyOf?: readonly (boolean | DecidedSchema)[];
+}
+
 /**
- * Whether `value` is certainly valid against a `decidable` schema as the MCP SDK's validator (ajv with
- * ajv-formats) judges it: `true` when it is, `null` when this check does not say so (the value is
- * invalid, or it is a value JSON cannot hold). Only `true` is relied on; everything else goes to ajv,
+ * Whether `value` is certainly valid against a schema `decidable` accepted, as the MCP SDK's validator
+ * (ajv with ajv-formats) judges it: `true` when it is, `null` when this check does not say so (the value
+ * is invalid, or it is a value JSON cannot hold). Only `true` is relied on; everything else goes to ajv,
  * which also words the error. This spares `lint` loading ajv and compiling a validator per tool for
  * examples that are valid, which they nearly always are.
  */
 export function certainlyValid(schema: unknown, value: unknown): true | null {
-  if (schema === true) return true;
-  if (!isSchema(schema) || typeof schema === 'boolean') return null;
-  if (!isJson(value)) return null;
-  const s = schema as Record<string, unknown>;
+  return holds(schema as boolean | DecidedSchema, value) ? true : null;
+}
+
+function holds(schema: boolean | DecidedSchema, value: unknown): boolean {
+  if (typeof schema === 'boolean') return schema;
+  if (!isJson(value)) return false;
+  const s = schema;
   if (s.type !== undefined) {
-    const types = Array.isArray(s.type) ? s.type : [s.type];
-    let matched = false;
-    for (const type of types) {
-      const has = hasType(value, type);
-      if (has === null) return null;
-      matched ||= has;
+    const types = typeof s.type === 'string' ? [s.type] : s.type;
+    if (!types.some((type) => hasType(value, type))) return false;
+  }
+  if (s.enum !== undefined && !s.enum.includes(value)) return false;
+  if (s.const !== undefined && s.const !== value) return false;
+  if (typeof value === 'string') {
+    if (s.minLength !== undefined || s.maxLength !== undefined) {
+      const length = codePoints(value);
+      if (length < (s.minLength ?? 0) || length > (s.maxLength ?? Number.POSITIVE_INFINITY)) return false;
     }
-    if (!matched) return null;
-  }
-  if (s.enum !== undefined || s.const !== undefined) {
-    const allowed = s.enum !== undefined ? s.enum : [s.const];
-    if (!Array.isArray(allowed)) return null;
-    // Deep equality of objects and arrays is left to ajv.
-    if (allowed.some((a) => typeof a === 'object' && a !== null)) return null;
-    if (!allowed.includes(value)) return null;
-  }
-  if (typeof value === 'string' && !stringValid(s, value)) return null;
-  if (typeof value === 'number' && !numberValid(s, value)) return null;
-  if (Array.isArray(value) && !arrayValid(s, value)) return null;
-  if (typeof value === 'object' && value !== null && !Array.isArray(value) && !objectValid(s, value))
-    return null;
-  if (s.anyOf !== undefined) {
-    if (!Array.isArray(s.anyOf)) return null;
-    if (!s.anyOf.some((branch) => certainlyValid(branch as Schema, value) === true)) return null;
-  }
-  return true;
-}
-
-function stringValid(s: Record<string, unknown>, value: string): boolean {
-  if (s.minLength !== undefined || s.maxLength !== undefined) {
-    const length = codePoints(value);
-    if (s.minLength !== undefined && !(typeof s.minLength === 'number' && length >= s.minLength))
+    if (s.pattern !== undefined && !patternOf(s.pattern)!.test(value)) return false;
+    if (s.format !== undefined && !formatHolds(sdkFormats()[s.format]!, value)) return false;
+  } else if (typeof value === 'number') {
+    if (s.minimum !== undefined && value < s.minimum) return false;
+    if (s.maximum !== undefined && value > s.maximum) return false;
+    if (s.exclusiveMinimum !== undefined && value <= s.exclusiveMinimum) return false;
+    if (s.exclusiveMaximum !== undefined && value >= s.exclusiveMaximum) return false;
+  } else if (Array.isArray(value)) {
+    if (value.length < (s.minItems ?? 0) || value.length > (s.maxItems ?? Number.POSITIVE_INFINITY))
       return false;
-    if (s.maxLength !== undefined && !(typeof s.maxLength === 'number' && length <= s.maxLength))
-      return false;
-  }
-  if (s.pattern !== undefined) {
-    const pattern = typeof s.pattern === 'string' ? patternOf(s.pattern) : null;
-    if (pattern === null || !pattern.test(value)) return false;
-  }
-  if (s.format !== undefined) {
-    const format = typeof s.format === 'string' ? sdkFormats()[s.format] : undefined;
-    if (format === undefined) return false;
-    const check = format instanceof RegExp || typeof format === 'function' ? format : format.validate;
-    if (!(check instanceof RegExp ? check.test(value) : check(value))) return false;
-  }
-  return true;
-}
-
-function numberValid(s: Record<string, unknown>, value: number): boolean {
-  const bound = (keyword: string, holds: (limit: number) => boolean) =>
-    s[keyword] === undefined || (typeof s[keyword] === 'number' && holds(s[keyword]));
-  return (
-    bound('minimum', (limit) => value >= limit) &&
-    bound('maximum', (limit) => value <= limit) &&
-    bound('exclusiveMinimum', (limit) => value > limit) &&
-    bound('exclusiveMaximum', (limit) => value < limit)
-  );
-}
-
-function arrayValid(s: Record<string, unknown>, value: Json[]): boolean {
-  if (s.minItems !== undefined && !(typeof s.minItems === 'number' && value.length >= s.minItems))
-    return false;
-  if (s.maxItems !== undefined && !(typeof s.maxItems === 'number' && value.length <= s.maxItems))
-    return false;
-  if (s.items !== undefined) {
-    // The array form of `items` (a tuple) is left to ajv.
-    if (Array.isArray(s.items)) return false;
-    return value.every((item) => certainlyValid(s.items as Schema, item) === true);
-  }
-  return true;
-}
-
-function objectValid(s: Record<string, unknown>, value: { [key: string]: Json }): boolean {
-  const properties = (s.properties ?? {}) as Record<string, Schema>;
-  if (typeof properties !== 'object' || properties === null) return false;
-  if (s.required !== undefined) {
-    if (!Array.isArray(s.required)) return false;
-    for (const name of s.required) if (value[name as string] === undefined) return false;
-  }
-  for (const [name, item] of Object.entries(value)) {
-    const declared = Object.hasOwn(properties, name) ? properties[name] : undefined;
-    if (declared !== undefined) {
-      if (certainlyValid(declared, item) !== true) return false;
-    } else if (s.additionalProperties !== undefined) {
-      if (certainlyValid(s.additionalProperties as Schema, item) !== true) return false;
+    if (s.items !== undefined && !value.every((item) => holds(s.items!, item))) return false;
+  } else if (typeof value === 'object' && value !== null) {
+    if (s.required?.some((name) => value[name] === undefined)) return false;
+    for (const [name, item] of Object.entries(value)) {
+      // A declared property by its own schema, any other by additionalProperties (when given).
+      const rule =
+        s.properties && Object.hasOwn(s.properties, name) ? s.properties[name] : s.additionalProperties;
+      if (rule !== undefined && !holds(rule, item)) return false;
     }
   }
-  return true;
+  return s.anyOf === undefined || s.anyOf.some((branch) => holds(branch, value));
+}
+
+function formatHolds(format: FormatCheck, value: string): boolean {
+  const check = format instanceof RegExp || typeof format === 'function' ? format : format.validate;
+  return check instanceof RegExp ? check.test(value) : check(value);
 }

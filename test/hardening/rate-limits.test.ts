@@ -1,10 +1,9 @@
-import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { type App, createApp } from '../../src/app/create-app.ts';
+import type { App } from '../../src/app/create-app.ts';
 import type { Principal } from '../../src/auth/principal.ts';
 import { PrincipalRateLimiter } from '../../src/gateway/rate-limit-layer.ts';
-import { bankEffects, newKey } from '../operations/harness.ts';
-import { type StoreLocation, storeTargets } from '../store/store-targets.ts';
+import { type AppOnStore, appOnStore, bankEffects, newKey } from '../operations/harness.ts';
+import { storeTargets } from '../store/store-targets.ts';
 import { executions, testDomain, testPrincipal } from '../support/test-domain.ts';
 
 const alice = testPrincipal('alice');
@@ -56,7 +55,7 @@ describe('the per-principal token bucket', () => {
 
 for (const target of storeTargets) {
   describe.skipIf(!target.available)(`RATE_LIMITED on ${target.dialect}`, () => {
-    let location: StoreLocation;
+    let suite: AppOnStore | undefined;
     let app: App;
     const credit = (who: Principal, label: string) =>
       app.gateway.callToolEnvelope(
@@ -68,20 +67,13 @@ for (const target of storeTargets) {
       );
 
     beforeAll(async () => {
-      location = await target.create();
-      app = await createApp({
-        ...location.config,
-        logger: pino({ level: 'silent' }),
-        seed: false,
+      suite = await appOnStore(target, {
         modules: [testDomain({ delayMs: 200 })],
-        backgroundJobs: false,
         limits: { perPrincipal: 3, writesInFlightPerPrincipal: 2 },
       });
+      app = suite.app;
     });
-    afterAll(async () => {
-      await app?.close();
-      await location?.dispose();
-    });
+    afterAll(() => suite?.dispose());
 
     test('over the rate: failed / RATE_LIMITED with the wait, nothing executed, no key reserved', async () => {
       const answers = await Promise.all([1, 2, 3, 4].map((i) => credit(reader, `rl-${i}`)));

@@ -1,11 +1,12 @@
 import { pino } from 'pino';
 import { ShiftableClock } from '../../src/app/clock.ts';
-import { type App, createApp } from '../../src/app/create-app.ts';
+import { type App, type AppConfig, createApp } from '../../src/app/create-app.ts';
 import type { Principal } from '../../src/auth/principal.ts';
 import type { OutcomeEnvelope } from '../../src/contract/envelope.ts';
 import { simulationWorld } from '../../src/external/simulation-world.ts';
 import type { OperationsTuning } from '../../src/operations/operations-tuning.ts';
 import type { DatabaseConfig } from '../../src/store/open-database.ts';
+import type { StoreTarget } from '../store/store-targets.ts';
 import { type TestDomainOptions, testDomain } from '../support/test-domain.ts';
 
 /** Timings that let leases expire and reconciliation run within a test. */
@@ -42,6 +43,42 @@ export async function startTestApp(
     operations: { ...FAST_TUNING, ...options.tuning },
   });
   return Object.assign(app, { clock });
+}
+
+/** An app on a store of its own, and how to close it and remove the store. */
+export interface AppOnStore {
+  readonly app: App;
+  dispose(): Promise<void>;
+}
+
+/**
+ * An app over these modules and settings on a fresh store of the target: a silent log, no demo world,
+ * background jobs off unless the settings turn them on.
+ */
+export async function appOnStore(
+  target: StoreTarget,
+  config: Omit<AppConfig, keyof DatabaseConfig | 'logger' | 'seed'>,
+): Promise<AppOnStore> {
+  const location = await target.create();
+  try {
+    const app = await createApp({
+      ...location.config,
+      logger: pino({ level: 'silent' }),
+      seed: false,
+      backgroundJobs: false,
+      ...config,
+    });
+    return {
+      app,
+      async dispose() {
+        await app.close();
+        await location.dispose();
+      },
+    };
+  } catch (error) {
+    await location.dispose();
+    throw error;
+  }
 }
 
 let keySeq = 0;

@@ -1,17 +1,16 @@
-import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { ShiftableClock } from '../../src/app/clock.ts';
-import { type App, createApp } from '../../src/app/create-app.ts';
+import type { App } from '../../src/app/create-app.ts';
 import type { ToolgateModule } from '../../src/app/module.ts';
 import { defineTool } from '../../src/contract/define-tool.ts';
 import { defineErrorCodes } from '../../src/contract/error-catalog.ts';
 import { outcome } from '../../src/contract/outcome.ts';
 import { idempotencyKeySchema, textSchema } from '../../src/contract/schema-helpers.ts';
 import type { SqlExecutor } from '../../src/store/sql-database.ts';
-import { type StoreLocation, storeTargets } from '../store/store-targets.ts';
+import { storeTargets } from '../store/store-targets.ts';
 import { testPrincipal } from '../support/test-domain.ts';
-import { FAST_TUNING, newKey } from './harness.ts';
+import { type AppOnStore, appOnStore, FAST_TUNING, newKey } from './harness.ts';
 
 const errors = defineErrorCodes({
   NOTE_NOT_WRITTEN: { category: 'state', retryable: false, description: 'The note was not written.' },
@@ -79,25 +78,14 @@ const writer = testPrincipal('writer', { scopes: ['notes:write', 'operations:rea
 
 for (const target of storeTargets) {
   describe.skipIf(!target.available)(`one decision, one transaction on ${target.dialect}`, () => {
-    let location: StoreLocation;
+    let suite: AppOnStore | undefined;
     let app: App;
     const clock = new ShiftableClock();
     beforeAll(async () => {
-      location = await target.create();
-      app = await createApp({
-        ...location.config,
-        logger: pino({ level: 'silent' }),
-        seed: false,
-        backgroundJobs: false,
-        modules: [notesModule],
-        clock,
-        operations: FAST_TUNING,
-      });
+      suite = await appOnStore(target, { modules: [notesModule], clock, operations: FAST_TUNING });
+      app = suite.app;
     });
-    afterAll(async () => {
-      await app?.close();
-      await location?.dispose();
-    });
+    afterAll(() => suite?.dispose());
 
     const call = (tool: string, args: Record<string, unknown>) =>
       app.gateway.callToolEnvelope({ name: tool, arguments: args }, writer);

@@ -1,16 +1,15 @@
 import Database from 'better-sqlite3';
 import pg from 'pg';
-import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { type App, createApp } from '../../src/app/create-app.ts';
+import type { App } from '../../src/app/create-app.ts';
 import type { ToolgateModule } from '../../src/app/module.ts';
 import { defineTool } from '../../src/contract/define-tool.ts';
 import { outcome } from '../../src/contract/outcome.ts';
 import { idempotencyKeySchema } from '../../src/contract/schema-helpers.ts';
-import { type StoreLocation, storeTargets } from '../store/store-targets.ts';
+import { storeTargets } from '../store/store-targets.ts';
 import { testPrincipal } from '../support/test-domain.ts';
-import { newKey } from './harness.ts';
+import { type AppOnStore, appOnStore, newKey } from './harness.ts';
 
 /**
  * What one call costs the database, counted at the drivers: every statement better-sqlite3 runs and
@@ -130,22 +129,17 @@ const expected = {
 
 for (const target of storeTargets) {
   describe.skipIf(!target.available)(`statements per call on ${target.dialect}`, () => {
-    let location: StoreLocation;
+    let suite: AppOnStore | undefined;
     let app: App;
     beforeAll(async () => {
-      location = await target.create();
-      app = await createApp({
-        ...location.config,
-        logger: pino({ level: 'silent' }),
-        seed: false,
-        backgroundJobs: false,
-        modules: [countedModule],
-      });
+      suite = await appOnStore(target, { modules: [countedModule] });
+      app = suite.app;
     });
-    afterAll(async () => {
-      await app?.close();
-      await location?.dispose();
-    });
+    afterAll(() => suite?.dispose());
+
+    /** The writer's audit entries of one operation, oldest first. */
+    const auditOf = (operationId: string) =>
+      app.operations.audit.list({ tenant: writer.tenant, operationId, limit: 20 });
 
     /** The statements one call issues (after a warm-up call of the same kind). */
     async function statementsOf(name: string, args: () => Record<string, unknown>) {
@@ -167,11 +161,7 @@ for (const target of storeTargets) {
       }));
       expect(envelope).toMatchObject({ status: 'completed', replayed: false });
       expect(statements).toEqual(expected[target.dialect].write);
-      const entries = await app.operations.audit.list({
-        tenant: writer.tenant,
-        operationId: envelope.operation_id!,
-        limit: 10,
-      });
+      const entries = await auditOf(envelope.operation_id!);
       expect(entries).toMatchObject([{ status: 'completed', replayed: false }]);
       expect(await app.operations.store.findById(envelope.operation_id!)).toMatchObject({
         status: 'completed',
@@ -186,11 +176,7 @@ for (const target of storeTargets) {
       }));
       expect(envelope).toMatchObject({ status: 'completed', replayed: true });
       expect(statements).toEqual(expected[target.dialect].replay);
-      const entries = await app.operations.audit.list({
-        tenant: writer.tenant,
-        operationId: envelope.operation_id!,
-        limit: 10,
-      });
+      const entries = await auditOf(envelope.operation_id!);
       expect(entries.map((e) => e.replayed)).toEqual([false, true]);
     });
 
@@ -203,11 +189,7 @@ for (const target of storeTargets) {
         ),
       );
       expect(answers.every((a) => a.replayed && a.operation_id === first.operation_id)).toBe(true);
-      const entries = await app.operations.audit.list({
-        tenant: writer.tenant,
-        operationId: first.operation_id!,
-        limit: 20,
-      });
+      const entries = await auditOf(first.operation_id!);
       expect(entries.map((e) => e.replayed)).toEqual([false, ...answers.map(() => true)]);
     });
 
