@@ -6,6 +6,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 
 /** JSON-RPC error codes the transport answers itself, before a message reaches the server. */
+export const PARSE_ERROR = -32700;
 export const INVALID_REQUEST = -32600;
 export const INVALID_PARAMS = -32602;
 
@@ -79,4 +80,23 @@ function usableId(id: unknown): RequestId | null {
 
 function invalid(id: RequestId | null, code: number, reason: string): IncomingMessageKind {
   return { kind: 'invalid', id, code, reason };
+}
+
+/** A JSON-RPC error answer; `id` is null when the message had no usable id (JSON-RPC 2.0, section 5). */
+export interface JsonRpcErrorReply {
+  readonly jsonrpc: '2.0';
+  readonly id: RequestId | null;
+  readonly error: { readonly code: number; readonly message: string };
+}
+
+/** The answer to a message `classifyMessage` found invalid, under its id when it has a usable one. */
+export function invalidMessageReply(
+  message: Extract<IncomingMessageKind, { kind: 'invalid' }>,
+): JsonRpcErrorReply {
+  const kind = message.code === INVALID_REQUEST ? 'Invalid Request' : 'Invalid params';
+  return {
+    jsonrpc: '2.0',
+    id: message.id,
+    error: { code: message.code, message: `${kind}: ${message.reason}` },
+  };
 }

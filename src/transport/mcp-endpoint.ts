@@ -4,7 +4,13 @@ import { SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js'
 import type { BearerAuthenticator } from './bearer-authenticator.ts';
 import type { DirectMethods, ReplyChunks } from './direct-methods.ts';
 import { sendJson, sendJsonRpcError } from './http-replies.ts';
-import { classifyMessage, INVALID_REQUEST, type IncomingMessageKind } from './json-rpc-shape.ts';
+import {
+  classifyMessage,
+  INVALID_REQUEST,
+  type IncomingMessageKind,
+  invalidMessageReply,
+  type JsonRpcErrorReply,
+} from './json-rpc-shape.ts';
 import type { JsonRpcReply, MultiplexedTransport } from './multiplexed-transport.ts';
 import { authInfoFor } from './principal-auth-info.ts';
 import { readBody } from './read-body.ts';
@@ -78,7 +84,7 @@ export async function serveMcpPost(
   }
   const only = messages[0]!;
   if (!batch && only.kind === 'invalid') {
-    return sendJson(res, 400, invalidReply(only));
+    return sendJson(res, 400, invalidMessageReply(only));
   }
   const initializes = messages.filter((m) => m.kind === 'request' && m.message.method === 'initialize');
   if (initializes.length > 0 && messages.length > 1) {
@@ -122,7 +128,7 @@ export async function serveMcpPost(
     } else if (m.kind === 'notification') {
       options.transport.notify(m.message, extraInfo(), caller);
     } else if (m.kind === 'invalid') {
-      answers.push(Promise.resolve(serialize(invalidReply(m))));
+      answers.push(Promise.resolve(serialize(invalidMessageReply(m))));
     }
   }
   if (answers.length === 0) {
@@ -171,19 +177,10 @@ function sendReplies(res: ServerResponse, replies: SizedReply[], batch: boolean)
   res.end();
 }
 
-const serialize = (reply: JsonRpcReply): string => JSON.stringify(reply);
+const serialize = (reply: JsonRpcReply | JsonRpcErrorReply): string => JSON.stringify(reply);
 
 function costOf(message: IncomingMessageKind): number {
   return message.kind === 'request' && message.message.method === 'tools/list' ? TOOLS_LIST_COST : 1;
-}
-
-function invalidReply(message: Extract<IncomingMessageKind, { kind: 'invalid' }>): JsonRpcReply {
-  const kind = message.code === INVALID_REQUEST ? 'Invalid Request' : 'Invalid params';
-  return {
-    jsonrpc: '2.0',
-    id: message.id,
-    error: { code: message.code, message: `${kind}: ${message.reason}` },
-  } as JsonRpcReply;
 }
 
 /** Keeps replies in order until the budget is spent; each reply past it becomes a short error. */

@@ -1,8 +1,8 @@
 import type { Readable, Writable } from 'node:stream';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { App } from '../app/create-app.ts';
 import type { Principal } from '../auth/principal.ts';
 import { createMcpServer, type PrincipalSource } from './mcp-server.ts';
+import { StdioLineTransport } from './stdio-line-transport.ts';
 
 export interface StdioTransport {
   /** Resolves when the client closes stdin or close() is called. */
@@ -25,13 +25,14 @@ export async function startStdioTransport(
 ): Promise<StdioTransport> {
   const input = streams.input ?? process.stdin;
   const server = createMcpServer(app.gateway, principalNow, app.tasks, options.toolsPageSize);
-  const transport = new StdioServerTransport(input, streams.output ?? process.stdout);
+  const transport = new StdioLineTransport(input, streams.output ?? process.stdout);
   let markClosed: () => void = () => {};
   const closed = new Promise<void>((resolve) => {
     markClosed = resolve;
   });
   server.onclose = () => markClosed();
-  // A line the SDK cannot parse is dropped unanswered on stdio; at least the operator sees it.
+  // Lines that are not messages are answered by the transport; what remains here is the stream's own
+  // errors and messages the server could not handle.
   server.onerror = (error) => app.logger.warn({ err: error }, 'MCP stdio message could not be handled');
   const onEnd = () => void server.close();
   input.once('end', onEnd);

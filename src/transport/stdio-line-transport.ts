@@ -1,0 +1,125 @@
+import type { Readable, Writable } from 'node:stream';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import {
+  classifyMessage,
+  invalidMessageReply,
+  type JsonRpcErrorReply,
+  PARSE_ERROR,
+} from './json-rpc-shape.ts';
+
+/** The longest line read as one message; the SDK's stdio transport has the same limit. */
+export const STDIO_MAX_LINE_BYTES = 10 * 1024 * 1024;
+
+const NEWLINE = 0x0a;
+
+/**
+ * MCP's stdio transport (one JSON-RPC message per line) where every line gets its due: a line that is
+ * not JSON is answered with -32700, a JSON value that is not a JSON-RPC message (a batch, a request
+ * with an unusable id or unknown members, malformed params) with -32600/-32602 under its id when it
+ * has one, and a line longer than the limit is skipped to its end and answered with -32700. The SDK's
+ * own stdio transport drops such lines unanswered, so a client waiting for the reply would hang.
+ * Whitespace-only lines are ignored. Everything else reaches the server as the SDK's would.
+ */
+export class StdioLineTransport implements Transport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: (message: JSONRPCMessage) => void;
+
+  readonly #input: Readable;
+  readonly #output: Writable;
+  readonly #maxLineBytes: number;
+  /** Bytes of the line being read, or undefined between lines. */
+  #pending: Buffer | undefined;
+  /** The line being read ran past the limit: its bytes are dropped up to its newline. */
+  #skipping = false;
+  #started = false;
+  #closed = false;
+
+  constructor(input: Readable, output: Writable, maxLineBytes = STDIO_MAX_LINE_BYTES) {
+    this.#input = input;
+    this.#output = output;
+    this.#maxLineBytes = maxLineBytes;
+  }
+
+  async start(): Promise<void> {
+    if (this.#started) throw new Error('the stdio transport is already started');
+    this.#started = true;
+    this.#input.on('data', this.#onData);
+    this.#input.on('error', this.#onError);
+  }
+
+  send(message: JSONRPCMessage | JsonRpcErrorReply): Promise<void> {
+    return new Promise((resolve) => {
+      if (this.#output.write(`${JSON.stringify(message)}\n`)) resolve();
+      else this.#output.once('drain', resolve);
+    });
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.#input.off('data', this.#onData);
+    this.#input.off('error', this.#onError);
+    // Pausing stdin lets the process exit; another reader of the stream keeps it flowing.
+    if (this.#input.listenerCount('data') === 0) this.#input.pause();
+    this.#pending = undefined;
+    this.onclose?.();
+  }
+
+  readonly #onError = (error: Error): void => {
+    this.onerror?.(error);
+  };
+
+  readonly #onData = (chunk: Buffer | string): void => {
+    let data = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+    for (let end = data.indexOf(NEWLINE); end !== -1 && !this.#closed; end = data.indexOf(NEWLINE)) {
+      const tail = data.subarray(0, end);
+      data = data.subarray(end + 1);
+      if (this.#skipping) {
+        this.#skipping = false;
+        continue;
+      }
+      const line = this.#pending === undefined ? tail : Buffer.concat([this.#pending, tail]);
+      this.#pending = undefined;
+      if (line.length > this.#maxLineBytes) this.#refuseLong();
+      else this.#line(line);
+    }
+    if (data.length === 0 || this.#skipping || this.#closed) return;
+    const pending = this.#pending === undefined ? data : Buffer.concat([this.#pending, data]);
+    if (pending.length > this.#maxLineBytes) {
+      this.#pending = undefined;
+      this.#skipping = true;
+      this.#refuseLong();
+    } else {
+      // A subarray would pin the whole chunk it came from while the rest of the line arrives.
+      this.#pending = pending === data ? Buffer.from(data) : pending;
+    }
+  };
+
+  #line(bytes: Buffer): void {
+    const text = bytes.toString('utf8');
+    if (text.trim() === '') return;
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch {
+      this.#answer(null, PARSE_ERROR, 'Parse error: the line is not JSON');
+      return;
+    }
+    const kind = classifyMessage(value);
+    if (kind.kind === 'invalid') {
+      void this.send(invalidMessageReply(kind));
+      return;
+    }
+    this.onmessage?.(value as JSONRPCMessage);
+  }
+
+  #refuseLong(): void {
+    this.#answer(null, PARSE_ERROR, `Parse error: a line is limited to ${this.#maxLineBytes} bytes`);
+  }
+
+  #answer(id: null, code: number, message: string): void {
+    void this.send({ jsonrpc: '2.0', id, error: { code, message } });
+  }
+}
