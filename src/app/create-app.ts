@@ -37,6 +37,8 @@ export interface AppConfig extends DatabaseConfig {
   readonly limits?: RateLimitSettings;
   /** How long tasks/result waits for a task still working (default 10 s). */
   readonly taskResultWaitMs?: number;
+  /** Tasks per tasks/list page (default 50). */
+  readonly tasksPageSize?: number;
 }
 
 /** Everything one gateway process serves, wired together; transports sit on top of it. */
@@ -125,6 +127,7 @@ export async function createApp(config: AppConfig): Promise<App> {
           config.operations?.reconcileIntervalMs ?? DEFAULT_OPERATIONS_TUNING.reconcileIntervalMs,
       },
       ...(config.taskResultWaitMs === undefined ? {} : { resultWaitMs: config.taskResultWaitMs }),
+      ...(config.tasksPageSize === undefined ? {} : { pageSize: config.tasksPageSize }),
     });
     return {
       db,

@@ -62,6 +62,10 @@ export function registerServeCommand(program: Command): void {
       '--tools-page-size <n>',
       'tools per tools/list page; longer listings are paged (TOOLGATE_TOOLS_PAGE_SIZE, default 100)',
     )
+    .option(
+      '--tasks-page-size <n>',
+      "tasks per tasks/list page of the caller's own operations (TOOLGATE_TASKS_PAGE_SIZE, default 50)",
+    )
     .action(async (raw: RawServeOptions) => {
       const { runServe } = await import('./serve-run.ts');
       await runServe(raw);

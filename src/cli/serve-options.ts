@@ -11,6 +11,7 @@ import {
   DEFAULT_CONNECTION_LIMITS,
   DEFAULT_HOST,
   DEFAULT_PORT,
+  DEFAULT_TASKS_PAGE_SIZE,
   type HttpConnectionLimits,
   MCP_PATH,
 } from '../transport/endpoint-defaults.ts';
@@ -41,6 +42,7 @@ export interface RawServeOptions {
   maxTokenLifetimeSeconds?: string;
   databaseStatementTimeoutMs?: string;
   toolsPageSize?: string;
+  tasksPageSize?: string;
 }
 
 export interface ServeConfig {
@@ -64,6 +66,7 @@ export interface ServeConfig {
   readonly maxTokenLifetimeSeconds: number;
   readonly databaseStatementTimeoutMs: number;
   readonly toolsPageSize: number;
+  readonly tasksPageSize: number;
 }
 
 /** Writes one principal may have executing at once under `serve`, below the default pool of 10. */
@@ -222,6 +225,13 @@ export function resolveServeConfig(raw: RawServeOptions, file: ToolgateConfig = 
       z.number().int().min(1).max(10_000),
       'an integer from 1 to 10000',
     ) ?? DEFAULT_TOOLS_PAGE_SIZE;
+  const tasksPageSize =
+    number(
+      '--tasks-page-size',
+      raw.tasksPageSize ?? env('TOOLGATE_TASKS_PAGE_SIZE') ?? file.tasksPageSize,
+      z.number().int().min(1).max(1_000),
+      'an integer from 1 to 1000',
+    ) ?? DEFAULT_TASKS_PAGE_SIZE;
   if (problems.length > 0) throw new ConfigError(problems.join('\n'));
   return {
     host: raw.host ?? env('TOOLGATE_HOST') ?? file.host ?? DEFAULT_HOST,
@@ -249,6 +259,7 @@ export function resolveServeConfig(raw: RawServeOptions, file: ToolgateConfig = 
     maxTokenLifetimeSeconds,
     databaseStatementTimeoutMs,
     toolsPageSize,
+    tasksPageSize,
   };
 }
 

@@ -64,6 +64,7 @@ async function serve(config: ServeConfig, served: ServedModules): Promise<void> 
     processMetrics: true,
     limits: config.limits,
     statementTimeoutMs: config.databaseStatementTimeoutMs,
+    tasksPageSize: config.tasksPageSize,
     ...(config.operations ? { operations: config.operations } : {}),
   });
   const stop = config.stdio ? await serveStdio(app, config) : await serveHttp(app, config);

@@ -68,6 +68,8 @@ export interface ToolgateConfig {
   readonly databaseStatementTimeoutMs?: number;
   /** Tools per tools/list page (default 100); a longer listing is paged with `nextCursor`. */
   readonly toolsPageSize?: number;
+  /** Tasks per tasks/list page (default 50); the caller's own operations, oldest first. */
+  readonly tasksPageSize?: number;
 }
 
 /** Identity function that gives a config its type, so editors complete and check it. */

@@ -10,6 +10,7 @@ import type { Principal } from '../auth/principal.ts';
 import { OPERATION_ID_PATTERN } from '../operations/operation-id.ts';
 import type { OperationRecord } from '../operations/operation-record.ts';
 import type { OperationStore } from '../operations/operation-store.ts';
+import { DEFAULT_TASKS_PAGE_SIZE } from '../transport/endpoint-defaults.ts';
 import { isSettledTask, type TaskTiming, taskOf } from './task-view.ts';
 
 export interface OperationTasksOptions {
@@ -25,7 +26,6 @@ export interface OperationTasksOptions {
 
 /** A stateless server holds no stream open: tasks/result waits this long, then the requestor polls. */
 export const DEFAULT_RESULT_WAIT_MS = 10_000;
-const DEFAULT_PAGE_SIZE = 50;
 const RESULT_POLL_MS = 100;
 
 /**
@@ -45,7 +45,7 @@ export class OperationTasks {
     this.timing = options.timing;
     this.logger = options.logger;
     this.#resultWaitMs = options.resultWaitMs ?? DEFAULT_RESULT_WAIT_MS;
-    this.#pageSize = options.pageSize ?? DEFAULT_PAGE_SIZE;
+    this.#pageSize = options.pageSize ?? DEFAULT_TASKS_PAGE_SIZE;
   }
 
   /** tasks/get: the task's state now. */

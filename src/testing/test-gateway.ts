@@ -33,7 +33,10 @@ export interface TestGatewayOptions {
   /** Seed the simulated modules' demo world (default true). */
   readonly seed?: boolean;
   readonly app?: Partial<
-    Pick<AppConfig, 'retentionSeconds' | 'backgroundJobs' | 'clock' | 'operations' | 'tracing'>
+    Pick<
+      AppConfig,
+      'retentionSeconds' | 'backgroundJobs' | 'clock' | 'operations' | 'tracing' | 'tasksPageSize'
+    >
   >;
   /** Where logs go; silent unless TOOLGATE_TEST_LOG_LEVEL is set. */
   readonly logger?: Logger;

@@ -91,4 +91,20 @@ describe('serve limit options', () => {
     }
     expect(() => resolveServeConfig({ dataDir, toolsPageSize: '0' })).toThrow(/--tools-page-size 0/);
   });
+
+  test('the tasks/list page size: 50 by default, then the file, the variable and the flag', () => {
+    expect(resolveServeConfig({ dataDir }).tasksPageSize).toBe(50);
+    expect(resolveServeConfig({ dataDir }, { tasksPageSize: 40 }).tasksPageSize).toBe(40);
+    process.env.TOOLGATE_TASKS_PAGE_SIZE = '30';
+    try {
+      expect(resolveServeConfig({ dataDir }, { tasksPageSize: 40 }).tasksPageSize).toBe(30);
+      expect(resolveServeConfig({ dataDir, tasksPageSize: '20' }, { tasksPageSize: 40 }).tasksPageSize).toBe(
+        20,
+      );
+    } finally {
+      delete process.env.TOOLGATE_TASKS_PAGE_SIZE;
+    }
+    expect(() => resolveServeConfig({ dataDir, tasksPageSize: '0' })).toThrow(/--tasks-page-size 0/);
+    expect(() => resolveServeConfig({ dataDir, tasksPageSize: '1001' })).toThrow(/--tasks-page-size 1001/);
+  });
 });
