@@ -59,6 +59,10 @@ export function registerServeCommand(program: Command): void {
       'PostgreSQL: longest statement or connection attempt (TOOLGATE_DATABASE_STATEMENT_TIMEOUT_MS, default 5000)',
     )
     .option(
+      '--database-read-lanes <n>',
+      'PostgreSQL: pipelined connections for plain reads, beside the pool; 0 for none (TOOLGATE_DATABASE_READ_LANES, default 1)',
+    )
+    .option(
       '--tools-page-size <n>',
       'tools per tools/list page; longer listings are paged (TOOLGATE_TOOLS_PAGE_SIZE, default 100)',
     )

@@ -6,7 +6,7 @@ import { DEFAULT_MAX_TOKEN_LIFETIME_SECONDS } from '../auth/token-verifier.ts';
 import type { ToolgateConfig } from '../config/define-config.ts';
 import type { RateLimitSettings } from '../gateway/rate-limit-layer.ts';
 import type { OperationsTuning } from '../operations/operations-tuning.ts';
-import { DEFAULT_STATEMENT_TIMEOUT_MS } from '../store/postgres/postgres-defaults.ts';
+import { DEFAULT_READ_LANES, DEFAULT_STATEMENT_TIMEOUT_MS } from '../store/postgres/postgres-defaults.ts';
 import {
   DEFAULT_CONNECTION_LIMITS,
   DEFAULT_HOST,
@@ -41,6 +41,7 @@ export interface RawServeOptions {
   maxConnections?: string;
   maxTokenLifetimeSeconds?: string;
   databaseStatementTimeoutMs?: string;
+  databaseReadLanes?: string;
   toolsPageSize?: string;
   tasksPageSize?: string;
 }
@@ -65,6 +66,7 @@ export interface ServeConfig {
   readonly connectionLimits: HttpConnectionLimits;
   readonly maxTokenLifetimeSeconds: number;
   readonly databaseStatementTimeoutMs: number;
+  readonly databaseReadLanes: number;
   readonly toolsPageSize: number;
   readonly tasksPageSize: number;
 }
@@ -218,6 +220,13 @@ export function resolveServeConfig(raw: RawServeOptions, file: ToolgateConfig = 
       ms,
       msRule,
     ) ?? DEFAULT_STATEMENT_TIMEOUT_MS;
+  const databaseReadLanes =
+    number(
+      '--database-read-lanes',
+      raw.databaseReadLanes ?? env('TOOLGATE_DATABASE_READ_LANES') ?? file.databaseReadLanes,
+      z.number().int().min(0).max(16),
+      'an integer from 0 to 16',
+    ) ?? DEFAULT_READ_LANES;
   const toolsPageSize =
     number(
       '--tools-page-size',
@@ -258,6 +267,7 @@ export function resolveServeConfig(raw: RawServeOptions, file: ToolgateConfig = 
     connectionLimits,
     maxTokenLifetimeSeconds,
     databaseStatementTimeoutMs,
+    databaseReadLanes,
     toolsPageSize,
     tasksPageSize,
   };

@@ -64,6 +64,7 @@ async function serve(config: ServeConfig, served: ServedModules): Promise<void> 
     processMetrics: true,
     limits: config.limits,
     statementTimeoutMs: config.databaseStatementTimeoutMs,
+    readLanes: config.databaseReadLanes,
     tasksPageSize: config.tasksPageSize,
     ...(config.operations ? { operations: config.operations } : {}),
   });

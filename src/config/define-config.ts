@@ -66,6 +66,8 @@ export interface ToolgateConfig {
   readonly maxTokenLifetimeSeconds?: number;
   /** PostgreSQL: the longest one statement or connection attempt may take, ms (default 5000). */
   readonly databaseStatementTimeoutMs?: number;
+  /** PostgreSQL: pipelined connections for plain reads, beside the pool (default 1; 0: none). */
+  readonly databaseReadLanes?: number;
   /** Tools per tools/list page (default 100); a longer listing is paged with `nextCursor`. */
   readonly toolsPageSize?: number;
   /** Tasks per tasks/list page (default 50); the caller's own operations, oldest first. */

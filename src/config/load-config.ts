@@ -74,6 +74,7 @@ const settingsSchema = z.strictObject({
     .optional(),
   maxTokenLifetimeSeconds: z.number().int().min(60).max(31_536_000).optional(),
   databaseStatementTimeoutMs: z.number().int().min(100).max(600_000).optional(),
+  databaseReadLanes: z.number().int().min(0).max(16).optional(),
   toolsPageSize: z.number().int().min(1).max(10_000).optional(),
   tasksPageSize: z.number().int().min(1).max(1_000).optional(),
 });

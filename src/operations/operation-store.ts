@@ -85,11 +85,16 @@ export class OperationStore {
   }
 
   /**
-   * `reserve`, and when the key is taken the record holding it. On PostgreSQL both in one statement (the
-   * record may be missing when it committed during the INSERT: null, look again); on SQLite the lookup
-   * first, and the INSERT only for a key not yet taken.
+   * `reserve`, and when the key is taken the record holding it. The lookup goes first: it is a plain
+   * read (on PostgreSQL a pipelined read lane's), a record found is the one the INSERT would lose to
+   * (records are only removed by expiry, which the caller handles), and a replay then writes nothing
+   * but its audit entry. A key not found is decided by the INSERT as ever: on PostgreSQL in one
+   * statement with the lookup of the record that won (missing when it committed during the INSERT:
+   * null, look again), on SQLite by the INSERT and a second lookup.
    */
   async reserveOrFind(r: ReservationRequest): Promise<Reservation> {
+    const existing = await this.findByKey(r.tenant, r.subject, r.key);
+    if (existing) return { reserved: false, existing };
     if (this.db.dialect === 'postgres') {
       const [row] = await this.db.query<OperationRow & { reserved_id: string | null }>(
         RESERVE_OR_FIND_POSTGRES,
@@ -98,11 +103,6 @@ export class OperationStore {
       if (row?.reserved_id) return { reserved: true };
       return { reserved: false, existing: row?.id ? recordFromRow(row) : null };
     }
-    // SQLite: a lookup costs microseconds and no write, so it goes first; a record found is the one the
-    // INSERT would lose to (records are only removed by expiry, which the caller handles), and a key
-    // not found is decided by the INSERT as ever. A replay then writes nothing but its audit entry.
-    const existing = await this.findByKey(r.tenant, r.subject, r.key);
-    if (existing) return { reserved: false, existing };
     if (await this.reserve(r)) return { reserved: true };
     return { reserved: false, existing: await this.findByKey(r.tenant, r.subject, r.key) };
   }

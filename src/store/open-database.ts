@@ -10,13 +10,18 @@ export interface DatabaseConfig {
   readonly databaseUrl?: string;
   /** PostgreSQL: the longest one statement may run before it fails as unavailable (default 5 000 ms). */
   readonly statementTimeoutMs?: number;
+  /** PostgreSQL: pipelined connections for plain reads outside transactions (default 1; 0: none). */
+  readonly readLanes?: number;
 }
 
 /** SQLite in the data dir by default; PostgreSQL when a database URL is given. */
 export async function openDatabase(config: DatabaseConfig): Promise<SqlDatabase> {
   if (config.databaseUrl) {
     const { PostgresDatabase } = await import('./postgres/postgres-database.ts');
-    return PostgresDatabase.connect(config.databaseUrl, { statementTimeoutMs: config.statementTimeoutMs });
+    return PostgresDatabase.connect(config.databaseUrl, {
+      statementTimeoutMs: config.statementTimeoutMs,
+      readLanes: config.readLanes,
+    });
   }
   createPrivateDir(config.dataDir);
   const file = join(config.dataDir, 'toolgate.db');

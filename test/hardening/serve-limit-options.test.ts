@@ -92,6 +92,21 @@ describe('serve limit options', () => {
     expect(() => resolveServeConfig({ dataDir, toolsPageSize: '0' })).toThrow(/--tools-page-size 0/);
   });
 
+  test('PostgreSQL read lanes: 1 by default, then the file, the variable and the flag; 0 turns them off', () => {
+    expect(resolveServeConfig({ dataDir }).databaseReadLanes).toBe(1);
+    expect(resolveServeConfig({ dataDir }, { databaseReadLanes: 0 }).databaseReadLanes).toBe(0);
+    process.env.TOOLGATE_DATABASE_READ_LANES = '2';
+    try {
+      expect(resolveServeConfig({ dataDir }, { databaseReadLanes: 0 }).databaseReadLanes).toBe(2);
+      expect(resolveServeConfig({ dataDir, databaseReadLanes: '3' }).databaseReadLanes).toBe(3);
+    } finally {
+      delete process.env.TOOLGATE_DATABASE_READ_LANES;
+    }
+    expect(() => resolveServeConfig({ dataDir, databaseReadLanes: '17' })).toThrow(
+      /--database-read-lanes 17/,
+    );
+  });
+
   test('the tasks/list page size: 50 by default, then the file, the variable and the flag', () => {
     expect(resolveServeConfig({ dataDir }).tasksPageSize).toBe(50);
     expect(resolveServeConfig({ dataDir }, { tasksPageSize: 40 }).tasksPageSize).toBe(40);

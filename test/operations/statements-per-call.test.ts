@@ -13,8 +13,9 @@ import { type AppOnStore, appOnStore, newKey } from './harness.ts';
 
 /**
  * What one call costs the database, counted at the drivers: every statement better-sqlite3 runs and
- * every message node-postgres sends (one round trip each), named by what it does. The handlers touch
- * no database, so each list is the gateway's own work.
+ * every message node-postgres sends (one round trip each, except on a read lane, where the statements
+ * of one event-loop turn share one), named by what it does. The handlers touch no database, so each
+ * list is the gateway's own work.
  */
 const NAMES: readonly (readonly [RegExp, string])[] = [
   [/^(BEGIN|COMMIT|ROLLBACK)/, '$1'],
@@ -39,9 +40,9 @@ function nameOf(sql: string): string {
 
 let counting = false;
 const issued: string[] = [];
-const note = (sql: string) => {
+const note = (sql: string, onLane = false) => {
   const name = nameOf(sql);
-  if (counting && name !== '') issued.push(name);
+  if (counting && name !== '') issued.push(onLane ? `${name} (lane)` : name);
 };
 
 function countAtTheDrivers(): void {
@@ -63,9 +64,10 @@ function countAtTheDrivers(): void {
   };
   const client = pg.Client.prototype as unknown as Record<string, unknown>;
   const query = client.query as (...args: unknown[]) => unknown;
-  client.query = function (this: unknown, ...args: unknown[]) {
+  client.query = function (this: { pipeline?: boolean }, ...args: unknown[]) {
     const first = args[0] as string | { text: string };
-    note(typeof first === 'string' ? first : first.text);
+    // A pipelined read lane's statements are marked: they share their round trips.
+    note(typeof first === 'string' ? first : first.text, this.pipeline === true);
     return query.apply(this, args);
   };
 }
@@ -120,8 +122,8 @@ const expected = {
     group: ['BEGIN', ...Array(8).fill('audit'), 'COMMIT'],
   },
   postgres: {
-    write: ['reserve or find', 'settle with audit'],
-    replay: ['reserve or find', 'audit'],
+    write: ['find by key (lane)', 'reserve or find', 'settle with audit'],
+    replay: ['find by key (lane)', 'audit'],
     dryRun: ['audit'],
     group: ['audit', 'audit'],
   },

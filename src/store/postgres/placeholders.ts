@@ -1,7 +1,11 @@
+import { isPlainRead } from './read-lanes.ts';
+
 /** A statement in PostgreSQL's spelling, with the name it is prepared under on each connection. */
 export interface TranslatedStatement {
   readonly text: string;
   readonly name: string;
+  /** A plain SELECT: reads rows and takes no lock a transaction could hold (no FOR UPDATE/SHARE). */
+  readonly plainRead: boolean;
 }
 
 /**
@@ -15,7 +19,11 @@ export class PlaceholderTranslator {
   translate(sql: string): TranslatedStatement {
     let translated = this.#cache.get(sql);
     if (translated === undefined) {
-      translated = { text: numberPlaceholders(sql), name: `tg_${this.#cache.size + 1}` };
+      translated = {
+        text: numberPlaceholders(sql),
+        name: `tg_${this.#cache.size + 1}`,
+        plainRead: isPlainRead(sql),
+      };
       this.#cache.set(sql, translated);
     }
     return translated;

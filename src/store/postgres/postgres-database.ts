@@ -2,7 +2,8 @@ import pg from 'pg';
 import type { SqlDatabase, SqlExecutor, SqlRow } from '../sql-database.ts';
 import { isStoreUnavailable } from '../store-unavailable.ts';
 import { PlaceholderTranslator } from './placeholders.ts';
-import { DEFAULT_STATEMENT_TIMEOUT_MS } from './postgres-defaults.ts';
+import { DEFAULT_READ_LANES, DEFAULT_STATEMENT_TIMEOUT_MS } from './postgres-defaults.ts';
+import { READ_LANE_APPLICATION_NAME, ReadLanes } from './read-lanes.ts';
 
 // BIGINT columns hold epoch milliseconds and counters, all well inside Number's exact range.
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
@@ -15,6 +16,11 @@ export interface PostgresOptions {
    * (`statement_timeout`), and the client gives up 1 s later when the server does not even answer.
    */
   readonly statementTimeoutMs?: number;
+  /**
+   * Pipelined connections for single plain SELECTs outside transactions, on top of the pool (default 1;
+   * 0: the pool serves every statement). See read-lanes.ts.
+   */
+  readonly readLanes?: number;
 }
 
 /** A transaction left open by a process that stopped is ended by the server, releasing its locks. */
@@ -22,16 +28,19 @@ const IDLE_IN_TRANSACTION_TIMEOUT_MS = 30_000;
 
 /**
  * PostgreSQL through a `pg` pool. Plain statements take any pooled connection; a transaction holds
- * one connection from BEGIN to COMMIT. Statements with parameters are prepared once per connection
- * under a stable name, so the hot path skips parsing and planning.
+ * one connection from BEGIN to COMMIT. Single plain SELECTs outside transactions go to a pipelined
+ * read lane when one can take them (read-lanes.ts), else to the pool. Statements with parameters are
+ * prepared once per connection under a stable name, so the hot path skips parsing and planning.
  */
 export class PostgresDatabase implements SqlDatabase {
   readonly dialect = 'postgres' as const;
   readonly #pool: pg.Pool;
   readonly #statements = new PlaceholderTranslator();
+  readonly #lanes: ReadLanes | null;
 
-  private constructor(pool: pg.Pool) {
+  private constructor(pool: pg.Pool, lanes: ReadLanes | null) {
     this.#pool = pool;
+    this.#lanes = lanes;
   }
 
   /** Connects and checks the server answers, so a wrong URL fails at start and not on the first call. */
@@ -39,27 +48,45 @@ export class PostgresDatabase implements SqlDatabase {
     // A server that does not answer fails a new connection and a statement after the statement
     // timeout (5 s by default) instead of holding the call indefinitely.
     const statementTimeoutMs = options.statementTimeoutMs ?? DEFAULT_STATEMENT_TIMEOUT_MS;
-    const pool = new pg.Pool({
+    const connection = {
       connectionString: url,
-      max: options.maxConnections ?? 10,
       connectionTimeoutMillis: statementTimeoutMs,
       statement_timeout: statementTimeoutMs,
       query_timeout: statementTimeoutMs + 1_000,
       idle_in_transaction_session_timeout: IDLE_IN_TRANSACTION_TIMEOUT_MS,
-    });
+    };
+    const pool = new pg.Pool({ ...connection, max: options.maxConnections ?? 10 });
     // An idle connection that breaks is dropped by the pool; the next checkout opens a new one.
     pool.on('error', () => undefined);
-    const db = new PostgresDatabase(pool);
+    const laneCount = options.readLanes ?? DEFAULT_READ_LANES;
+    // A URL that names an application_name names it for the lanes too.
+    const lanes =
+      laneCount > 0
+        ? new ReadLanes({ ...connection, application_name: READ_LANE_APPLICATION_NAME }, { lanes: laneCount })
+        : null;
+    const db = new PostgresDatabase(pool, lanes);
     try {
       await pool.query('SELECT 1');
     } catch (error) {
       await pool.end();
       throw error;
     }
+    await lanes?.open();
     return db;
   }
 
   query<T extends SqlRow = SqlRow>(sql: string, params: readonly unknown[] = []): Promise<T[]> {
+    if (this.#lanes !== null && params.length > 0) {
+      const statement = this.#statements.translate(sql);
+      if (statement.plainRead) {
+        const onLane = this.#lanes.query({
+          name: statement.name,
+          text: statement.text,
+          values: params.map(toPostgres),
+        });
+        if (onLane !== null) return onLane.then((result) => result.rows as T[]);
+      }
+    }
     return this.#rows<T>(this.#pool, sql, params);
   }
 
@@ -102,6 +129,7 @@ export class PostgresDatabase implements SqlDatabase {
   }
 
   async close(): Promise<void> {
+    await this.#lanes?.close();
     await this.#pool.end();
   }
 
