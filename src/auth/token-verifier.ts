@@ -1,6 +1,7 @@
 import { createRemoteJWKSet, type JWTVerifyResult, jwtVerify } from 'jose';
 import { DEV_ALGORITHM, DEV_ISSUER, loadOrCreateDevKeys } from './dev-keys.ts';
 import { type ClaimsVerdict, principalFromClaims } from './token-claims.ts';
+import { DEFAULT_MAX_TOKEN_LIFETIME_SECONDS } from './token-defaults.ts';
 import { VerifiedTokenCache } from './verified-token-cache.ts';
 
 /** Asymmetric algorithms only: never `none`, never HS* (a public key must not double as an HMAC secret). */
@@ -39,7 +40,7 @@ export interface TokenPolicy {
   readonly maxLifetimeSeconds: number;
 }
 
-export const DEFAULT_MAX_TOKEN_LIFETIME_SECONDS = 24 * 60 * 60;
+export { DEFAULT_MAX_TOKEN_LIFETIME_SECONDS };
 
 /**
  * Verifies bearer tokens: signature, issuer, audience, exp, nbf, the algorithm allow-list, an `iat`

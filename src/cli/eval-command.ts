@@ -1,5 +1,5 @@
 import { type Command, Option } from 'commander';
-import { ADVERSARIAL_POLICIES, type AdversarialPolicy } from '../eval/agents/adversarial-agent.ts';
+import { ADVERSARIAL_POLICIES, type AdversarialPolicy } from '../eval/agents/adversarial-policies.ts';
 import { AGENT_KINDS, type AgentKind } from '../eval/agents/eval-agent.ts';
 import { LLM_PROVIDERS, type LlmProvider } from '../eval/agents/llm-providers.ts';
 

@@ -1,8 +1,8 @@
 import { accessSync, constants, mkdirSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { z } from 'zod';
+import { DEFAULT_MAX_TOKEN_LIFETIME_SECONDS } from '../auth/token-defaults.ts';
 import type { KeySource } from '../auth/token-verifier.ts';
-import { DEFAULT_MAX_TOKEN_LIFETIME_SECONDS } from '../auth/token-verifier.ts';
 import type { ToolgateConfig } from '../config/define-config.ts';
 import type { RateLimitSettings } from '../gateway/rate-limit-layer.ts';
 import type { OperationsTuning } from '../operations/operations-tuning.ts';

@@ -1,6 +1,6 @@
 import type { ToolgateModule } from '../app/module.ts';
+import { ConfigFileError } from '../config/config-file-error.ts';
 import type { ToolgateConfig } from '../config/define-config.ts';
-import { ConfigFileError, loadConfigFile } from '../config/load-config.ts';
 
 /** What a command works on: a config file's modules, or the reference domains when none is named. */
 export interface ServedModules {
@@ -19,13 +19,14 @@ export function configFileOption(flag: string | undefined): string | undefined {
   return flag ?? (process.env.TOOLGATE_CONFIG || undefined);
 }
 
-/** Loads --config (or TOOLGATE_CONFIG); without one, the reference domains, loaded only then. */
+/** Loads --config (or TOOLGATE_CONFIG); without one, the reference domains. Either is loaded only then. */
 export async function servedModules(configFlag: string | undefined): Promise<ServedModules> {
   const path = configFileOption(configFlag);
   if (path === undefined) {
     const { referenceDomains } = await import('../domains/reference-domains.ts');
     return { modules: referenceDomains, settings: {}, file: null };
   }
+  const { loadConfigFile } = await import('../config/load-config.ts');
   const loaded = await loadConfigFile(path);
   return { modules: loaded.modules, settings: loaded.config, file: loaded.file };
 }

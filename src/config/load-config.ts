@@ -10,18 +10,10 @@ import {
   type ToolContractProblem,
 } from '../contract/tool-contract-error.ts';
 import { ToolRegistry } from '../contract/tool-registry.ts';
+import { ConfigFileError } from './config-file-error.ts';
 import type { ToolgateConfig } from './define-config.ts';
 
-/** A config file that cannot be served; every problem is named, each on its own line. */
-export class ConfigFileError extends Error {
-  constructor(
-    readonly file: string,
-    readonly problems: readonly string[],
-  ) {
-    super(`${file}:\n  ${problems.join('\n  ')}`);
-    this.name = 'ConfigFileError';
-  }
-}
+export { ConfigFileError };
 
 export interface LoadedConfig {
   /** Absolute path of the file. */

@@ -21,6 +21,8 @@ registerHooks({
     const resolved = next(specifier, context);
     const match = /node_modules\\/((?:@[^/]+\\/)?[^/]+)/.exec(resolved.url);
     if (match) packages.add(match[1]);
+    const own = /\\/dist\\/(.+)\\.js$/.exec(resolved.url);
+    if (own) packages.add(\`dist/\${own[1]}\`);
     return resolved;
   },
 });
@@ -61,6 +63,14 @@ describe('commands that do not serve', () => {
       dir,
     ]);
     expect(loaded.filter((name) => SERVING.includes(name))).toEqual([]);
+    // Nor the config loader and tool registry (no --config given), token verification or an eval agent.
+    expect(
+      loaded.filter((name) =>
+        /^dist\/(contract\/|config\/load-config|auth\/token-verifier|eval\/agents\/adversarial-agent)/.test(
+          name,
+        ),
+      ),
+    ).toEqual([]);
   });
 
   test('lint of a contract file loads nothing serving needs (and no ajv for valid examples)', () => {
