@@ -23,6 +23,7 @@ describe('which statements a read lane may take', () => {
       'SELECT pg_advisory_xact_lock(7)',
       'SELECT pg_try_advisory_lock(7)',
       'SELECT pg_sleep(1)',
+      'SELECT * INTO archived FROM t',
       'WITH ins AS (INSERT INTO t (id) VALUES (?) RETURNING id) SELECT * FROM ins',
       'INSERT INTO t (id) VALUES (?)',
       'UPDATE t SET a = ? WHERE id = ?',

@@ -99,17 +99,6 @@ export class ReadLanes {
     return this.#run(best, best.client!, statement);
   }
 
-  /** Connected lanes and the statements each holds unanswered. */
-  state(): { readonly connected: number; readonly inFlight: number } {
-    let connected = 0;
-    let inFlight = 0;
-    for (const lane of this.#lanes) {
-      if (lane.client !== null) connected += 1;
-      inFlight += lane.sentAt.length;
-    }
-    return { connected, inFlight };
-  }
-
   async close(): Promise<void> {
     this.#closed = true;
     await Promise.all(
@@ -169,13 +158,15 @@ export class ReadLanes {
 }
 
 /**
- * Whether a statement only reads and cannot wait for a lock: it starts with SELECT, locks no rows and
- * calls no locking or sleeping function. A data-modifying WITH does not start with SELECT.
+ * Whether a statement only reads and cannot wait for a lock: it starts with SELECT, locks no rows,
+ * creates no table (SELECT ... INTO) and calls no locking or sleeping function. A data-modifying WITH
+ * does not start with SELECT.
  */
 export function isPlainRead(sql: string): boolean {
   return (
     /^\s*SELECT\b/i.test(sql) &&
     !/\bFOR\s+(UPDATE|SHARE|NO\s+KEY\s+UPDATE|KEY\s+SHARE)\b/i.test(sql) &&
+    !/\bINTO\b/i.test(sql) &&
     !/\bpg_(advisory|try_advisory|sleep)/i.test(sql)
   );
 }
