@@ -12,7 +12,8 @@ import { generatedToolsDomain } from './generated-tools-domain.ts';
  * load generator does not share its event loop: toolgate over HTTP as served (token verification, the
  * full pipeline, info logs to a file), on SQLite in the data dir or on the PostgreSQL database given.
  * The module set: `bench` (one durable write tool, the default), `reference` (the reference domains,
- * seeded, plus the bench write tool) or `generated` (a thousand generated tools). Announces
+ * seeded, plus the bench write tool) or `generated` (a thousand generated tools); optionally the number
+ * of PostgreSQL read lanes (0: the pool only, as a baseline). Announces
  * {port, resource} over IPC.
  */
 const MODULE_SETS: Record<string, { modules: readonly ToolgateModule[]; seed: boolean }> = {
@@ -21,14 +22,15 @@ const MODULE_SETS: Record<string, { modules: readonly ToolgateModule[]; seed: bo
   generated: { modules: [generatedToolsDomain], seed: false },
 };
 
-const [dataDir, databaseUrl, moduleSet = 'bench'] = process.argv.slice(2);
+const [dataDir, databaseUrl, moduleSet = 'bench', readLanes] = process.argv.slice(2);
 const served = MODULE_SETS[moduleSet];
 if (!dataDir || !served)
-  throw new Error('usage: bench-server.ts <dataDir> [databaseUrl] [bench|reference|generated]');
+  throw new Error('usage: bench-server.ts <dataDir> [databaseUrl] [bench|reference|generated] [readLanes]');
 
 const app = await createApp({
   dataDir,
   databaseUrl: databaseUrl || undefined,
+  ...(readLanes === undefined ? {} : { readLanes: Number(readLanes) }),
   // The logger `serve` makes (redaction, ISO times), writing to a file instead of stderr.
   logger: createLogger({
     level: 'info',

@@ -56,6 +56,7 @@ const LISTER: TokenSubject = { sub: 'bench', tenant: 'bench', actor: 'service', 
 /** The gateway cases on each store, named once for the table and the targets. */
 const CASES = {
   read: 'orders_get (read)',
+  poolRead: 'orders_get, pool only (--database-read-lanes 0)',
   write: 'durable write (new key per call)',
   replay: 'replay (one key repeated)',
   list: 'tools/list',
@@ -115,12 +116,14 @@ async function gateway(
   databaseUrl: string | undefined,
   cases: (url: string, token: (subject: TokenSubject) => Promise<string>) => Promise<LoadCase[]>,
   options: Required<FairAnchorsOptions>,
+  readLanes?: number,
 ): Promise<Measured[]> {
   const dataDir = mkdtempSync(join(tmpdir(), 'toolgate-bench-anchors-'));
   let server: BenchServer | null = null;
   try {
     const keys = await loadOrCreateDevKeys(dataDir);
-    server = await startBenchServer(GATEWAY_SERVER, [dataDir, databaseUrl ?? '', moduleSet]);
+    const lanes = readLanes === undefined ? [] : [String(readLanes)];
+    server = await startBenchServer(GATEWAY_SERVER, [dataDir, databaseUrl ?? '', moduleSet, ...lanes]);
     const resource = String(server.announcement.resource);
     const url = `http://127.0.0.1:${String(server.announcement.port)}/mcp`;
     const measured: Measured[] = [];
@@ -175,6 +178,22 @@ function referenceCases(dialect: string) {
   };
 }
 
+/** The PostgreSQL read on a gateway without read lanes. */
+async function poolOnlyRead(
+  url: string,
+  token: (subject: TokenSubject) => Promise<string>,
+): Promise<LoadCase[]> {
+  return [
+    {
+      name: caseName('postgres', 'poolRead'),
+      url,
+      token: await token(CUSTOMER),
+      request: () => toolCall('orders_get', { order_id: ORDER_ID }),
+      check: gatewayOk(false),
+    },
+  ];
+}
+
 /** Ratio of a case's throughput to an anchor's. */
 const ratio = (m: Measured, to: Measured) => m.load.callsPerSecond / to.load.callsPerSecond;
 /**
@@ -207,6 +226,15 @@ function targets(all: readonly Measured[], raw: Measured, sdk: Measured): BenchM
       dialect === 'sqlite' ? 1.5 : 0.5,
     );
     target(`${dialect} replay / read`, replay && read ? ratio(replay, read) : null, 1);
+  }
+  const laned = find(caseName('postgres', 'read'));
+  const pooled = find(caseName('postgres', 'poolRead'));
+  if (laned && pooled) {
+    measures.push({
+      name: 'postgres orders_get, read lane / pool only',
+      value: ratio(laned, pooled),
+      unit: 'x',
+    });
   }
   const thousand = find(LARGE_LISTING);
   if (thousand) {
@@ -243,6 +271,8 @@ export async function fairAnchorsBench(input: FairAnchorsOptions = {}): Promise<
     const scratch = await createScratchDatabase();
     try {
       all.push(...(await gateway('reference', scratch.url, referenceCases('postgres'), options)));
+      // The same read with every statement through the pool: what the read lane is worth, in this run.
+      all.push(...(await gateway('reference', scratch.url, poolOnlyRead, options, 0)));
     } finally {
       await scratch.drop();
     }
