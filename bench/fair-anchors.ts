@@ -32,7 +32,7 @@ export interface FairAnchorsOptions {
   readonly warmupMs?: number;
   /** Keep-alive connections, each with one call in flight. */
   readonly concurrency?: number;
-  /** How many times each case is measured; the run with the median throughput is reported. */
+  /** Rounds, each measuring every case once; ratios are the median of each round's. */
   readonly repeats?: number;
 }
 
@@ -53,6 +53,9 @@ const CUSTOMER: TokenSubject = {
 const WRITER: TokenSubject = { sub: 'bench', tenant: 'bench', actor: 'service', scopes: [BENCH_SCOPE] };
 const LISTER: TokenSubject = { sub: 'bench', tenant: 'bench', actor: 'service', scopes: [GENERATED_SCOPE] };
 
+const RAW = 'raw node:http floor (parse + answer)';
+const SDK_LOW_LEVEL = 'SDK low-level Server, stateless (no-op)';
+
 /** The gateway cases on each store, named once for the table and the targets. */
 const CASES = {
   read: 'orders_get (read)',
@@ -66,75 +69,98 @@ const LARGE_LISTING = `sqlite: tools/list at ${GENERATED_TOOL_COUNT} tools (page
 
 interface Measured {
   readonly name: string;
+  /** The run with the median throughput of this case's runs. */
   readonly load: CallLoadResult;
+  /** Every run, one per round, in round order. */
+  readonly rounds: readonly CallLoadResult[];
+}
+
+/** A case and the server process it loads. */
+interface BoundCase {
+  readonly server: BenchServer;
+  readonly load: LoadCase;
+}
+
+/** Starts servers and keeps them until `stop`, with their data dirs and scratch databases. */
+class Servers {
+  readonly #stops: (() => Promise<void> | void)[] = [];
+
+  /** A no-op server of noop-server.ts (raw floor or SDK) under the tools/call load. */
+  async anchor(mode: string, name: string): Promise<BoundCase> {
+    const server = await startBenchServer(NOOP_SERVER, [mode]);
+    this.#stops.push(server.stop);
+    const call = toolCall('bench_noop', {});
+    const url = String(server.announcement.url);
+    return { server, load: { name, url, token: null, request: () => call, check: answeredOk } };
+  }
+
+  /**
+   * The gateway over the given module set, on SQLite (no database URL) or PostgreSQL, with the cases
+   * `cases` builds; optionally with a number of PostgreSQL read lanes.
+   */
+  async gateway(
+    moduleSet: 'reference' | 'generated',
+    databaseUrl: string | undefined,
+    cases: (url: string, token: (subject: TokenSubject) => Promise<string>) => Promise<LoadCase[]>,
+    readLanes?: number,
+  ): Promise<BoundCase[]> {
+    const dataDir = mkdtempSync(join(tmpdir(), 'toolgate-bench-anchors-'));
+    this.#stops.push(() => rmSync(dataDir, { recursive: true, force: true }));
+    const keys = await loadOrCreateDevKeys(dataDir);
+    const lanes = readLanes === undefined ? [] : [String(readLanes)];
+    const server = await startBenchServer(GATEWAY_SERVER, [dataDir, databaseUrl ?? '', moduleSet, ...lanes]);
+    // Stopped before its data dir is removed (stops run last first).
+    this.#stops.push(server.stop);
+    const resource = String(server.announcement.resource);
+    const url = `http://127.0.0.1:${String(server.announcement.port)}/mcp`;
+    const loads = await cases(url, (subject) => mintToken(keys, subject, { audience: resource }));
+    return loads.map((load) => ({ server, load }));
+  }
+
+  /** A scratch PostgreSQL database, dropped at `stop` after the servers using it. */
+  async scratchDatabase(): Promise<string> {
+    const scratch = await createScratchDatabase();
+    this.#stops.push(() => scratch.drop());
+    return scratch.url;
+  }
+
+  async stop(): Promise<void> {
+    for (const stop of this.#stops.reverse()) await stop();
+  }
 }
 
 /**
- * Probes the case, then drives the same closed-loop load against it, measuring the server's CPU time;
- * `repeats` times over, reporting the run with the median throughput (its latencies and CPU times).
+ * Drives every case in rounds: each round loads each case once, so a machine that slows down during the
+ * run slows every case of a round alike, and the ratios are taken within a round. Writes use keys of
+ * their own in every round. Throws when any call of a run failed: a rate over failed calls would flatter.
  */
-async function measure(
-  server: BenchServer,
-  load: LoadCase,
+async function measureInRounds(
+  cases: readonly BoundCase[],
   options: Required<FairAnchorsOptions>,
-): Promise<Measured> {
-  await probe(load);
-  const runs: CallLoadResult[] = [];
-  for (let repeat = 0; repeat < options.repeats; repeat += 1) {
-    const offset = repeat * CALLS_PER_REPEAT;
-    const result = await runCallLoad({
-      url: load.url,
-      token: load.token,
-      warmup: { ms: options.warmupMs },
-      measured: { ms: options.durationMs },
-      concurrency: options.concurrency,
-      serverPid: server.pid,
-      body: (i) => JSON.stringify({ jsonrpc: '2.0', id: i, ...load.request(offset + i) }),
-    });
-    if (result.failures > 0) throw new Error(`${load.name}: ${result.failures} calls failed`);
-    runs.push(result);
-  }
-  runs.sort((a, b) => a.callsPerSecond - b.callsPerSecond);
-  return { name: load.name, load: runs[Math.floor(runs.length / 2)]! };
-}
-
-/** A no-op server of noop-server.ts (raw floor or SDK) under the tools/call load. */
-async function anchor(mode: string, name: string, options: Required<FairAnchorsOptions>): Promise<Measured> {
-  const server = await startBenchServer(NOOP_SERVER, [mode]);
-  try {
-    const url = String(server.announcement.url);
-    const call = toolCall('bench_noop', {});
-    return await measure(server, { name, url, token: null, request: () => call, check: answeredOk }, options);
-  } finally {
-    server.stop();
-  }
-}
-
-/** The gateway over the given module set, on SQLite (no database URL) or PostgreSQL, running the cases `cases` builds. */
-async function gateway(
-  moduleSet: 'reference' | 'generated',
-  databaseUrl: string | undefined,
-  cases: (url: string, token: (subject: TokenSubject) => Promise<string>) => Promise<LoadCase[]>,
-  options: Required<FairAnchorsOptions>,
-  readLanes?: number,
 ): Promise<Measured[]> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'toolgate-bench-anchors-'));
-  let server: BenchServer | null = null;
-  try {
-    const keys = await loadOrCreateDevKeys(dataDir);
-    const lanes = readLanes === undefined ? [] : [String(readLanes)];
-    server = await startBenchServer(GATEWAY_SERVER, [dataDir, databaseUrl ?? '', moduleSet, ...lanes]);
-    const resource = String(server.announcement.resource);
-    const url = `http://127.0.0.1:${String(server.announcement.port)}/mcp`;
-    const measured: Measured[] = [];
-    for (const load of await cases(url, (subject) => mintToken(keys, subject, { audience: resource }))) {
-      measured.push(await measure(server, load, options));
+  for (const { load } of cases) await probe(load);
+  const runs: CallLoadResult[][] = cases.map(() => []);
+  for (let round = 0; round < options.repeats; round += 1) {
+    const offset = round * CALLS_PER_REPEAT;
+    for (const [i, { server, load }] of cases.entries()) {
+      const result = await runCallLoad({
+        url: load.url,
+        token: load.token,
+        warmup: { ms: options.warmupMs },
+        measured: { ms: options.durationMs },
+        concurrency: options.concurrency,
+        serverPid: server.pid,
+        body: (n) => JSON.stringify({ jsonrpc: '2.0', id: n, ...load.request(offset + n) }),
+      });
+      if (result.failures > 0) throw new Error(`${load.name}: ${result.failures} calls failed`);
+      runs[i]!.push(result);
     }
-    return measured;
-  } finally {
-    server?.stop();
-    rmSync(dataDir, { recursive: true, force: true });
   }
+  return cases.map(({ load }, i) => {
+    const rounds = runs[i]!;
+    const sorted = [...rounds].sort((a, b) => a.callsPerSecond - b.callsPerSecond);
+    return { name: load.name, load: sorted[Math.floor(sorted.length / 2)]!, rounds };
+  });
 }
 
 /** Read, durable write (a new key per call), replay (one key repeated) and tools/list on one store. */
@@ -194,14 +220,25 @@ async function poolOnlyRead(
   ];
 }
 
-/** Ratio of a case's throughput to an anchor's. */
-const ratio = (m: Measured, to: Measured) => m.load.callsPerSecond / to.load.callsPerSecond;
+/** The median of a list of numbers (the lower middle of an even count). */
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor((sorted.length - 1) / 2)]!;
+}
+
+/** Ratio of a case's throughput to an anchor's, taken within each round; the median over rounds. */
+const ratio = (m: Measured, to: Measured) =>
+  median(m.rounds.map((run, i) => run.callsPerSecond / to.rounds[i]!.callsPerSecond));
 /**
  * The same ratio from server CPU per call (the anchor's over the case's): what a CPU-bound server would
  * show, and steadier than throughput when other processes share the cores.
  */
 const cpuRatio = (m: Measured, to: Measured) =>
-  (to.load.cpuMicrosPerCall ?? Number.NaN) / (m.load.cpuMicrosPerCall ?? Number.NaN);
+  median(
+    m.rounds.map(
+      (run, i) => (to.rounds[i]!.cpuMicrosPerCall ?? Number.NaN) / (run.cpuMicrosPerCall ?? Number.NaN),
+    ),
+  );
 
 /** Issue 15's targets, each with its value and whether today's run meets it. */
 function targets(all: readonly Measured[], raw: Measured, sdk: Measured): BenchMeasure[] {
@@ -251,10 +288,10 @@ function targets(all: readonly Measured[], raw: Measured, sdk: Measured): BenchM
 /**
  * The fair-anchors section of `npm run bench` (issue 15): in one run, the same closed-loop load
  * against the raw node:http floor, the SDK's low-level and high-level stateless servers (no-op tool),
- * and the gateway's read, durable write, replay and tools/list on SQLite and PostgreSQL, plus tools/list
- * over a thousand tools. Prints calls/s, p50, p99, server and load-generator CPU µs per call and the
- * ratios to the raw floor and to the low-level SDK (by throughput and by server CPU per call), then the
- * issue's targets (by throughput).
+ * and the gateway's read, durable write, replay and tools/list on SQLite and PostgreSQL (and the read
+ * without read lanes), plus tools/list over a thousand tools, in rounds (`measureInRounds`). Prints
+ * calls/s, p50, p99, server and load-generator CPU µs per call and the ratios to the raw floor and to the
+ * low-level SDK (by throughput and by server CPU per call), then the issue's targets (by throughput).
  */
 export async function fairAnchorsBench(input: FairAnchorsOptions = {}): Promise<BenchReport> {
   const options: Required<FairAnchorsOptions> = {
@@ -263,25 +300,23 @@ export async function fairAnchorsBench(input: FairAnchorsOptions = {}): Promise<
     concurrency: input.concurrency ?? Number(process.env.BENCH_CONCURRENCY ?? 16),
     repeats: Math.max(1, input.repeats ?? Number(process.env.BENCH_REPEATS ?? 1)),
   };
-  const raw = await anchor('raw', 'raw node:http floor (parse + answer)', options);
-  const sdk = await anchor('sdk-low-level', 'SDK low-level Server, stateless (no-op)', options);
-  const all: Measured[] = [raw, sdk, await anchor('sdk', 'SDK McpServer per request (no-op)', options)];
-  all.push(...(await gateway('reference', undefined, referenceCases('sqlite'), options)));
-  if (await postgresAvailable()) {
-    const scratch = await createScratchDatabase();
-    try {
-      all.push(...(await gateway('reference', scratch.url, referenceCases('postgres'), options)));
+  const servers = new Servers();
+  let all: Measured[];
+  try {
+    const cases: BoundCase[] = [
+      await servers.anchor('raw', RAW),
+      await servers.anchor('sdk-low-level', SDK_LOW_LEVEL),
+      await servers.anchor('sdk', 'SDK McpServer per request (no-op)'),
+      ...(await servers.gateway('reference', undefined, referenceCases('sqlite'))),
+    ];
+    if (await postgresAvailable()) {
+      const url = await servers.scratchDatabase();
+      cases.push(...(await servers.gateway('reference', url, referenceCases('postgres'))));
       // The same read with every statement through the pool: what the read lane is worth, in this run.
-      all.push(...(await gateway('reference', scratch.url, poolOnlyRead, options, 0)));
-    } finally {
-      await scratch.drop();
+      cases.push(...(await servers.gateway('reference', url, poolOnlyRead, 0)));
     }
-  }
-  all.push(
-    ...(await gateway(
-      'generated',
-      undefined,
-      async (url, token) => [
+    cases.push(
+      ...(await servers.gateway('generated', undefined, async (url, token) => [
         {
           name: LARGE_LISTING,
           url,
@@ -289,10 +324,14 @@ export async function fairAnchorsBench(input: FairAnchorsOptions = {}): Promise<
           request: () => toolsList,
           check: pagesOf(DEFAULT_TOOLS_PAGE_SIZE),
         },
-      ],
-      options,
-    )),
-  );
+      ])),
+    );
+    all = await measureInRounds(cases, options);
+  } finally {
+    await servers.stop();
+  }
+  const raw = all.find((m) => m.name === RAW)!;
+  const sdk = all.find((m) => m.name === SDK_LOW_LEVEL)!;
   return {
     table: {
       columns: [
@@ -324,7 +363,7 @@ export async function fairAnchorsBench(input: FairAnchorsOptions = {}): Promise<
     measures: [
       ...targets(all, raw, sdk),
       {
-        name: `load per case: ${options.concurrency} keep-alive connections, ${options.warmupMs} ms warm-up, median of ${options.repeats}`,
+        name: `load per case: ${options.concurrency} keep-alive connections, ${options.warmupMs} ms warm-up, ${options.repeats} round(s), ratios the median of each round's`,
         value: options.durationMs,
         unit: 'ms',
       },
