@@ -77,49 +77,49 @@ describe('serve limit options', () => {
     }
   });
 
-  test('the tools/list page size: 100 by default, then the file, the variable and the flag', () => {
-    expect(resolveServeConfig({ dataDir }).toolsPageSize).toBe(100);
-    expect(resolveServeConfig({ dataDir }, { toolsPageSize: 40 }).toolsPageSize).toBe(40);
-    process.env.TOOLGATE_TOOLS_PAGE_SIZE = '30';
-    try {
-      expect(resolveServeConfig({ dataDir }, { toolsPageSize: 40 }).toolsPageSize).toBe(30);
-      expect(resolveServeConfig({ dataDir, toolsPageSize: '20' }, { toolsPageSize: 40 }).toolsPageSize).toBe(
-        20,
-      );
-    } finally {
-      delete process.env.TOOLGATE_TOOLS_PAGE_SIZE;
-    }
-    expect(() => resolveServeConfig({ dataDir, toolsPageSize: '0' })).toThrow(/--tools-page-size 0/);
-  });
+  // Each numeric setting: its default, then the config file, the variable and the flag, each overriding
+  // the one before; a value out of range is refused naming the flag.
+  const settings = [
+    {
+      key: 'toolsPageSize',
+      flag: '--tools-page-size',
+      env: 'TOOLGATE_TOOLS_PAGE_SIZE',
+      byDefault: 100,
+      refused: ['0'],
+    },
+    {
+      key: 'tasksPageSize',
+      flag: '--tasks-page-size',
+      env: 'TOOLGATE_TASKS_PAGE_SIZE',
+      byDefault: 50,
+      refused: ['0', '1001'],
+    },
+    {
+      key: 'databaseReadLanes',
+      flag: '--database-read-lanes',
+      env: 'TOOLGATE_DATABASE_READ_LANES',
+      byDefault: 1,
+      refused: ['17'],
+    },
+  ] as const;
+  for (const { key, flag, env, byDefault, refused } of settings) {
+    test(`${flag}: ${byDefault} by default, then the file, ${env} and the flag`, () => {
+      expect(resolveServeConfig({ dataDir })[key]).toBe(byDefault);
+      expect(resolveServeConfig({ dataDir }, { [key]: 4 })[key]).toBe(4);
+      process.env[env] = '3';
+      try {
+        expect(resolveServeConfig({ dataDir }, { [key]: 4 })[key]).toBe(3);
+        expect(resolveServeConfig({ dataDir, [key]: '2' }, { [key]: 4 })[key]).toBe(2);
+      } finally {
+        delete process.env[env];
+      }
+      for (const value of refused) {
+        expect(() => resolveServeConfig({ dataDir, [key]: value })).toThrow(`${flag} ${value}`);
+      }
+    });
+  }
 
-  test('PostgreSQL read lanes: 1 by default, then the file, the variable and the flag; 0 turns them off', () => {
-    expect(resolveServeConfig({ dataDir }).databaseReadLanes).toBe(1);
-    expect(resolveServeConfig({ dataDir }, { databaseReadLanes: 0 }).databaseReadLanes).toBe(0);
-    process.env.TOOLGATE_DATABASE_READ_LANES = '2';
-    try {
-      expect(resolveServeConfig({ dataDir }, { databaseReadLanes: 0 }).databaseReadLanes).toBe(2);
-      expect(resolveServeConfig({ dataDir, databaseReadLanes: '3' }).databaseReadLanes).toBe(3);
-    } finally {
-      delete process.env.TOOLGATE_DATABASE_READ_LANES;
-    }
-    expect(() => resolveServeConfig({ dataDir, databaseReadLanes: '17' })).toThrow(
-      /--database-read-lanes 17/,
-    );
-  });
-
-  test('the tasks/list page size: 50 by default, then the file, the variable and the flag', () => {
-    expect(resolveServeConfig({ dataDir }).tasksPageSize).toBe(50);
-    expect(resolveServeConfig({ dataDir }, { tasksPageSize: 40 }).tasksPageSize).toBe(40);
-    process.env.TOOLGATE_TASKS_PAGE_SIZE = '30';
-    try {
-      expect(resolveServeConfig({ dataDir }, { tasksPageSize: 40 }).tasksPageSize).toBe(30);
-      expect(resolveServeConfig({ dataDir, tasksPageSize: '20' }, { tasksPageSize: 40 }).tasksPageSize).toBe(
-        20,
-      );
-    } finally {
-      delete process.env.TOOLGATE_TASKS_PAGE_SIZE;
-    }
-    expect(() => resolveServeConfig({ dataDir, tasksPageSize: '0' })).toThrow(/--tasks-page-size 0/);
-    expect(() => resolveServeConfig({ dataDir, tasksPageSize: '1001' })).toThrow(/--tasks-page-size 1001/);
+  test('--database-read-lanes 0 is accepted: no lanes, the pool only', () => {
+    expect(resolveServeConfig({ dataDir, databaseReadLanes: '0' }).databaseReadLanes).toBe(0);
   });
 });

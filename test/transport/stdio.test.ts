@@ -16,9 +16,25 @@ import { ProtocolError } from '../../src/gateway/protocol-layer.ts';
 import { type StdioTransport, startStdioTransport } from '../../src/transport/stdio-server.ts';
 import { newProbeLedger, probeReader, probeTools } from '../gateway/probe-tools.ts';
 import { testToolsDomain } from '../support/start-gateway.ts';
+import { replies } from './line-replies.ts';
 import { StreamClientTransport } from './stream-client-transport.ts';
 
 const CLI = join(import.meta.dirname, '../../bin/toolgate.mjs');
+
+/** The session's principal: a customer who may call the probe tools. */
+const reader = {
+  subject: 'user_probe_reader',
+  tenant: 'tenant_probe',
+  actor: 'customer' as const,
+  scopes: new Set(['probe:read']),
+};
+
+const initialize = {
+  jsonrpc: '2.0',
+  id: 'init',
+  method: 'initialize',
+  params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'lines', version: '0' } },
+};
 
 describe('the pipeline over stdio', () => {
   const ledger = newProbeLedger();
@@ -36,13 +52,7 @@ describe('the pipeline over stdio', () => {
     });
     const toServer = new PassThrough();
     const fromServer = new PassThrough();
-    const principal = {
-      subject: 'user_probe_reader',
-      tenant: 'tenant_probe',
-      actor: 'customer' as const,
-      scopes: new Set(['probe:read']),
-    };
-    stdio = await startStdioTransport(app, principal, { input: toServer, output: fromServer });
+    stdio = await startStdioTransport(app, reader, { input: toServer, output: fromServer });
     client = new Client({ name: 'stdio-test', version: '0' });
     await client.connect(new StreamClientTransport(fromServer, toServer));
   });
@@ -84,15 +94,9 @@ describe('the pipeline over stdio', () => {
   test('a session ends with its token: a call after the token stopped being valid is refused, nothing runs', async () => {
     const toServer = new PassThrough();
     const fromServer = new PassThrough();
-    const principal = {
-      subject: 'user_probe_reader',
-      tenant: 'tenant_probe',
-      actor: 'customer' as const,
-      scopes: new Set(['probe:read']),
-    };
     let valid = true;
-    const session = await startStdioTransport(app, principal, { input: toServer, output: fromServer }, () => {
-      if (valid) return principal;
+    const session = await startStdioTransport(app, reader, { input: toServer, output: fromServer }, () => {
+      if (valid) return reader;
       throw new ProtocolError(-32600, 'TOOLGATE_TOKEN is no longer accepted (token expired)');
     });
     const expiring = new Client({ name: 'stdio-expiry', version: '0' });
@@ -109,6 +113,65 @@ describe('the pipeline over stdio', () => {
       await expiring.close();
       await session.close();
     }
+  });
+
+  describe('every line gets its answer', () => {
+    let raw: StdioTransport;
+    const toServer = new PassThrough();
+    const fromServer = new PassThrough();
+    const out = replies(fromServer);
+    const send = (line: string) => toServer.write(line);
+    beforeAll(async () => {
+      raw = await startStdioTransport(app, reader, { input: toServer, output: fromServer });
+      send(`${JSON.stringify(initialize)}\n`);
+      await out.atLeast(1);
+      send(`${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' })}\n`);
+    });
+    afterAll(() => raw.close());
+
+    test('lines that are not messages are answered with the JSON-RPC error for each, and nothing runs', async () => {
+      const before = out.received.length;
+      const executed = { ...ledger.executions };
+      send('this is not json\n');
+      send('\n   \r\n');
+      send('[]\n');
+      send(`${JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/call', colour: 'red' })}\n`);
+      send(`${JSON.stringify({ jsonrpc: '2.0', id: 8, method: 'tools/call', params: 5 })}\r\n`);
+      send(`${JSON.stringify({ jsonrpc: '1.0', id: 9, method: 'ping' })}\n`);
+      send('{"jsonrpc":"2.0","id":10,"method":"tools/call","params":{"name":"probe_echo"\n');
+      const answered = (await out.atLeast(before + 6)).slice(before);
+      expect(answered.map((r) => [r.id, (r.error as { code: number }).code])).toEqual([
+        [null, -32700],
+        [null, -32600],
+        [7, -32600],
+        [8, -32602],
+        [9, -32600],
+        [null, -32700],
+      ]);
+      expect((answered[0]!.error as { message: string }).message).toMatch(/^Parse error/);
+      expect(ledger.executions).toEqual(executed);
+    });
+
+    test('a message split across writes, and one after garbage on the stream, are served', async () => {
+      const before = out.received.length;
+      const call = JSON.stringify({
+        jsonrpc: '2.0',
+        id: 'call-1',
+        method: 'tools/call',
+        params: { name: 'probe_echo', arguments: { text: 'héllo' } },
+      });
+      const bytes = Buffer.from(`garbage\n${call}\n`);
+      // Split inside the multi-byte character, so the line is only decoded once it is whole.
+      const cut = bytes.indexOf(Buffer.from('é')) + 1;
+      toServer.write(bytes.subarray(0, cut));
+      toServer.write(bytes.subarray(cut));
+      const [garbage, answer] = (await out.atLeast(before + 2)).slice(before);
+      expect(garbage).toMatchObject({ id: null, error: { code: -32700 } });
+      expect(answer).toMatchObject({
+        id: 'call-1',
+        result: { structuredContent: { status: 'completed', result: { text: 'héllo' } } },
+      });
+    });
   });
 });
 
