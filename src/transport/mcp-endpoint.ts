@@ -10,6 +10,7 @@ import {
   type IncomingMessageKind,
   invalidMessageReply,
   type JsonRpcErrorReply,
+  PARSE_ERROR,
 } from './json-rpc-shape.ts';
 import type { JsonRpcReply, MultiplexedTransport } from './multiplexed-transport.ts';
 import { authInfoFor } from './principal-auth-info.ts';
@@ -65,7 +66,7 @@ export async function serveMcpPost(
   try {
     parsed = JSON.parse(body.text);
   } catch {
-    return sendJsonRpcError(res, 400, -32700, 'Parse error: invalid JSON');
+    return sendJsonRpcError(res, 400, PARSE_ERROR, 'Parse error: invalid JSON');
   }
   const batch = Array.isArray(parsed);
   const items: unknown[] = batch ? (parsed as unknown[]) : [parsed];

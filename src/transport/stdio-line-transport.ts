@@ -29,8 +29,9 @@ export class StdioLineTransport implements Transport {
   readonly #input: Readable;
   readonly #output: Writable;
   readonly #maxLineBytes: number;
-  /** Bytes of the line being read, or undefined between lines. */
-  #pending: Buffer | undefined;
+  /** The chunks of the line being read so far, and their length in bytes. */
+  #pending: Buffer[] = [];
+  #pendingBytes = 0;
   /** The line being read ran past the limit: its bytes are dropped up to its newline. */
   #skipping = false;
   #started = false;
@@ -63,7 +64,8 @@ export class StdioLineTransport implements Transport {
     this.#input.off('error', this.#onError);
     // Pausing stdin lets the process exit; another reader of the stream keeps it flowing.
     if (this.#input.listenerCount('data') === 0) this.#input.pause();
-    this.#pending = undefined;
+    this.#pending = [];
+    this.#pendingBytes = 0;
     this.onclose?.();
   }
 
@@ -80,21 +82,25 @@ export class StdioLineTransport implements Transport {
         this.#skipping = false;
         continue;
       }
-      const line = this.#pending === undefined ? tail : Buffer.concat([this.#pending, tail]);
-      this.#pending = undefined;
-      if (line.length > this.#maxLineBytes) this.#refuseLong();
+      const bytes = this.#pendingBytes + tail.length;
+      const line = this.#pending.length === 0 ? tail : Buffer.concat([...this.#pending, tail], bytes);
+      this.#pending = [];
+      this.#pendingBytes = 0;
+      if (bytes > this.#maxLineBytes) this.#refuseLong();
       else this.#line(line);
     }
     if (data.length === 0 || this.#skipping || this.#closed) return;
-    const pending = this.#pending === undefined ? data : Buffer.concat([this.#pending, data]);
-    if (pending.length > this.#maxLineBytes) {
-      this.#pending = undefined;
+    if (this.#pendingBytes + data.length > this.#maxLineBytes) {
+      this.#pending = [];
+      this.#pendingBytes = 0;
       this.#skipping = true;
       this.#refuseLong();
-    } else {
-      // A subarray would pin the whole chunk it came from while the rest of the line arrives.
-      this.#pending = pending === data ? Buffer.from(data) : pending;
+      return;
     }
+    // Kept as the chunks arrive and joined once at the newline; a copy, because a subarray would pin
+    // the whole chunk it came from while the rest of the line arrives.
+    this.#pending.push(Buffer.from(data));
+    this.#pendingBytes += data.length;
   };
 
   #line(bytes: Buffer): void {

@@ -28,6 +28,25 @@ describe('the stdio line transport', () => {
     await transport.close();
   });
 
+  test('a message written a byte at a time is read once, whole', async () => {
+    const input = new PassThrough();
+    const transport = new StdioLineTransport(input, new PassThrough());
+    const messages: unknown[] = [];
+    transport.onmessage = (message) => messages.push(message);
+    await transport.start();
+    const call = {
+      jsonrpc: '2.0',
+      id: 'é-1',
+      method: 'tools/call',
+      params: { name: 'x', arguments: { t: 'ü' } },
+    };
+    const bytes = Buffer.from(`${JSON.stringify(call)}\r\n`);
+    for (let i = 0; i < bytes.length; i += 1) input.write(bytes.subarray(i, i + 1));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(messages).toEqual([call]);
+    await transport.close();
+  });
+
   test('close stops reading and tells the server once', async () => {
     const input = new PassThrough();
     const transport = new StdioLineTransport(input, new PassThrough());
