@@ -160,7 +160,9 @@ export class ReadLanes {
 /**
  * Whether a statement only reads and cannot wait for a lock: it starts with SELECT, locks no rows,
  * creates no table (SELECT ... INTO) and calls no locking or sleeping function. A data-modifying WITH
- * does not start with SELECT.
+ * does not start with SELECT. What a called function does is not visible here: a module whose SELECT
+ * calls a function that writes or locks runs it in a transaction, which never uses a lane (at worst such
+ * a statement holds the reads queued behind it until the statement timeout).
  */
 export function isPlainRead(sql: string): boolean {
   return (
