@@ -119,10 +119,10 @@ export class AuditLog implements AuditSink {
 
   #insert(group: readonly Waiting[]): Promise<number> {
     const sql = group.length === 1 ? INSERT : `${COLUMNS}${group.map(() => ROW).join(', ')}`;
-    const params = group.flatMap((waiting) => waiting.params);
-    // audit_log is append-only, keyed by its sequence alone, with no foreign keys: an insert waits
-    // for no row lock, so a store may pipeline it with plain reads.
-    return this.db.executeLockFree ? this.db.executeLockFree(sql, params) : this.db.execute(sql, params);
+    return this.db.execute(
+      sql,
+      group.flatMap((waiting) => waiting.params),
+    );
   }
 
   recordWithin(entry: AuditEntry, tx: SqlExecutor): Promise<void> {

@@ -26,14 +26,6 @@ export interface SqlDatabase extends SqlExecutor {
    * On SQLite transactions are serialized; on PostgreSQL each takes a pooled connection.
    */
   transaction<T>(work: (tx: SqlExecutor) => Promise<T>): Promise<T>;
-  /**
-   * Runs an INSERT that cannot wait for a lock another transaction holds: into an append-only table
-   * whose only unique key is its own sequence and which has no foreign keys (an audit trail, say).
-   * PostgreSQL may then pipeline it with plain reads on a read lane. A statement that could wait for a
-   * row lock must use `execute`, or the reads queued behind it would wait too. Optional: a store
-   * without it runs such statements with `execute`.
-   */
-  executeLockFree?(sql: string, params?: readonly unknown[]): Promise<number>;
   close(): Promise<void>;
 }
 

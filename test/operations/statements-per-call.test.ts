@@ -123,9 +123,9 @@ const expected = {
   },
   postgres: {
     write: ['find by key (lane)', 'reserve or find', 'settle with audit'],
-    replay: ['find by key (lane)', 'audit (lane)'],
-    dryRun: ['audit (lane)'],
-    group: ['audit (lane)', 'audit (lane)'],
+    replay: ['find by key (lane)', 'audit'],
+    dryRun: ['audit'],
+    group: ['audit', 'audit'],
   },
 };
 

@@ -130,26 +130,6 @@ describe.skipIf(!pgUp)('PostgreSQL read lanes', () => {
     expect(sent.pool.filter((s) => /locked/.test(s))).toHaveLength(3);
   });
 
-  it('an insert declared lock-free shares the lane; the same insert through execute takes the pool', async () => {
-    await admin.query('CREATE TABLE appended (seq BIGSERIAL PRIMARY KEY, note TEXT NOT NULL)');
-    const changed = await Promise.all([
-      db.executeLockFree('INSERT INTO appended (note) VALUES (?), (?)', ['a', 'b']),
-      db.query('SELECT word FROM numbers WHERE n = ?', [9]),
-      db.execute('INSERT INTO appended (note) VALUES (?)', ['c']),
-    ]);
-    expect(changed[0]).toBe(2);
-    expect(changed[2]).toBe(1);
-    expect(sent.lane.map((s) => s.split(' ').slice(0, 3).join(' '))).toEqual([
-      'INSERT INTO appended',
-      'SELECT word FROM',
-    ]);
-    expect((await admin.query('SELECT note FROM appended ORDER BY note')).rows.map((r) => r.note)).toEqual([
-      'a',
-      'b',
-      'c',
-    ]);
-  });
-
   it('a lane stalled behind a slow read is passed over: other reads go to the pool meanwhile', async () => {
     const holder = new pg.Client({ connectionString: scratch.url });
     await holder.connect();

@@ -76,14 +76,18 @@ export class PostgresDatabase implements SqlDatabase {
   }
 
   query<T extends SqlRow = SqlRow>(sql: string, params: readonly unknown[] = []): Promise<T[]> {
-    const onLane = params.length > 0 ? this.#onLane(sql, params, false) : null;
-    if (onLane !== null) return onLane.then((result) => result.rows as T[]);
+    if (this.#lanes !== null && params.length > 0) {
+      const statement = this.#statements.translate(sql);
+      if (statement.plainRead) {
+        const onLane = this.#lanes.query({
+          name: statement.name,
+          text: statement.text,
+          values: params.map(toPostgres),
+        });
+        if (onLane !== null) return onLane.then((result) => result.rows as T[]);
+      }
+    }
     return this.#rows<T>(this.#pool, sql, params);
-  }
-
-  async executeLockFree(sql: string, params: readonly unknown[] = []): Promise<number> {
-    const onLane = params.length > 0 ? this.#onLane(sql, params, true) : null;
-    return (await (onLane ?? this.#run(this.#pool, sql, params))).rowCount ?? 0;
   }
 
   async execute(sql: string, params: readonly unknown[] = []): Promise<number> {
@@ -131,14 +135,6 @@ export class PostgresDatabase implements SqlDatabase {
 
   async #rows<T>(runner: pg.Pool | pg.PoolClient, sql: string, params: readonly unknown[]): Promise<T[]> {
     return (await this.#run(runner, sql, params)).rows as T[];
-  }
-
-  /** The statement on a read lane, when it may go to one and one can take it now; else null. */
-  #onLane(sql: string, params: readonly unknown[], lockFree: boolean): Promise<pg.QueryResult> | null {
-    if (this.#lanes === null) return null;
-    const { text, name, plainRead } = this.#statements.translate(sql);
-    if (!lockFree && !plainRead) return null;
-    return this.#lanes.query({ name, text, values: params.map(toPostgres) });
   }
 
   #run(runner: pg.Pool | pg.PoolClient, sql: string, params: readonly unknown[]): Promise<pg.QueryResult> {
