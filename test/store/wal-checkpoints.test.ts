@@ -1,4 +1,5 @@
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
@@ -51,6 +52,31 @@ describe('SQLite WAL checkpoints off the request path', () => {
       WalCheckpointer.start(join(dir, 'missing', 'no.db'), { onReady: () => {}, onLost: resolve }, 20);
     });
     expect(lost).toMatch(/directory does not exist|unable to open|exited/);
+  });
+
+  test('a checkpoint and close wait for the thread even when nothing else keeps the process alive', () => {
+    // A script whose only work left is the thread's: the unreferenced thread let the process exit with
+    // the wait unsettled, and the lines after it never ran.
+    const script = join(dir, 'closing.mts');
+    writeFileSync(
+      script,
+      `import { SqliteDatabase } from ${JSON.stringify(join(import.meta.dirname, '../../src/store/sqlite/sqlite-database.ts'))};
+const db = new SqliteDatabase(${JSON.stringify(join(dir, 'closing.db'))}, { checkpointerDelayMs: 0 });
+await db.execute('CREATE TABLE t (id INTEGER PRIMARY KEY)');
+while (db.checkpointer === null) await new Promise((resolve) => setTimeout(resolve, 10));
+await db.checkpointer.checkpointNow();
+console.log('checkpointed');
+await db.close();
+console.log('closed');
+`,
+    );
+    const run = spawnSync(process.execPath, ['--import', 'tsx', script], {
+      encoding: 'utf8',
+      cwd: join(import.meta.dirname, '../..'),
+    });
+    expect(run.stderr).not.toMatch(/unsettled top-level await/);
+    expect(run.stdout.trim().split('\n')).toEqual(['checkpointed', 'closed']);
+    expect(run.status).toBe(0);
   });
 
   test('a database closed before its thread started never starts one', async () => {

@@ -84,9 +84,13 @@ export class WalCheckpointer {
     return checkpointer;
   }
 
-  /** Runs one checkpoint now and answers what it did (tests and diagnostics). */
+  /**
+   * Runs one checkpoint now and answers what it did (tests and diagnostics). The thread is held while
+   * it answers: a process with nothing else left to do would otherwise exit with the wait unsettled.
+   */
   checkpointNow(): Promise<CheckpointResult> {
-    return new Promise((resolve, reject) => {
+    this.#worker.ref();
+    return new Promise<CheckpointResult>((resolve, reject) => {
       const onMessage = (result: CheckpointResult & { type: string; error?: string }) => {
         if (result.type !== 'checkpoint') return;
         this.#worker.off('message', onMessage);
@@ -95,6 +99,8 @@ export class WalCheckpointer {
       };
       this.#worker.on('message', onMessage);
       this.#worker.postMessage('checkpoint');
+    }).finally(() => {
+      if (!this.#stopped) this.#worker.unref();
     });
   }
 
@@ -103,6 +109,9 @@ export class WalCheckpointer {
     if (this.#stopped) return;
     this.#stopped = true;
     const exited = new Promise<void>((resolve) => this.#worker.once('exit', () => resolve()));
+    // Held while it stops: a process with nothing else left to do would otherwise exit with this wait
+    // unsettled, and whatever awaited close() would never go on.
+    this.#worker.ref();
     this.#worker.postMessage('stop');
     await exited;
   }
