@@ -41,6 +41,17 @@ async function waitForStatus(gateway: ChildGateway, operationId: string, status:
   }
 }
 
+/** Polls `check` until it answers something other than null (20 s at most). */
+async function eventually<T>(check: () => Promise<T | null>): Promise<T> {
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    const value = await check();
+    if (value !== null) return value;
+    if (Date.now() > deadline) throw new Error('condition not reached within 20 s');
+    await sleep(25);
+  }
+}
+
 for (const target of storeTargets) {
   describe.skipIf(!target.available)(`a gateway killed mid-operation on ${target.dialect}`, () => {
     it('leaves the effect to reconciliation: unknown, then completed, and a retry adds no second effect', async () => {
@@ -83,7 +94,13 @@ for (const target of storeTargets) {
           replayed: true,
           operation_id: operationId,
         });
-        expect((await store.findById(operationId))?.reconcileAttempts).toBeGreaterThan(0);
+        // The reconciler asks the bank (and finds it down) on its own schedule: the record turns unknown
+        // a pass before that first question, so wait for it instead of assuming it already happened.
+        const asked = await eventually(async () => {
+          const record = await store.findById(operationId);
+          return (record?.reconcileAttempts ?? 0) > 0 ? record : null;
+        });
+        expect(asked).toMatchObject({ status: 'outcome_unknown' });
 
         await restarted.tell({ type: 'bank', statusQuery: 'answer' });
         await waitForStatus(restarted, operationId, 'completed');
