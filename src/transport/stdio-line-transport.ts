@@ -86,7 +86,7 @@ export class StdioLineTransport implements Transport {
       const line = this.#pending.length === 0 ? tail : Buffer.concat([...this.#pending, tail], bytes);
       this.#pending = [];
       this.#pendingBytes = 0;
-      if (bytes > this.#maxLineBytes) this.#refuseLong();
+      if (bytes > this.#maxLineBytes) this.#parseError(`a line is limited to ${this.#maxLineBytes} bytes`);
       else this.#line(line);
     }
     if (data.length === 0 || this.#skipping || this.#closed) return;
@@ -94,7 +94,7 @@ export class StdioLineTransport implements Transport {
       this.#pending = [];
       this.#pendingBytes = 0;
       this.#skipping = true;
-      this.#refuseLong();
+      this.#parseError(`a line is limited to ${this.#maxLineBytes} bytes`);
       return;
     }
     // Kept as the chunks arrive and joined once at the newline; a copy, because a subarray would pin
@@ -110,7 +110,7 @@ export class StdioLineTransport implements Transport {
     try {
       value = JSON.parse(text);
     } catch {
-      this.#answer(null, PARSE_ERROR, 'Parse error: the line is not JSON');
+      this.#parseError('the line is not JSON');
       return;
     }
     const kind = classifyMessage(value);
@@ -121,11 +121,12 @@ export class StdioLineTransport implements Transport {
     this.onmessage?.(value as JSONRPCMessage);
   }
 
-  #refuseLong(): void {
-    this.#answer(null, PARSE_ERROR, `Parse error: a line is limited to ${this.#maxLineBytes} bytes`);
-  }
-
-  #answer(id: null, code: number, message: string): void {
-    void this.send({ jsonrpc: '2.0', id, error: { code, message } });
+  /** A line that is no message at all has no id to answer under: -32700 with a null id. */
+  #parseError(reason: string): void {
+    void this.send({
+      jsonrpc: '2.0',
+      id: null,
+      error: { code: PARSE_ERROR, message: `Parse error: ${reason}` },
+    });
   }
 }

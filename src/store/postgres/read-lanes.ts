@@ -1,4 +1,5 @@
 import pg from 'pg';
+import { DEFAULT_READ_LANES } from './postgres-defaults.ts';
 
 /** Connection settings a lane shares with the pool's connections. */
 export type LaneConfig = Omit<pg.ClientConfig, 'pipeline'>;
@@ -15,7 +16,6 @@ export interface ReadLaneOptions {
   readonly stallMs?: number;
 }
 
-const DEFAULT_LANES = 1;
 const DEFAULT_MAX_IN_FLIGHT = 32;
 const DEFAULT_STALL_MS = 50;
 /** How long a lane whose connection failed waits before it tries again; the pool serves meanwhile. */
@@ -64,7 +64,7 @@ export class ReadLanes {
     this.#config = config;
     this.#maxInFlight = options.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT;
     this.#stallMs = options.stallMs ?? DEFAULT_STALL_MS;
-    this.#lanes = Array.from({ length: options.lanes ?? DEFAULT_LANES }, () => ({
+    this.#lanes = Array.from({ length: options.lanes ?? DEFAULT_READ_LANES }, () => ({
       client: null,
       connecting: false,
       sentAt: [],
