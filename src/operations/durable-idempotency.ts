@@ -38,6 +38,15 @@ export class DurableIdempotency implements IdempotencyLayer {
 
   async admit(call: KeyedCall, signal: AbortSignal): Promise<Admission> {
     const { store, clock } = this.deps;
+    const { tenant, subject } = call.principal;
+    // A key already taken is answered from its own record (replayed, waited on, or refused when the
+    // request differs) before anything about a new request is worked out: a retry is never taken
+    // for a duplicate of another operation, and a replay costs one lookup and its audit entry.
+    const taken = await store.findByKey(tenant, subject, call.key);
+    if (taken) {
+      const joined = await this.#join(call, signal, taken);
+      if (joined) return joined;
+    }
     const definition = call.tool.definition;
     const now = clock.now();
     const contentHash = requestContentHash(definition, call.args);
@@ -50,8 +59,8 @@ export class DurableIdempotency implements IdempotencyLayer {
       const id = newOperationId(at);
       const reservation = await store.reserveOrFind({
         id,
-        tenant: call.principal.tenant,
-        subject: call.principal.subject,
+        tenant,
+        subject,
         key: call.key,
         tool: definition.name,
         contractVersion: definition.version,

@@ -85,16 +85,14 @@ export class OperationStore {
   }
 
   /**
-   * `reserve`, and when the key is taken the record holding it. The lookup goes first: it is a plain
-   * read (on PostgreSQL a pipelined read lane's), a record found is the one the INSERT would lose to
-   * (records are only removed by expiry, which the caller handles), and a replay then writes nothing
-   * but its audit entry. A key not found is decided by the INSERT as ever: on PostgreSQL in one
-   * statement with the lookup of the record that won (missing when it committed during the INSERT:
-   * null, look again), on SQLite by the INSERT and a second lookup.
+   * `reserve` for a key a lookup just found free, and when the key was taken meanwhile the record
+   * holding it. The caller looks the key up first (a plain read, on PostgreSQL a pipelined read
+   * lane's), so a replay writes nothing but its audit entry; records are only removed by expiry, which
+   * the caller handles. The INSERT decides as ever: on PostgreSQL in one statement with the lookup of
+   * the record that won (missing when it committed during the INSERT: null, look again), on SQLite by
+   * the INSERT and a second lookup.
    */
   async reserveOrFind(r: ReservationRequest): Promise<Reservation> {
-    const existing = await this.findByKey(r.tenant, r.subject, r.key);
-    if (existing) return { reserved: false, existing };
     if (this.db.dialect === 'postgres') {
       const [row] = await this.db.query<OperationRow & { reserved_id: string | null }>(
         RESERVE_OR_FIND_POSTGRES,

@@ -80,6 +80,39 @@ for (const target of storeTargets) {
       expect(await bankEffects(app)).toHaveLength(2);
     });
 
+    it('answers a retry of a key from its own record, even after a confirmed duplicate of it ran', async () => {
+      const content = { account: 'acc-retry', amount: 42 };
+      const firstKey = newKey('retry1');
+      const first = await gift(alice, { ...content, idempotency_key: firstKey });
+      const confirmed = await gift(alice, {
+        ...content,
+        confirm_duplicate: true,
+        idempotency_key: newKey('retry2'),
+      });
+      expect(confirmed).toMatchObject({ status: 'completed', replayed: false });
+      // The first answer was lost; its retry is the same request, not a third gift.
+      const retry = await gift(alice, { ...content, idempotency_key: firstKey });
+      expect(retry).toEqual({ ...first, replayed: true });
+      // Its retry with other content is refused as a reused key, naming that key's own operation.
+      const reused = await gift(alice, { ...content, amount: 43, idempotency_key: firstKey });
+      expect(reused).toMatchObject({
+        status: 'failed',
+        code: 'IDEMPOTENCY_CONFLICT',
+        operation_id: first.operation_id,
+      });
+      expect(await bankEffects(app)).toHaveLength(2);
+      const audited = await app.operations.audit.list({
+        tenant: 'tenant-a',
+        operationId: first.operation_id!,
+        limit: 10,
+      });
+      expect(audited.map((entry) => [entry.status, entry.code, entry.replayed])).toEqual([
+        ['completed', null, false],
+        ['completed', null, true],
+        ['failed', 'IDEMPOTENCY_CONFLICT', false],
+      ]);
+    });
+
     it('treats different content, another principal, or an old operation as no duplicate', async () => {
       await gift(alice, { account: 'acc-gift', amount: 1, idempotency_key: newKey('gd1') });
       expect(
