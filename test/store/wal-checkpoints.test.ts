@@ -8,6 +8,17 @@ import { WalCheckpointer } from '../../src/store/sqlite/wal-checkpointer.ts';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** Once the thread is ready, the request connection checkpoints only as a backstop. */
+async function backstopInPlace(db: SqliteDatabase): Promise<void> {
+  let auto: unknown = null;
+  for (let i = 0; i < 300 && auto !== BACKSTOP_PAGES; i += 1) {
+    auto = (await db.query<{ wal_autocheckpoint: number }>('PRAGMA wal_autocheckpoint'))[0]
+      ?.wal_autocheckpoint;
+    if (auto !== BACKSTOP_PAGES) await sleep(10);
+  }
+  expect(auto).toBe(BACKSTOP_PAGES);
+}
+
 /** WAL checkpoints run on a thread of their own; the request connection never checkpoints in a COMMIT. */
 describe('SQLite WAL checkpoints off the request path', () => {
   const dir = mkdtempSync(join(tmpdir(), 'toolgate-wal-'));
@@ -18,14 +29,7 @@ describe('SQLite WAL checkpoints off the request path', () => {
     const db = new SqliteDatabase(file, { checkpointerDelayMs: 0, checkpointIntervalMs: 60_000 });
     try {
       await db.execute('CREATE TABLE blobs (id INTEGER PRIMARY KEY, body TEXT NOT NULL)');
-      // Once the thread is ready, the request connection checkpoints only as a backstop.
-      let auto: unknown = null;
-      for (let i = 0; i < 300 && auto !== BACKSTOP_PAGES; i += 1) {
-        auto = (await db.query<{ wal_autocheckpoint: number }>('PRAGMA wal_autocheckpoint'))[0]
-          ?.wal_autocheckpoint;
-        if (auto !== BACKSTOP_PAGES) await sleep(10);
-      }
-      expect(auto).toBe(BACKSTOP_PAGES);
+      await backstopInPlace(db);
       // 16 MB in groups, the thread checkpointing between them (as its timer does): each checkpoint
       // lets the next write start the WAL over, instead of the WAL holding all 16 MB.
       const body = 'x'.repeat(4096);
@@ -42,6 +46,37 @@ describe('SQLite WAL checkpoints off the request path', () => {
       }
       expect(Number((await db.query<{ n: number }>('SELECT count(*) AS n FROM blobs'))[0]!.n)).toBe(4000);
       expect(largestWal).toBeLessThan(2 * 1024 * 1024);
+    } finally {
+      await db.close();
+    }
+  });
+
+  test('writes that never pause for the thread still let the WAL start over', async () => {
+    const file = join(dir, 'sustained.db');
+    // A small threshold (256 pages, 1 MB) and a fast thread, so that a test-sized stream crosses it often.
+    const db = new SqliteDatabase(file, {
+      checkpointerDelayMs: 0,
+      checkpointIntervalMs: 5,
+      walResetFrames: 256,
+    });
+    try {
+      await db.execute('CREATE TABLE blobs (id INTEGER PRIMARY KEY, body TEXT NOT NULL)');
+      await backstopInPlace(db);
+      // About 64 MB of pages, one group straight after another: each of the thread's checkpoints finds
+      // frames appended while it copied, so none of them alone lets a write start the WAL over. Without
+      // writes held for a checkpoint, the WAL grows until the request connection's backstop (about 40 MB).
+      const body = 'x'.repeat(4096);
+      let largestWal = 0;
+      for (let group = 0; group < 400; group += 1) {
+        await Promise.all(
+          Array.from({ length: 20 }, (_, i) =>
+            db.execute('INSERT INTO blobs (id, body) VALUES (?, ?)', [group * 20 + i, body]),
+          ),
+        );
+        largestWal = Math.max(largestWal, statSync(`${file}-wal`).size);
+      }
+      expect(Number((await db.query<{ n: number }>('SELECT count(*) AS n FROM blobs'))[0]!.n)).toBe(8000);
+      expect(largestWal).toBeLessThan(20 * 1024 * 1024);
     } finally {
       await db.close();
     }

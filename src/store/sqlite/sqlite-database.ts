@@ -1,12 +1,14 @@
 import Database from 'better-sqlite3';
 import type { SqlDatabase, SqlExecutor, SqlRow } from '../sql-database.ts';
-import { DEFAULT_CHECKPOINT_INTERVAL_MS, WalCheckpointer } from './wal-checkpointer.ts';
+import { DEFAULT_CHECKPOINT_INTERVAL_MS, DEFAULT_RESET_FRAMES, WalCheckpointer } from './wal-checkpointer.ts';
 
 export interface SqliteOptions {
   /** How often the checkpoint thread checkpoints the WAL (default 200 ms). */
   readonly checkpointIntervalMs?: number;
   /** How long after opening the checkpoint thread starts (default 1 s). */
   readonly checkpointerDelayMs?: number;
+  /** The WAL size in pages past which writes are held for one checkpoint so the WAL can start over (default 4,096). */
+  readonly walResetFrames?: number;
 }
 
 /** SQLite's own automatic checkpoint threshold, used again if the checkpoint thread is lost. */
@@ -14,6 +16,8 @@ const AUTOCHECKPOINT_PAGES = 1_000;
 /** With the thread running: the WAL size (in pages, about 40 MB) past which the request connection checkpoints anyway. */
 export const BACKSTOP_PAGES = 10_000;
 const CHECKPOINTER_DELAY_MS = 1_000;
+/** The longest writes are held for the checkpoint that lets the WAL start over. */
+const RESET_WAIT_MS = 1_000;
 const WAL_SIZE_LIMIT_BYTES = 64 * 1024 * 1024;
 
 /** One write waiting for its group: the work, and how to answer its caller once the group committed. */
@@ -40,7 +44,8 @@ interface GroupedWrite {
  * in progress, never inside its uncommitted state.
  *
  * WAL checkpoints run on a thread of their own (wal-checkpointer.ts), not inside a COMMIT on the event
- * loop.
+ * loop; under writes that never pause, writes are held now and then for one of its checkpoints, so the
+ * WAL starts over.
  */
 export class SqliteDatabase implements SqlDatabase {
   readonly dialect = 'sqlite' as const;
@@ -53,6 +58,8 @@ export class SqliteDatabase implements SqlDatabase {
   #waiting: GroupedWrite[] = [];
   readonly #checkpointerStart: NodeJS.Timeout;
   #checkpointer: WalCheckpointer | null = null;
+  /** Writes are held for a checkpoint that lets the WAL start over. */
+  #holding = false;
   readonly #tx: SqlExecutor = {
     dialect: 'sqlite',
     query: async <R extends SqlRow>(sql: string, params: readonly unknown[] = []) =>
@@ -69,9 +76,10 @@ export class SqliteDatabase implements SqlDatabase {
     // A WAL reset after a checkpoint truncates the file back to this size.
     this.#db.pragma(`journal_size_limit = ${WAL_SIZE_LIMIT_BYTES}`);
     const interval = options.checkpointIntervalMs ?? DEFAULT_CHECKPOINT_INTERVAL_MS;
+    const resetFrames = options.walResetFrames ?? DEFAULT_RESET_FRAMES;
     // A short-lived process (lint, contract export) never starts the thread; a server soon does.
     this.#checkpointerStart = setTimeout(
-      () => this.#startCheckpointer(file, interval),
+      () => this.#startCheckpointer(file, interval, resetFrames),
       options.checkpointerDelayMs ?? CHECKPOINTER_DELAY_MS,
     );
     this.#checkpointerStart.unref();
@@ -82,7 +90,7 @@ export class SqliteDatabase implements SqlDatabase {
     return this.#checkpointer;
   }
 
-  #startCheckpointer(file: string, intervalMs: number): void {
+  #startCheckpointer(file: string, intervalMs: number, resetFrames: number): void {
     if (!this.#db.open) return;
     const checkpointer = WalCheckpointer.start(
       file,
@@ -96,10 +104,30 @@ export class SqliteDatabase implements SqlDatabase {
           this.#checkpointer = null;
           if (this.#db.open) this.#db.exec(`PRAGMA wal_autocheckpoint = ${AUTOCHECKPOINT_PAGES}`);
         },
+        onBehind: () => this.#holdWritesForCheckpoint(),
       },
       intervalMs,
+      resetFrames,
     );
     this.#checkpointer = checkpointer;
+  }
+
+  /**
+   * Writes that never pause keep the thread's checkpoints from ever copying the whole WAL, and only a
+   * whole copy lets the next write start the WAL over: it would grow to the backstop, and the request
+   * connection would checkpoint inside a COMMIT, blocking the event loop. Instead the groups queued
+   * from now on wait while the thread checkpoints once with no write in between (a few milliseconds);
+   * reads and everything else go on. A thread that does not answer in time releases the writes.
+   */
+  #holdWritesForCheckpoint(): void {
+    const checkpointer = this.#checkpointer;
+    if (this.#holding || checkpointer === null) return;
+    this.#holding = true;
+    const release = () => {
+      this.#holding = false;
+    };
+    const checkpoint = () => checkpointer.checkpointNow(RESET_WAIT_MS).then(release, release);
+    this.#queue = this.#queue.then(checkpoint, checkpoint);
   }
 
   async query<T extends SqlRow = SqlRow>(sql: string, params: readonly unknown[] = []): Promise<T[]> {

@@ -3,10 +3,13 @@ import { Worker } from 'node:worker_threads';
 
 /** How often the checkpoint thread copies the WAL into the database file, unless configured. */
 export const DEFAULT_CHECKPOINT_INTERVAL_MS = 200;
+/** The WAL's size (in pages, about 16 MB) past which the thread asks for writes to be held for a checkpoint. */
+export const DEFAULT_RESET_FRAMES = 4_096;
 
 /**
  * The checkpoint thread's code: its own connection to the database, a PASSIVE checkpoint every
- * interval (it copies what it can without waiting for, or blocking, any reader or writer), and a reply
+ * interval (it copies what it can without waiting for, or blocking, any reader or writer), a `behind`
+ * message when the WAL has grown past `resetFrames` without starting over, and a reply
  * to each `checkpoint` message with what the checkpoint did. An eval worker, so that the same code runs
  * from the TypeScript sources and from the compiled package.
  */
@@ -23,7 +26,15 @@ const checkpoint = () => {
     return { type: 'checkpoint', error: String(error) };
   }
 };
-const timer = setInterval(checkpoint, workerData.intervalMs);
+// The WAL starts over only at a write that finds every frame copied; writes that go on through every
+// checkpoint append frames while it copies, so it never does. Past the threshold the thread asks the
+// request connection for a checkpoint with its writes held.
+const timer = setInterval(() => {
+  const done = checkpoint();
+  if (!done.error && done.frames >= workerData.resetFrames) {
+    parentPort.postMessage({ type: 'behind', frames: done.frames });
+  }
+}, workerData.intervalMs);
 parentPort.postMessage({ type: 'ready' });
 parentPort.on('message', (message) => {
   if (message === 'checkpoint') parentPort.postMessage(checkpoint());
@@ -59,21 +70,29 @@ export class WalCheckpointer {
 
   /**
    * Starts the thread; `onReady` once it checkpoints (then the request connection may stop checkpointing),
-   * `onLost` if it stops before `stop()` (then the request connection must checkpoint again).
+   * `onLost` if it stops before `stop()` (then the request connection must checkpoint again), `onBehind`
+   * when writes that never pause have let the WAL grow past `resetFrames` (then the request connection
+   * holds its writes for one `checkpointNow`, and its next write starts the WAL over).
    */
   static start(
     file: string,
-    events: { onReady: () => void; onLost: (why: string) => void },
+    events: { onReady: () => void; onLost: (why: string) => void; onBehind?: () => void },
     intervalMs = DEFAULT_CHECKPOINT_INTERVAL_MS,
+    resetFrames = DEFAULT_RESET_FRAMES,
   ): WalCheckpointer {
     const driver = createRequire(import.meta.url).resolve('better-sqlite3');
-    const worker = new Worker(WORKER_CODE, { eval: true, workerData: { file, driver, intervalMs } });
+    const worker = new Worker(WORKER_CODE, {
+      eval: true,
+      workerData: { file, driver, intervalMs, resetFrames },
+    });
     // The thread must not keep the process alive; closing the database stops it.
     worker.unref();
     const checkpointer = new WalCheckpointer(worker);
     const onLost = events.onLost;
     worker.on('message', (message: { type: string }) => {
-      if (message.type === 'ready' && !checkpointer.#stopped) events.onReady();
+      if (checkpointer.#stopped) return;
+      if (message.type === 'ready') events.onReady();
+      if (message.type === 'behind') events.onBehind?.();
     });
     worker.once('error', (error) => {
       if (!checkpointer.#stopped) onLost(error.message);
@@ -85,21 +104,28 @@ export class WalCheckpointer {
   }
 
   /**
-   * Runs one checkpoint now and answers what it did (tests and diagnostics). The thread is held while
+   * Runs one checkpoint now and answers what it did (for held writes, tests and diagnostics); with
+   * `timeoutMs`, fails when the thread has not answered by then. The thread is held while
    * it answers: a process with nothing else left to do would otherwise exit with the wait unsettled.
    */
-  checkpointNow(): Promise<CheckpointResult> {
+  checkpointNow(timeoutMs?: number): Promise<CheckpointResult> {
     this.#worker.ref();
+    let onMessage: (result: CheckpointResult & { type: string; error?: string }) => void = () => {};
+    let timer: NodeJS.Timeout | undefined;
     return new Promise<CheckpointResult>((resolve, reject) => {
-      const onMessage = (result: CheckpointResult & { type: string; error?: string }) => {
+      onMessage = (result) => {
         if (result.type !== 'checkpoint') return;
-        this.#worker.off('message', onMessage);
         if (result.error) reject(new Error(result.error));
         else resolve({ frames: result.frames, copied: result.copied });
       };
       this.#worker.on('message', onMessage);
       this.#worker.postMessage('checkpoint');
+      if (timeoutMs !== undefined) {
+        timer = setTimeout(() => reject(new Error(`no checkpoint within ${timeoutMs} ms`)), timeoutMs);
+      }
     }).finally(() => {
+      clearTimeout(timer);
+      this.#worker.off('message', onMessage);
       if (!this.#stopped) this.#worker.unref();
     });
   }
