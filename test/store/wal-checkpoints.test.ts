@@ -19,6 +19,33 @@ async function backstopInPlace(db: SqliteDatabase): Promise<void> {
   expect(auto).toBe(BACKSTOP_PAGES);
 }
 
+/**
+ * Writes `groups` groups of `perGroup` 4 KB rows into a fresh `blobs` table, one group after another
+ * (`between` runs after each), checks every row arrived, and answers the WAL file's largest size.
+ */
+async function streamBlobs(
+  db: SqliteDatabase,
+  file: string,
+  stream: { groups: number; perGroup: number; between?: () => Promise<void> },
+): Promise<number> {
+  await db.execute('CREATE TABLE blobs (id INTEGER PRIMARY KEY, body TEXT NOT NULL)');
+  await backstopInPlace(db);
+  const body = 'x'.repeat(4096);
+  let largestWal = 0;
+  for (let group = 0; group < stream.groups; group += 1) {
+    await Promise.all(
+      Array.from({ length: stream.perGroup }, (_, i) =>
+        db.execute('INSERT INTO blobs (id, body) VALUES (?, ?)', [group * stream.perGroup + i, body]),
+      ),
+    );
+    largestWal = Math.max(largestWal, statSync(`${file}-wal`).size);
+    await stream.between?.();
+  }
+  const [count] = await db.query<{ n: number }>('SELECT count(*) AS n FROM blobs');
+  expect(Number(count!.n)).toBe(stream.groups * stream.perGroup);
+  return largestWal;
+}
+
 /** WAL checkpoints run on a thread of their own; the request connection never checkpoints in a COMMIT. */
 describe('SQLite WAL checkpoints off the request path', () => {
   const dir = mkdtempSync(join(tmpdir(), 'toolgate-wal-'));
@@ -28,23 +55,16 @@ describe('SQLite WAL checkpoints off the request path', () => {
     const file = join(dir, 'bounded.db');
     const db = new SqliteDatabase(file, { checkpointerDelayMs: 0, checkpointIntervalMs: 60_000 });
     try {
-      await db.execute('CREATE TABLE blobs (id INTEGER PRIMARY KEY, body TEXT NOT NULL)');
-      await backstopInPlace(db);
       // 16 MB in groups, the thread checkpointing between them (as its timer does): each checkpoint
       // lets the next write start the WAL over, instead of the WAL holding all 16 MB.
-      const body = 'x'.repeat(4096);
-      let largestWal = 0;
-      for (let group = 0; group < 80; group += 1) {
-        await Promise.all(
-          Array.from({ length: 50 }, (_, i) =>
-            db.execute('INSERT INTO blobs (id, body) VALUES (?, ?)', [group * 50 + i, body]),
-          ),
-        );
-        largestWal = Math.max(largestWal, statSync(`${file}-wal`).size);
-        const done = await db.checkpointer!.checkpointNow();
-        expect(done.copied).toBe(done.frames);
-      }
-      expect(Number((await db.query<{ n: number }>('SELECT count(*) AS n FROM blobs'))[0]!.n)).toBe(4000);
+      const largestWal = await streamBlobs(db, file, {
+        groups: 80,
+        perGroup: 50,
+        between: async () => {
+          const done = await db.checkpointer!.checkpointNow();
+          expect(done.copied).toBe(done.frames);
+        },
+      });
       expect(largestWal).toBeLessThan(2 * 1024 * 1024);
     } finally {
       await db.close();
@@ -60,22 +80,10 @@ describe('SQLite WAL checkpoints off the request path', () => {
       walResetFrames: 256,
     });
     try {
-      await db.execute('CREATE TABLE blobs (id INTEGER PRIMARY KEY, body TEXT NOT NULL)');
-      await backstopInPlace(db);
       // About 64 MB of pages, one group straight after another: each of the thread's checkpoints finds
       // frames appended while it copied, so none of them alone lets a write start the WAL over. Without
       // writes held for a checkpoint, the WAL grows until the request connection's backstop (about 40 MB).
-      const body = 'x'.repeat(4096);
-      let largestWal = 0;
-      for (let group = 0; group < 400; group += 1) {
-        await Promise.all(
-          Array.from({ length: 20 }, (_, i) =>
-            db.execute('INSERT INTO blobs (id, body) VALUES (?, ?)', [group * 20 + i, body]),
-          ),
-        );
-        largestWal = Math.max(largestWal, statSync(`${file}-wal`).size);
-      }
-      expect(Number((await db.query<{ n: number }>('SELECT count(*) AS n FROM blobs'))[0]!.n)).toBe(8000);
+      const largestWal = await streamBlobs(db, file, { groups: 400, perGroup: 20 });
       expect(largestWal).toBeLessThan(20 * 1024 * 1024);
     } finally {
       await db.close();
