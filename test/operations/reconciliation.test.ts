@@ -166,6 +166,27 @@ for (const target of storeTargets) {
       });
     });
 
+    it('keeps a record awaiting review past its retention, and never executes its key again', async () => {
+      bankAnswers = 'no_query';
+      simulationWorld(app.db).faults.arm({ target: 'test_bank', fault: 'drop_response_after_apply' });
+      const args = { account: 'acc-k', amount: 3, idempotency_key: newKey('kept') };
+      const unknown = await credit(app, alice, args);
+      expect(await reconcileNow()).toMatchObject({ escalated: 1 });
+      // Long past any retention: the outcome is still owed to someone, so the record stays.
+      app.clock.shift(30 * 24 * 3600 * 1000);
+      await app.operations.purge();
+      expect(await app.operations.store.findById(unknown.operation_id!)).toMatchObject({
+        status: 'needs_review',
+      });
+      expect(await credit(app, alice, args)).toMatchObject({
+        status: 'outcome_unknown',
+        replayed: true,
+        operation_id: unknown.operation_id,
+      });
+      expect(await bankEffects(app)).toHaveLength(1);
+      expect(await executions(app.db, 'execute')).toHaveLength(1);
+    });
+
     it('turns a record abandoned past its lease into an unknown outcome and never re-executes it', async () => {
       const key = newKey('abandoned');
       const args = { account: 'acc-l', amount: 8, idempotency_key: key, dry_run: false };
