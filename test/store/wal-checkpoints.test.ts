@@ -109,6 +109,9 @@ await db.execute('CREATE TABLE t (id INTEGER PRIMARY KEY)');
 while (db.checkpointer === null) await new Promise((resolve) => setTimeout(resolve, 10));
 await db.checkpointer.checkpointNow();
 console.log('checkpointed');
+// Two asked for at once: each waits for its own answer, and the thread is held until the last.
+const both = await Promise.all([db.checkpointer.checkpointNow(), db.checkpointer.checkpointNow()]);
+console.log(both.map((done) => typeof done.frames).join(' '));
 await db.close();
 console.log('closed');
 `,
@@ -118,7 +121,7 @@ console.log('closed');
       cwd: join(import.meta.dirname, '../..'),
     });
     expect(run.stderr).not.toMatch(/unsettled top-level await/);
-    expect(run.stdout.trim().split('\n')).toEqual(['checkpointed', 'closed']);
+    expect(run.stdout.trim().split('\n')).toEqual(['checkpointed', 'number number', 'closed']);
     expect(run.status).toBe(0);
   });
 

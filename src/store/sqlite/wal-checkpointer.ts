@@ -37,8 +37,8 @@ const timer = setInterval(() => {
 }, workerData.intervalMs);
 parentPort.postMessage({ type: 'ready' });
 parentPort.on('message', (message) => {
-  if (message === 'checkpoint') parentPort.postMessage(checkpoint());
-  if (message === 'stop') {
+  if (message.type === 'checkpoint') parentPort.postMessage({ ...checkpoint(), id: message.id });
+  if (message.type === 'stop') {
     clearInterval(timer);
     db.close();
     parentPort.close();
@@ -63,6 +63,9 @@ export interface CheckpointResult {
 export class WalCheckpointer {
   readonly #worker: Worker;
   #stopped = false;
+  /** Checkpoints asked for and not yet answered; the thread is held while there are any. */
+  #waiting = 0;
+  #nextId = 0;
 
   private constructor(worker: Worker) {
     this.#worker = worker;
@@ -109,24 +112,27 @@ export class WalCheckpointer {
    * it answers: a process with nothing else left to do would otherwise exit with the wait unsettled.
    */
   checkpointNow(timeoutMs?: number): Promise<CheckpointResult> {
-    this.#worker.ref();
-    let onMessage: (result: CheckpointResult & { type: string; error?: string }) => void = () => {};
+    const id = this.#nextId++;
+    if (this.#waiting++ === 0) this.#worker.ref();
+    let onMessage: (result: CheckpointResult & { type: string; id?: number; error?: string }) => void =
+      () => {};
     let timer: NodeJS.Timeout | undefined;
     return new Promise<CheckpointResult>((resolve, reject) => {
+      // Only the answer to this request: another caller's checkpoint may have run before it was asked.
       onMessage = (result) => {
-        if (result.type !== 'checkpoint') return;
+        if (result.type !== 'checkpoint' || result.id !== id) return;
         if (result.error) reject(new Error(result.error));
         else resolve({ frames: result.frames, copied: result.copied });
       };
       this.#worker.on('message', onMessage);
-      this.#worker.postMessage('checkpoint');
+      this.#worker.postMessage({ type: 'checkpoint', id });
       if (timeoutMs !== undefined) {
         timer = setTimeout(() => reject(new Error(`no checkpoint within ${timeoutMs} ms`)), timeoutMs);
       }
     }).finally(() => {
       clearTimeout(timer);
       this.#worker.off('message', onMessage);
-      if (!this.#stopped) this.#worker.unref();
+      if (--this.#waiting === 0 && !this.#stopped) this.#worker.unref();
     });
   }
 
@@ -138,7 +144,7 @@ export class WalCheckpointer {
     // Held while it stops: a process with nothing else left to do would otherwise exit with this wait
     // unsettled, and whatever awaited close() would never go on.
     this.#worker.ref();
-    this.#worker.postMessage('stop');
+    this.#worker.postMessage({ type: 'stop' });
     await exited;
   }
 }
