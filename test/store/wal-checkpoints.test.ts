@@ -125,6 +125,15 @@ console.log('closed');
     expect(run.status).toBe(0);
   });
 
+  test('a checkpoint asked of a stopped thread fails at once', async () => {
+    const db = new SqliteDatabase(join(dir, 'stopped.db'), { checkpointerDelayMs: 0 });
+    await db.execute('CREATE TABLE t (x INTEGER)');
+    while (db.checkpointer === null) await sleep(10);
+    const checkpointer = db.checkpointer;
+    await db.close();
+    await expect(checkpointer.checkpointNow(60_000)).rejects.toThrow(/stopped/);
+  });
+
   test('a database closed before its thread started never starts one', async () => {
     const db = new SqliteDatabase(join(dir, 'short.db'));
     await db.execute('CREATE TABLE t (x INTEGER)');

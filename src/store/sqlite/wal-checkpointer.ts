@@ -112,6 +112,7 @@ export class WalCheckpointer {
    * it answers: a process with nothing else left to do would otherwise exit with the wait unsettled.
    */
   checkpointNow(timeoutMs?: number): Promise<CheckpointResult> {
+    if (this.#stopped) return Promise.reject(new Error('the checkpoint thread is stopped'));
     const id = this.#nextId++;
     if (this.#waiting++ === 0) this.#worker.ref();
     let onMessage: (result: CheckpointResult & { type: string; id?: number; error?: string }) => void =
@@ -127,7 +128,9 @@ export class WalCheckpointer {
       this.#worker.on('message', onMessage);
       this.#worker.postMessage({ type: 'checkpoint', id });
       if (timeoutMs !== undefined) {
+        // The thread is held while it is waited for; the timer alone keeps nothing alive.
         timer = setTimeout(() => reject(new Error(`no checkpoint within ${timeoutMs} ms`)), timeoutMs);
+        timer.unref();
       }
     }).finally(() => {
       clearTimeout(timer);
