@@ -86,11 +86,6 @@ const envFlag = (name: string): boolean | undefined => {
 };
 
 const portSchema = z.coerce.number().int().min(0).max(65535);
-const secondsSchema = z.coerce
-  .number()
-  .int()
-  .min(60)
-  .max(365 * 24 * 3600);
 const urlSchema = z.url({ protocol: /^https?$/ });
 
 /** The data dir as the CLI uses it: --data-dir, TOOLGATE_DATA_DIR, the config's dataDir, or ./.toolgate. */
@@ -122,11 +117,6 @@ export function resolveServeConfig(raw: RawServeOptions, file: ToolgateConfig = 
   const dataDir = resolveDataDir(raw.dataDir, file);
   const dirProblem = dataDirProblem(dataDir);
   if (dirProblem) problems.push(`--data-dir ${dataDir}: ${dirProblem}`);
-  const retentionRaw = raw.retentionSeconds ?? env('TOOLGATE_RETENTION_SECONDS') ?? file.retentionSeconds;
-  const retention = retentionRaw === undefined ? undefined : secondsSchema.safeParse(retentionRaw);
-  if (retention && !retention.success) {
-    problems.push(`--retention-seconds ${retentionRaw}: must be an integer from 60 to 31536000`);
-  }
   const jwksUrl = raw.jwksUrl ?? env('TOOLGATE_JWKS_URL') ?? file.jwksUrl;
   const issuer = raw.issuer ?? env('TOOLGATE_ISSUER') ?? file.issuer;
   const audience = raw.audience ?? env('TOOLGATE_AUDIENCE') ?? file.audience;
@@ -144,8 +134,7 @@ export function resolveServeConfig(raw: RawServeOptions, file: ToolgateConfig = 
   const number = (
     flag: string,
     value: string | number | undefined,
-    schema: z.ZodNumber,
-    rule: string,
+    { schema, rule }: NumberRange,
   ): number | undefined => {
     if (value === undefined) return undefined;
     const parsed = schema.safeParse(Number(value));
@@ -155,21 +144,27 @@ export function resolveServeConfig(raw: RawServeOptions, file: ToolgateConfig = 
     }
     return parsed.data;
   };
-  const ms = z.number().int().min(100).max(600_000);
-  const msRule = 'an integer number of milliseconds from 100 to 600000';
+  const ms = integerRange(100, 600_000, 'an integer number of milliseconds');
+  const seconds = integerRange(60, 31_536_000);
+  const retentionSeconds = number(
+    '--retention-seconds',
+    raw.retentionSeconds ?? env('TOOLGATE_RETENTION_SECONDS') ?? file.retentionSeconds,
+    seconds,
+  );
   const rate = number(
     '--rate-limit-per-principal',
     raw.rateLimitPerPrincipal ?? env('TOOLGATE_RATE_LIMIT_PER_PRINCIPAL') ?? file.rateLimit?.perPrincipal,
-    z.number().positive().max(100_000),
-    'a number of calls per second above 0 (at most 100000)',
+    {
+      schema: z.number().positive().max(100_000),
+      rule: 'a number of calls per second above 0 (at most 100000)',
+    },
   );
   const writesInFlight = number(
     '--max-writes-in-flight-per-principal',
     raw.maxWritesInFlightPerPrincipal ??
       env('TOOLGATE_MAX_WRITES_IN_FLIGHT_PER_PRINCIPAL') ??
       file.rateLimit?.writesInFlightPerPrincipal,
-    z.number().int().min(1).max(10_000),
-    'an integer from 1 to 10000',
+    integerRange(1, 10_000),
   );
   const http = file.http ?? {};
   const connectionLimits: HttpConnectionLimits = {
@@ -178,28 +173,24 @@ export function resolveServeConfig(raw: RawServeOptions, file: ToolgateConfig = 
         '--headers-timeout-ms',
         raw.headersTimeoutMs ?? env('TOOLGATE_HEADERS_TIMEOUT_MS') ?? http.headersTimeoutMs,
         ms,
-        msRule,
       ) ?? DEFAULT_CONNECTION_LIMITS.headersTimeoutMs,
     requestTimeoutMs:
       number(
         '--request-timeout-ms',
         raw.requestTimeoutMs ?? env('TOOLGATE_REQUEST_TIMEOUT_MS') ?? http.requestTimeoutMs,
         ms,
-        msRule,
       ) ?? DEFAULT_CONNECTION_LIMITS.requestTimeoutMs,
     keepAliveTimeoutMs:
       number(
         '--keep-alive-timeout-ms',
         raw.keepAliveTimeoutMs ?? env('TOOLGATE_KEEP_ALIVE_TIMEOUT_MS') ?? http.keepAliveTimeoutMs,
         ms,
-        msRule,
       ) ?? DEFAULT_CONNECTION_LIMITS.keepAliveTimeoutMs,
     maxConnections:
       number(
         '--max-connections',
         raw.maxConnections ?? env('TOOLGATE_MAX_CONNECTIONS') ?? http.maxConnections,
-        z.number().int().min(1).max(1_000_000),
-        'an integer from 1 to 1000000',
+        integerRange(1, 1_000_000),
       ) ?? DEFAULT_CONNECTION_LIMITS.maxConnections,
   };
   const maxTokenLifetimeSeconds =
@@ -208,8 +199,7 @@ export function resolveServeConfig(raw: RawServeOptions, file: ToolgateConfig = 
       raw.maxTokenLifetimeSeconds ??
         env('TOOLGATE_MAX_TOKEN_LIFETIME_SECONDS') ??
         file.maxTokenLifetimeSeconds,
-      z.number().int().min(60).max(31_536_000),
-      'an integer from 60 to 31536000',
+      seconds,
     ) ?? DEFAULT_MAX_TOKEN_LIFETIME_SECONDS;
   const databaseStatementTimeoutMs =
     number(
@@ -218,28 +208,24 @@ export function resolveServeConfig(raw: RawServeOptions, file: ToolgateConfig = 
         env('TOOLGATE_DATABASE_STATEMENT_TIMEOUT_MS') ??
         file.databaseStatementTimeoutMs,
       ms,
-      msRule,
     ) ?? DEFAULT_STATEMENT_TIMEOUT_MS;
   const databaseReadLanes =
     number(
       '--database-read-lanes',
       raw.databaseReadLanes ?? env('TOOLGATE_DATABASE_READ_LANES') ?? file.databaseReadLanes,
-      z.number().int().min(0).max(16),
-      'an integer from 0 to 16',
+      integerRange(0, 16),
     ) ?? DEFAULT_READ_LANES;
   const toolsPageSize =
     number(
       '--tools-page-size',
       raw.toolsPageSize ?? env('TOOLGATE_TOOLS_PAGE_SIZE') ?? file.toolsPageSize,
-      z.number().int().min(1).max(10_000),
-      'an integer from 1 to 10000',
+      integerRange(1, 10_000),
     ) ?? DEFAULT_TOOLS_PAGE_SIZE;
   const tasksPageSize =
     number(
       '--tasks-page-size',
       raw.tasksPageSize ?? env('TOOLGATE_TASKS_PAGE_SIZE') ?? file.tasksPageSize,
-      z.number().int().min(1).max(1_000),
-      'an integer from 1 to 1000',
+      integerRange(1, 1_000),
     ) ?? DEFAULT_TASKS_PAGE_SIZE;
   if (problems.length > 0) throw new ConfigError(problems.join('\n'));
   return {
@@ -253,7 +239,7 @@ export function resolveServeConfig(raw: RawServeOptions, file: ToolgateConfig = 
     localPrincipalToken: raw.localPrincipalToken ?? env('TOOLGATE_LOCAL_PRINCIPAL_TOKEN'),
     keys: jwksUrl && issuer ? { kind: 'jwks', jwksUrl, issuer } : { kind: 'dev', dataDir },
     audience,
-    retentionSeconds: retention?.data,
+    retentionSeconds,
     allowedHosts: (raw.allowedHosts ?? env('TOOLGATE_ALLOWED_HOSTS') ?? file.allowedHosts?.join(',') ?? '')
       .split(',')
       .map((h) => h.trim())
@@ -288,4 +274,15 @@ export function dataDirProblem(dir: string): string | null {
     if (code === 'EROFS') return 'on a read-only file system';
     return `cannot be used (${code ?? (error as Error).message})`;
   }
+}
+
+/** What a numeric setting accepts, and how its refusal words it. */
+interface NumberRange {
+  readonly schema: z.ZodNumber;
+  readonly rule: string;
+}
+
+/** An integer setting's bounds, as the schema and as the words of its refusal, from the same numbers. */
+function integerRange(min: number, max: number, what = 'an integer'): NumberRange {
+  return { schema: z.number().int().min(min).max(max), rule: `${what} from ${min} to ${max}` };
 }

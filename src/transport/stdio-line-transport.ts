@@ -9,7 +9,7 @@ import {
 } from './json-rpc-shape.ts';
 
 /** The longest line read as one message; the SDK's stdio transport has the same limit. */
-export const STDIO_MAX_LINE_BYTES = 10 * 1024 * 1024;
+const STDIO_MAX_LINE_BYTES = 10 * 1024 * 1024;
 
 const NEWLINE = 0x0a;
 

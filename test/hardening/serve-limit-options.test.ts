@@ -86,6 +86,7 @@ describe('serve limit options', () => {
       env: 'TOOLGATE_TOOLS_PAGE_SIZE',
       byDefault: 100,
       refused: ['0'],
+      rule: 'an integer from 1 to 10000',
     },
     {
       key: 'tasksPageSize',
@@ -93,6 +94,7 @@ describe('serve limit options', () => {
       env: 'TOOLGATE_TASKS_PAGE_SIZE',
       byDefault: 50,
       refused: ['0', '1001'],
+      rule: 'an integer from 1 to 1000',
     },
     {
       key: 'databaseReadLanes',
@@ -100,9 +102,10 @@ describe('serve limit options', () => {
       env: 'TOOLGATE_DATABASE_READ_LANES',
       byDefault: 1,
       refused: ['17'],
+      rule: 'an integer from 0 to 16',
     },
   ] as const;
-  for (const { key, flag, env, byDefault, refused } of settings) {
+  for (const { key, flag, env, byDefault, refused, rule } of settings) {
     test(`${flag}: ${byDefault} by default, then the file, ${env} and the flag`, () => {
       expect(resolveServeConfig({ dataDir })[key]).toBe(byDefault);
       expect(resolveServeConfig({ dataDir }, { [key]: 4 })[key]).toBe(4);
@@ -114,10 +117,31 @@ describe('serve limit options', () => {
         delete process.env[env];
       }
       for (const value of refused) {
-        expect(() => resolveServeConfig({ dataDir, [key]: value })).toThrow(`${flag} ${value}`);
+        expect(() => resolveServeConfig({ dataDir, [key]: value })).toThrow(
+          `${flag} ${value}: must be ${rule}`,
+        );
       }
     });
   }
+
+  test('--retention-seconds: from the file, TOOLGATE_RETENTION_SECONDS or the flag, within 60 s and a year', () => {
+    expect(resolveServeConfig({ dataDir }).retentionSeconds).toBeUndefined();
+    expect(resolveServeConfig({ dataDir }, { retentionSeconds: 600 }).retentionSeconds).toBe(600);
+    process.env.TOOLGATE_RETENTION_SECONDS = '3600';
+    try {
+      expect(resolveServeConfig({ dataDir }, { retentionSeconds: 600 }).retentionSeconds).toBe(3600);
+      expect(
+        resolveServeConfig({ dataDir, retentionSeconds: '7200' }, { retentionSeconds: 600 }).retentionSeconds,
+      ).toBe(7200);
+    } finally {
+      delete process.env.TOOLGATE_RETENTION_SECONDS;
+    }
+    for (const value of ['59', '31536001', 'a day']) {
+      expect(() => resolveServeConfig({ dataDir, retentionSeconds: value })).toThrow(
+        `--retention-seconds ${value}: must be an integer from 60 to 31536000`,
+      );
+    }
+  });
 
   test('--database-read-lanes 0 is accepted: no lanes, the pool only', () => {
     expect(resolveServeConfig({ dataDir, databaseReadLanes: '0' }).databaseReadLanes).toBe(0);
