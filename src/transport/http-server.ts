@@ -23,6 +23,7 @@ import { HostGuard, isLoopbackHost } from './host-guard.ts';
 import { sendJson, sendJsonRpcError } from './http-replies.ts';
 import { DEFAULT_REPLY_LIMIT_BYTES, serveMcpPost } from './mcp-endpoint.ts';
 import { createMcpServer, principalFromRequest } from './mcp-server.ts';
+import { ModernEndpoint } from './modern-endpoint.ts';
 import { MultiplexedTransport } from './multiplexed-transport.ts';
 import { DEFAULT_BODY_LIMIT_BYTES } from './read-body.ts';
 import { DEFAULT_TOOLS_PAGE_SIZE, SerializedListings } from './serialized-listings.ts';
@@ -161,6 +162,10 @@ export async function startHttpTransport(app: App, options: HttpTransportOptions
       app.gateway,
       new SerializedListings(app.gateway, options.toolsPageSize ?? DEFAULT_TOOLS_PAGE_SIZE),
     );
+    const modern = new ModernEndpoint(
+      { gateway: app.gateway, toolsPageSize: options.toolsPageSize ?? DEFAULT_TOOLS_PAGE_SIZE },
+      (error) => app.logger.debug({ err: error }, 'MCP request refused or failed on the 2026-07-28 leg'),
+    );
     const scopes = new Set(app.registry.all().flatMap((t) => t.definition.scopes));
     const families = options.routes ?? [];
     for (const family of families) for (const scope of family.scopes) scopes.add(scope);
@@ -196,6 +201,7 @@ export async function startHttpTransport(app: App, options: HttpTransportOptions
             bodyLimitBytes,
             replyLimitBytes,
             direct,
+            modern,
           });
         return sendJsonRpcError(res, 405, -32000, 'Method Not Allowed: this server is stateless; POST only', {
           allow: 'POST',
@@ -237,6 +243,7 @@ export async function startHttpTransport(app: App, options: HttpTransportOptions
         clearTimeout(deadline);
         route = null;
         await mcp.close();
+        await modern.close();
       },
     };
   } catch (error) {

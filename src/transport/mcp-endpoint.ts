@@ -12,6 +12,7 @@ import {
   type JsonRpcErrorReply,
   PARSE_ERROR,
 } from './json-rpc-shape.ts';
+import { isLegacyMessage, type ModernEndpoint } from './modern-endpoint.ts';
 import type { JsonRpcReply, MultiplexedTransport } from './multiplexed-transport.ts';
 import { authInfoFor } from './principal-auth-info.ts';
 import { readBody } from './read-body.ts';
@@ -30,11 +31,14 @@ export interface McpEndpointOptions {
   readonly replyLimitBytes: number;
   /** The methods answered without the SDK server (tools/call, tools/list, ping). */
   readonly direct: DirectMethods;
+  /** The 2026-07-28 leg, for every message the SDK does not classify as 2025-era traffic. */
+  readonly modern: ModernEndpoint;
 }
 
 /**
  * POST /mcp of the stateless Streamable HTTP transport: each POST carries JSON-RPC requests and is
- * answered with `application/json`; there is no session and no SSE stream. The checks follow the
+ * answered with `application/json`; there is no session. A body carrying the 2026-07-28 envelope goes
+ * to the modern leg; 2025-era traffic (the `initialize` handshake) is answered here. The checks follow the
  * SDK's own transport, in the same order, with identity checked before the body is read.
  */
 export async function serveMcpPost(
@@ -68,6 +72,7 @@ export async function serveMcpPost(
   } catch {
     return sendJsonRpcError(res, 400, PARSE_ERROR, 'Parse error: invalid JSON');
   }
+  if (!isLegacyMessage(req, parsed)) return options.modern.serve(req, res, parsed, auth.principal);
   const batch = Array.isArray(parsed);
   const items: unknown[] = batch ? (parsed as unknown[]) : [parsed];
   if (items.length === 0 || items.length > MAX_BATCH_SIZE) {

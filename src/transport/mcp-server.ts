@@ -20,6 +20,7 @@ import { callToolAsTask } from '../tasks/task-call.ts';
 import { serveTasks, TASKS_CAPABILITY, TASKS_SINCE_PROTOCOL } from '../tasks/task-handlers.ts';
 import { principalFromAuthInfo } from './principal-auth-info.ts';
 import { DEFAULT_TOOLS_PAGE_SIZE, pageOfTools } from './serialized-listings.ts';
+import { INSTRUCTIONS } from './server-instructions.ts';
 
 /**
  * How a transport tells the server who is calling, per request: HTTP from the request's verified token,
@@ -31,16 +32,6 @@ export type PrincipalSource = (
 
 /** HTTP: the principal the transport verified for this request. */
 export const principalFromRequest: PrincipalSource = (extra) => principalFromAuthInfo(extra.authInfo);
-
-/** The envelope explained once per session, so that no tool's output schema has to repeat it. */
-const INSTRUCTIONS =
-  'Every tool answers with the same outcome envelope: ok (true only for completed, validated, submitted), ' +
-  'tool and contract_version (who answered), status, operation_id (for operations_get), replayed (true when ' +
-  'this is the stored answer of an earlier delivery of the same key), code and category (why, on a refusal ' +
-  'or failure; null on success), message (relay it), retryable, resolution (the next step), field_errors ' +
-  "(one per argument to fix: field, code, message), result (the tool's own typed result) and warnings. " +
-  'Only completed/validated/submitted mean success; outcome_unknown means the change may have happened: ' +
-  'poll operations_get or retry with the same idempotency_key, never a new one.';
 
 /**
  * Only the method is checked when the request is routed: the SDK server then validates tools/call

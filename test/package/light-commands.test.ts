@@ -41,7 +41,16 @@ function packagesLoadedBy(args: readonly string[]): string[] {
 }
 
 /** What only serving needs: the database drivers, the MCP SDK's server and schemas, ajv, logging, metrics. */
-const SERVING = ['pg', 'better-sqlite3', '@modelcontextprotocol/sdk', 'ajv', 'pino', 'prom-client'];
+const SERVING = [
+  'pg',
+  'better-sqlite3',
+  '@modelcontextprotocol/sdk',
+  '@modelcontextprotocol/server',
+  '@modelcontextprotocol/core',
+  'ajv',
+  'pino',
+  'prom-client',
+];
 
 /**
  * The commands that do not serve start in a fraction of `serve`'s time because they load none of what
