@@ -11,7 +11,7 @@ import { OPERATION_ID_PATTERN } from '../operations/operation-id.ts';
 import type { OperationRecord } from '../operations/operation-record.ts';
 import type { OperationStore } from '../operations/operation-store.ts';
 import { DEFAULT_TASKS_PAGE_SIZE } from '../transport/endpoint-defaults.ts';
-import { isSettledTask, type TaskTiming, taskOf } from './task-view.ts';
+import { isSettledTask, type TaskTiming, taskOf, toolResultOf } from './task-view.ts';
 
 export interface OperationTasksOptions {
   readonly store: OperationStore;
@@ -72,13 +72,7 @@ export class OperationTasks {
         { taskId, status: task.status },
       );
     }
-    const envelope = record.envelope;
-    return {
-      content: [{ type: 'text', text: JSON.stringify(envelope) }],
-      structuredContent: envelope as unknown as Record<string, unknown>,
-      isError: envelope.status === 'failed',
-      _meta: { [RELATED_TASK_META_KEY]: { taskId } },
-    };
+    return { ...toolResultOf(record.envelope), _meta: { [RELATED_TASK_META_KEY]: { taskId } } };
   }
 
   /** tasks/list: the caller's own operations, oldest first, one page per call. */
@@ -116,12 +110,19 @@ export class OperationTasks {
     throw new McpError(ErrorCode.InvalidParams, `Cannot cancel: ${why}.`, { taskId, status: task.status });
   }
 
-  /** The caller's own operation by task id; anything else is "not found", the same for every reason. */
-  async #own(principal: Principal, taskId: string): Promise<OperationRecord> {
+  /**
+   * The caller's own operation by task id, or null: another principal's task, a malformed id and an
+   * unknown one are the same "not found", whatever the protocol revision asking.
+   */
+  async find(principal: Principal, taskId: string): Promise<OperationRecord | null> {
     const record = OPERATION_ID_PATTERN.test(taskId) ? await this.#store.findById(taskId) : null;
-    if (!record || record.tenant !== principal.tenant || record.subject !== principal.subject) {
-      throw new McpError(ErrorCode.InvalidParams, `Task not found: ${taskId}.`);
-    }
+    if (!record || record.tenant !== principal.tenant || record.subject !== principal.subject) return null;
+    return record;
+  }
+
+  async #own(principal: Principal, taskId: string): Promise<OperationRecord> {
+    const record = await this.find(principal, taskId);
+    if (!record) throw new McpError(ErrorCode.InvalidParams, `Task not found: ${taskId}.`);
     return record;
   }
 }

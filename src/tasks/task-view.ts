@@ -1,4 +1,5 @@
 import type { Task } from '@modelcontextprotocol/sdk/types.js';
+import type { OutcomeEnvelope } from '../contract/envelope.ts';
 import type { OperationRecord } from '../operations/operation-record.ts';
 
 /** How tasks are published: their lifetime and the pace a requestor should poll at. */
@@ -32,7 +33,21 @@ export function isSettledTask(task: Pick<Task, 'status'>): boolean {
   return task.status === 'completed' || task.status === 'failed' || task.status === 'cancelled';
 }
 
-function taskStatusOf(record: OperationRecord): { status: Task['status']; message: string } {
+/** A settled operation's answer as the `CallToolResult` its tools/call would have given. */
+export function toolResultOf(envelope: OutcomeEnvelope): {
+  content: { type: 'text'; text: string }[];
+  structuredContent: Record<string, unknown>;
+  isError: boolean;
+} {
+  return {
+    content: [{ type: 'text', text: JSON.stringify(envelope) }],
+    structuredContent: envelope as unknown as Record<string, unknown>,
+    isError: envelope.status === 'failed',
+  };
+}
+
+/** What an operation's state means to a requestor polling it: still able to change, or settled. */
+export function taskStatusOf(record: OperationRecord): { status: Task['status']; message: string } {
   switch (record.status) {
     case 'in_progress':
       return { status: 'working', message: `Running: ${record.tool} is executing.` };

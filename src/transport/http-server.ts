@@ -163,7 +163,11 @@ export async function startHttpTransport(app: App, options: HttpTransportOptions
       new SerializedListings(app.gateway, options.toolsPageSize ?? DEFAULT_TOOLS_PAGE_SIZE),
     );
     const modern = new ModernEndpoint(
-      { gateway: app.gateway, toolsPageSize: options.toolsPageSize ?? DEFAULT_TOOLS_PAGE_SIZE },
+      {
+        gateway: app.gateway,
+        toolsPageSize: options.toolsPageSize ?? DEFAULT_TOOLS_PAGE_SIZE,
+        tasks: app.tasks,
+      },
       (error) => app.logger.debug({ err: error }, 'MCP request refused or failed on the 2026-07-28 leg'),
     );
     const scopes = new Set(app.registry.all().flatMap((t) => t.definition.scopes));

@@ -7,6 +7,13 @@ import {
 import packageJson from '../../package.json' with { type: 'json' };
 import type { Principal } from '../auth/principal.ts';
 import type { Gateway } from '../gateway/gateway.ts';
+import type { OperationTasks } from '../tasks/operation-tasks.ts';
+import {
+  acceptsTasks,
+  callToolServerDirected,
+  serveTaskExtension,
+  TASKS_EXTENSION,
+} from '../tasks/task-extension.ts';
 import { pageOfTools } from './serialized-listings.ts';
 import { INSTRUCTIONS } from './server-instructions.ts';
 
@@ -16,19 +23,26 @@ export const LISTING_TTL_MS = 300_000;
 export interface ModernServerOptions {
   readonly gateway: Gateway;
   readonly toolsPageSize: number;
+  /** Durable operations as tasks of the `io.modelcontextprotocol/tasks` extension. */
+  readonly tasks?: OperationTasks;
 }
 
 /**
  * The 2026-07-28 server over the gateway, one instance per request (the SDK's serving entry builds it
  * for the request and drops it after): `server/discover`, `tools/list` and `tools/call`, with the
  * principal the transport verified for this request. The SDK stamps `resultType`, the cache hints and
- * `serverInfo`; the gateway owns validation and the envelope, as on the 2025 path.
+ * `serverInfo`; the gateway owns validation and the envelope, as on the 2025 path. With `tasks`, a
+ * write or request call of a client that declares the Tasks extension may be answered as a task.
  */
 export function createModernServer(options: ModernServerOptions, principal: Principal | null): Server {
+  const { tasks } = options;
   const server = new Server(
     { name: 'toolgate', version: packageJson.version },
     {
-      capabilities: { tools: { listChanged: false } },
+      capabilities: {
+        tools: { listChanged: false },
+        ...(tasks ? { extensions: { [TASKS_EXTENSION]: {} } } : {}),
+      },
       instructions: INSTRUCTIONS,
       // A listing differs per principal (it holds only the tools their scopes allow): never shared.
       cacheHints: {
@@ -54,8 +68,13 @@ export function createModernServer(options: ModernServerOptions, principal: Prin
       _meta: ctx.mcpReq._meta as Record<string, unknown> | undefined,
       traceparent: headerValue(ctx.http?.req?.headers.get('traceparent')),
     };
+    const kind = options.gateway.registry.get(params.name)?.definition.kind;
+    if (tasks && principal && kind !== undefined && kind !== 'read' && acceptsTasks(ctx)) {
+      return (await callToolServerDirected(options.gateway, tasks, call, principal)) as CallToolResult;
+    }
     return (await options.gateway.callTool(call, principal, ctx.mcpReq.signal)) as CallToolResult;
   });
+  if (tasks) serveTaskExtension(server, tasks, principal);
   return server;
 }
 

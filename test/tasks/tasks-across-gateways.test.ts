@@ -1,10 +1,13 @@
 import { CallToolResultSchema, type Task } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
+import { loadOrCreateDevKeys } from '../../src/auth/dev-keys.ts';
+import { mintToken } from '../../src/auth/mint-token.ts';
 import type { TokenSubject } from '../../src/auth/token-claims.ts';
 import { EffectsLedger } from '../../src/external/effects-ledger.ts';
 import { openDatabase } from '../../src/store/open-database.ts';
 import { ChildGateway } from '../operations/child-gateway.ts';
 import { storeTargets } from '../store/store-targets.ts';
+import { modernRequest } from './extension-client.ts';
 import { createTask } from './task-client.ts';
 
 const postgres = storeTargets.find((t) => t.dialect === 'postgres')!;
@@ -64,6 +67,58 @@ describe.skipIf(!postgres.available)('a task across gateway processes on Postgre
       // A replay through the surviving process answers the same task; the bank saw one credit.
       const replay = await createTask(client, 'testing_credit_account', args);
       expect(replay).toMatchObject({ taskId: created.taskId, status: 'completed' });
+      expect(await new EffectsLedger(db).list({ system: 'test_bank' })).toHaveLength(1);
+    } finally {
+      await Promise.all(gateways.map((g) => g.stop()));
+      await db.close();
+      await location.dispose();
+    }
+  }, 90_000);
+
+  it('on 2026-07-28: a task created through one process, which dies, is polled to completed through another', async () => {
+    const location = await postgres.create();
+    const { dataDir, databaseUrl } = location.config;
+    const db = await openDatabase(location.config);
+    const gateways: ChildGateway[] = [];
+    try {
+      const first = await ChildGateway.start({
+        dataDir,
+        databaseUrl,
+        tuning: TUNING,
+        timeoutMs: 1_500,
+        pauseAfterApply: true,
+      });
+      const second = await ChildGateway.start({ dataDir, databaseUrl, tuning: TUNING });
+      gateways.push(first, second);
+      const keys = await loadOrCreateDevKeys(dataDir);
+      const tokenFor = (g: ChildGateway) => mintToken(keys, alice, { audience: g.resource });
+      const args = { account: 'acc-task', amount: 700, idempotency_key: 'task-across-gateways-2026' };
+      const call = { name: 'testing_credit_account', arguments: args };
+      const created = await modernRequest(first.url, await tokenFor(first), 'tools/call', call);
+      expect(created.body.result).toMatchObject({ resultType: 'task', status: 'working' });
+      const taskId = created.body.result!.taskId as string;
+      await first.next('applied');
+      await first.kill();
+
+      const token = await tokenFor(second);
+      let task = (await modernRequest(second.url, token, 'tasks/get', { taskId })).body.result!;
+      for (let i = 0; task.status === 'working'; i++) {
+        if (i > 400) throw new Error(`task stayed ${String(task.statusMessage)}`);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        task = (await modernRequest(second.url, token, 'tasks/get', { taskId })).body.result!;
+      }
+      expect(task).toMatchObject({ status: 'completed', taskId });
+      expect((task.result as { structuredContent: unknown }).structuredContent).toMatchObject({
+        status: 'completed',
+        operation_id: taskId,
+        result: { amount: 700, applied: true },
+      });
+      // A replay through the surviving process answers the settled outcome at once; one credit.
+      const replay = await modernRequest(second.url, token, 'tools/call', call);
+      expect(replay.body.result).toMatchObject({
+        resultType: 'complete',
+        structuredContent: { operation_id: taskId, replayed: true, status: 'completed' },
+      });
       expect(await new EffectsLedger(db).list({ system: 'test_bank' })).toHaveLength(1);
     } finally {
       await Promise.all(gateways.map((g) => g.stop()));

@@ -1,0 +1,173 @@
+import { ProtocolError, type Server, type ServerContext } from '@modelcontextprotocol/server';
+import { z } from 'zod';
+import type { Principal } from '../auth/principal.ts';
+import type { OutcomeEnvelope } from '../contract/envelope.ts';
+import type { Gateway, ToolCallRequest } from '../gateway/gateway.ts';
+import type { OperationRecord } from '../operations/operation-record.ts';
+import type { OperationTasks } from './operation-tasks.ts';
+import { taskStatusOf, toolResultOf } from './task-view.ts';
+
+/** The Tasks extension of MCP 2026-07-28 (SEP-2663): tasks/get, tasks/update, tasks/cancel. */
+export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
+
+/**
+ * How long a write/request call of a client that accepts tasks is waited for before it is answered as a
+ * task instead. A call that settles sooner answers its result at once: most writes never become tasks.
+ */
+export const TASK_AFTER_MS = 1_000;
+
+const MISSING_REQUIRED_CLIENT_CAPABILITY = -32021;
+const INVALID_PARAMS = -32602;
+
+/** A task as tasks/get answers it on 2026-07-28: the task, and the tool's result once it is settled. */
+export interface ExtensionTask {
+  readonly taskId: string;
+  readonly status: 'working' | 'completed';
+  readonly statusMessage: string;
+  readonly createdAt: string;
+  readonly lastUpdatedAt: string;
+  readonly ttlMs: number;
+  readonly pollIntervalMs: number;
+  readonly result?: ReturnType<typeof toolResultOf> & { readonly resultType: 'complete' };
+}
+
+/**
+ * The extension's view of an operation. Every settled outcome is `completed` with the envelope as the
+ * tool result (a `failed` envelope is a tool result with `isError`, which the extension counts as
+ * completed: its `failed` status is for JSON-RPC errors only); anything that may still change, including
+ * an unknown outcome being reconciled or awaiting review, is `working`.
+ */
+export function extensionTaskOf(record: OperationRecord, tasks: OperationTasks): ExtensionTask {
+  const { status, message } = taskStatusOf(record);
+  const settled = status !== 'working' && record.envelope !== null;
+  const base = {
+    taskId: record.id,
+    createdAt: new Date(record.createdAt).toISOString(),
+    lastUpdatedAt: new Date(record.updatedAt).toISOString(),
+    ttlMs: tasks.timing.ttlMs,
+    pollIntervalMs: tasks.timing.pollIntervalMs,
+  };
+  if (!settled) return { ...base, status: 'working', statusMessage: message };
+  return {
+    ...base,
+    status: 'completed',
+    statusMessage: `Settled as ${record.status}.`,
+    // The inlined result is the tools/call result it stands for, discriminator included.
+    result: { ...toolResultOf(record.envelope!), resultType: 'complete' },
+  };
+}
+
+/** True when this request's own declared client capabilities include the Tasks extension. */
+export function acceptsTasks(ctx: ServerContext): boolean {
+  const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
+  const capabilities = envelope?.['io.modelcontextprotocol/clientCapabilities'] as
+    | { extensions?: Record<string, unknown> }
+    | undefined;
+  const declared = capabilities?.extensions?.[TASKS_EXTENSION];
+  return typeof declared === 'object' && declared !== null;
+}
+
+/**
+ * A tools/call of a write or request tool from a client that accepts tasks. The server decides: the
+ * call runs without the HTTP request's abort signal (a task outlives its request); if it settles within
+ * `TASK_AFTER_MS` its result is answered at once, otherwise (still running, or an outcome that is
+ * unknown and being reconciled) the answer is the operation as a task. A refusal before anything ran has
+ * no operation and is answered as the tool result it is.
+ */
+export async function callToolServerDirected(
+  gateway: Gateway,
+  tasks: OperationTasks,
+  request: ToolCallRequest,
+  principal: Principal,
+): Promise<Record<string, unknown>> {
+  let reservedId: string | null = null;
+  let reserved: () => void = () => undefined;
+  const reservation = new Promise<void>((resolve) => {
+    reserved = resolve;
+  });
+  const execution = gateway.callToolEnvelope(
+    {
+      ...request,
+      onReserved: (operationId) => {
+        reservedId = operationId;
+        reserved();
+      },
+    },
+    principal,
+  );
+  const waited = reservation.then(
+    () => new Promise<null>((resolve) => setTimeout(() => resolve(null), TASK_AFTER_MS)),
+  );
+  const first = await Promise.race([execution, waited]);
+  if (first === null) {
+    execution.catch((error: unknown) =>
+      tasks.logger.error({ err: error, op: reservedId }, 'task execution failed after its task was created'),
+    );
+    return taskHandle(tasks, principal, reservedId!);
+  }
+  if (first.operation_id !== null && !isSettled(first))
+    return taskHandle(tasks, principal, first.operation_id);
+  return toolResultOf(first);
+}
+
+function isSettled(envelope: OutcomeEnvelope): boolean {
+  return envelope.status !== 'outcome_unknown' && envelope.status !== 'in_progress';
+}
+
+async function taskHandle(
+  tasks: OperationTasks,
+  principal: Principal,
+  operationId: string,
+): Promise<Record<string, unknown>> {
+  const record = await tasks.find(principal, operationId);
+  if (!record) throw new ProtocolError(INVALID_PARAMS, `Task not found: ${operationId}.`);
+  const { result: _, ...task } = extensionTaskOf(record, tasks);
+  return { ...task, resultType: 'task' };
+}
+
+const taskParams = z.object({ taskId: z.string() });
+const updateParams = z.object({
+  taskId: z.string(),
+  inputResponses: z.record(z.string(), z.unknown()).optional(),
+});
+
+/**
+ * tasks/get, tasks/update and tasks/cancel from the durable operations, for one request's principal.
+ * A client that did not declare the extension on this request is answered -32021; a task that is not
+ * the caller's own is -32602, the same as one that does not exist. tasks/list and tasks/result are
+ * gone in this revision and stay unregistered (-32601).
+ */
+export function serveTaskExtension(server: Server, tasks: OperationTasks, principal: Principal | null): void {
+  const own = async (taskId: string, ctx: ServerContext): Promise<OperationRecord> => {
+    if (!acceptsTasks(ctx)) {
+      throw new ProtocolError(
+        MISSING_REQUIRED_CLIENT_CAPABILITY,
+        `Missing required client capability: ${ctx.mcpReq.method} needs the ${TASKS_EXTENSION} extension declared in this request's clientCapabilities.`,
+        { requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } } },
+      );
+    }
+    const record = principal ? await tasks.find(principal, taskId) : null;
+    if (!record) throw new ProtocolError(INVALID_PARAMS, `Task not found: ${taskId}.`);
+    return record;
+  };
+  server.setRequestHandler('tasks/get', { params: taskParams }, async (params, ctx) => ({
+    ...extensionTaskOf(await own(params.taskId, ctx), tasks),
+  }));
+  // No task of ours ever asks for input, so no response is outstanding: each is ignored, as the
+  // extension says of responses to keys that are not outstanding.
+  server.setRequestHandler('tasks/update', { params: updateParams }, async (params, ctx) => {
+    await own(params.taskId, ctx);
+    return {};
+  });
+  // A task exists only once its operation executes, so its write may already have reached the owning
+  // system: a cancel is acknowledged, as the extension requires, and never undoes anything. The
+  // acknowledgement says so; the task goes on to its real outcome.
+  server.setRequestHandler('tasks/cancel', { params: taskParams }, async (params, ctx) => {
+    const task = extensionTaskOf(await own(params.taskId, ctx), tasks);
+    const reason =
+      task.status === 'completed'
+        ? `task ${task.taskId} is already settled; nothing to cancel`
+        : `task ${task.taskId} has started executing and may already have reached the owning system; a cancel is not an undo, the task continues to its outcome`;
+    return { _meta: { 'io.toolgate/cancellation': { cancelled: false, status: task.status, reason } } };
+  });
+}
