@@ -137,7 +137,11 @@ const updateParams = z.object({
  * the caller's own is -32602, the same as one that does not exist. tasks/list and tasks/result are
  * gone in this revision and stay unregistered (-32601).
  */
-export function serveTaskExtension(server: Server, tasks: OperationTasks, principal: Principal | null): void {
+export function serveTaskExtension(
+  server: Server,
+  tasks: OperationTasks,
+  principalNow: () => Principal | null | Promise<Principal | null>,
+): void {
   const own = async (taskId: string, ctx: ServerContext): Promise<OperationRecord> => {
     if (!acceptsTasks(ctx)) {
       throw new ProtocolError(
@@ -146,6 +150,7 @@ export function serveTaskExtension(server: Server, tasks: OperationTasks, princi
         { requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } } },
       );
     }
+    const principal = await principalNow();
     const record = principal ? await tasks.find(principal, taskId) : null;
     if (!record) throw new ProtocolError(INVALID_PARAMS, `Task not found: ${taskId}.`);
     return record;

@@ -1,17 +1,19 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { classifyInboundRequest, createMcpHandler, type McpHttpHandler } from '@modelcontextprotocol/server';
 import type { Principal } from '../auth/principal.ts';
+import { sendJson } from './http-replies.ts';
 import { createModernServer, type ModernServerOptions } from './modern-server.ts';
+import { HEADER_MISMATCH, type HeaderDisagreement, paramHeaderDisagreement } from './param-header-check.ts';
 import { authInfoFor, principalFromAuthInfo } from './principal-auth-info.ts';
 
 /**
- * Whether a parsed POST body is 2025-era traffic (the `initialize` handshake and everything without the
- * per-request `_meta` envelope), by the SDK's own classification. A message that is not well-formed
- * JSON-RPC cannot claim an envelope either: the 2025 path answers it, message by message, under its
- * id. Everything else, including the refusals of a malformed envelope or of headers that contradict
- * the body, is the modern leg's to answer.
+ * Which leg answers a parsed POST body, by the SDK's own classification: `legacy` for 2025-era traffic
+ * (the `initialize` handshake and everything without the per-request `_meta` envelope), `modern` for a
+ * well-formed 2026-07-28 message, `refused` for one the modern leg refuses (a malformed envelope,
+ * headers that contradict the body). A message that is not well-formed JSON-RPC cannot claim an
+ * envelope either: the 2025 path answers it, message by message, under its id.
  */
-export function isLegacyMessage(req: IncomingMessage, body: unknown): boolean {
+export function legOf(req: IncomingMessage, body: unknown): 'legacy' | 'modern' | 'refused' {
   const outcome = classifyInboundRequest({
     httpMethod: 'POST',
     protocolVersionHeader: single(req.headers['mcp-protocol-version']),
@@ -19,7 +21,10 @@ export function isLegacyMessage(req: IncomingMessage, body: unknown): boolean {
     mcpNameHeader: single(req.headers['mcp-name']),
     body,
   });
-  return outcome.kind === 'legacy' || (outcome.kind === 'reject' && outcome.rung === 'jsonrpc-shape');
+  if (outcome.kind === 'legacy' || (outcome.kind === 'reject' && outcome.rung === 'jsonrpc-shape')) {
+    return 'legacy';
+  }
+  return outcome.kind === 'modern' ? 'modern' : 'refused';
 }
 
 /**
@@ -30,16 +35,39 @@ export function isLegacyMessage(req: IncomingMessage, body: unknown): boolean {
  */
 export class ModernEndpoint {
   readonly #handler: McpHttpHandler;
+  readonly #options: ModernServerOptions;
 
   constructor(options: ModernServerOptions, onerror: (error: Error) => void) {
+    this.#options = options;
     this.#handler = createMcpHandler(
-      (ctx) => createModernServer(options, principalFromAuthInfo(ctx.authInfo)),
+      (ctx) => {
+        const principal = principalFromAuthInfo(ctx.authInfo);
+        return createModernServer(options, () => principal);
+      },
       { legacy: 'reject', onerror },
     );
   }
 
-  /** Answers one POST whose JSON body was already read and parsed. */
-  async serve(req: IncomingMessage, res: ServerResponse, body: unknown, principal: Principal): Promise<void> {
+  /**
+   * Answers one POST whose JSON body was already read and parsed. A well-formed tools/call whose
+   * `Mcp-Param-*` headers disagree with its arguments is refused here, before any tool code runs.
+   */
+  async serve(
+    req: IncomingMessage,
+    res: ServerResponse,
+    body: unknown,
+    principal: Principal,
+    leg: 'modern' | 'refused',
+  ): Promise<void> {
+    const disagreement = leg === 'modern' ? this.#paramHeaderDisagreement(req, body) : null;
+    if (disagreement) {
+      const error = {
+        code: HEADER_MISMATCH,
+        message: `Bad Request: the request headers and body disagree: ${disagreement.message}`,
+        data: { mismatch: { header: disagreement.header, body: disagreement.message } },
+      };
+      return sendJson(res, 400, { jsonrpc: '2.0', id: (body as { id: unknown }).id, error });
+    }
     const gone = new AbortController();
     const onClose = () => {
       if (!res.writableFinished) gone.abort();
@@ -63,6 +91,14 @@ export class ModernEndpoint {
 
   close(): Promise<void> {
     return this.#handler.close();
+  }
+
+  #paramHeaderDisagreement(req: IncomingMessage, body: unknown): HeaderDisagreement | null {
+    const message = body as { method?: unknown; params?: { name?: unknown; arguments?: unknown } };
+    if (message.method !== 'tools/call' || typeof message.params?.name !== 'string') return null;
+    const tool = this.#options.gateway.registry.get(message.params.name);
+    if (!tool || tool.paramHeaders.length === 0) return null;
+    return paramHeaderDisagreement(tool.paramHeaders, message.params.arguments, req.headers);
   }
 }
 

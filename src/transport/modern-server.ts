@@ -29,12 +29,15 @@ export interface ModernServerOptions {
 
 /**
  * The 2026-07-28 server over the gateway, one instance per request (the SDK's serving entry builds it
- * for the request and drops it after): `server/discover`, `tools/list` and `tools/call`, with the
- * principal the transport verified for this request. The SDK stamps `resultType`, the cache hints and
+ * for the request and drops it after; over stdio, one per connection): `server/discover`, `tools/list`
+ * and `tools/call`, with the principal the transport verified (over stdio, re-verified per request). The SDK stamps `resultType`, the cache hints and
  * `serverInfo`; the gateway owns validation and the envelope, as on the 2025 path. With `tasks`, a
  * write or request call of a client that declares the Tasks extension may be answered as a task.
  */
-export function createModernServer(options: ModernServerOptions, principal: Principal | null): Server {
+export function createModernServer(
+  options: ModernServerOptions,
+  principalNow: () => Principal | null | Promise<Principal | null>,
+): Server {
   const { tasks } = options;
   const server = new Server(
     { name: 'toolgate', version: packageJson.version },
@@ -51,9 +54,9 @@ export function createModernServer(options: ModernServerOptions, principal: Prin
       },
     },
   );
-  server.setRequestHandler('tools/list', (request) => {
+  server.setRequestHandler('tools/list', async (request) => {
     const page = pageOfTools(
-      options.gateway.listTools(principal).map(withoutTaskSupport),
+      options.gateway.listTools(await principalNow()).map(withoutTaskSupport),
       request.params?.cursor,
       options.toolsPageSize,
     );
@@ -68,13 +71,14 @@ export function createModernServer(options: ModernServerOptions, principal: Prin
       _meta: ctx.mcpReq._meta as Record<string, unknown> | undefined,
       traceparent: headerValue(ctx.http?.req?.headers.get('traceparent')),
     };
+    const principal = await principalNow();
     const kind = options.gateway.registry.get(params.name)?.definition.kind;
     if (tasks && principal && kind !== undefined && kind !== 'read' && acceptsTasks(ctx)) {
       return (await callToolServerDirected(options.gateway, tasks, call, principal)) as CallToolResult;
     }
     return (await options.gateway.callTool(call, principal, ctx.mcpReq.signal)) as CallToolResult;
   });
-  if (tasks) serveTaskExtension(server, tasks, principal);
+  if (tasks) serveTaskExtension(server, tasks, principalNow);
   return server;
 }
 

@@ -1,7 +1,11 @@
 import type { Readable, Writable } from 'node:stream';
+import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import type { App } from '../app/create-app.ts';
 import type { Principal } from '../auth/principal.ts';
 import { createMcpServer, type PrincipalSource } from './mcp-server.ts';
+import { createModernServer } from './modern-server.ts';
+import { claimsModernEnvelope, OpeningTransport } from './opening-transport.ts';
+import { DEFAULT_TOOLS_PAGE_SIZE } from './serialized-listings.ts';
 import { StdioLineTransport } from './stdio-line-transport.ts';
 
 export interface StdioTransport {
@@ -10,11 +14,17 @@ export interface StdioTransport {
   close(): Promise<void>;
 }
 
+type Message = Parameters<StdioLineTransport['send']>[0];
+
 /**
  * MCP over stdio for one local client. There are no headers on a pipe, so the whole session acts
  * as one principal, verified from TOOLGATE_TOKEN before the server starts and, when `principalNow`
  * is given, again on every request, so the session ends with its token. stdout carries only the
  * protocol; logs go to stderr.
+ *
+ * The opening message chooses the revision for the connection's lifetime: one carrying the 2026-07-28
+ * envelope (a `server/discover` probe, or any request) is served by the v2 SDK's stdio entry; an
+ * `initialize` handshake (or anything without the envelope) by the 2025 server, exactly as before.
  */
 export async function startStdioTransport(
   app: App,
@@ -24,25 +34,54 @@ export async function startStdioTransport(
   options: { readonly toolsPageSize?: number } = {},
 ): Promise<StdioTransport> {
   const input = streams.input ?? process.stdin;
-  const server = createMcpServer(app.gateway, principalNow, app.tasks, options.toolsPageSize);
-  const transport = new StdioLineTransport(input, streams.output ?? process.stdout);
+  const line = new StdioLineTransport(input, streams.output ?? process.stdout);
   let markClosed: () => void = () => {};
   const closed = new Promise<void>((resolve) => {
     markClosed = resolve;
   });
-  server.onclose = () => markClosed();
   // Lines that are not messages are answered by the transport; what remains here is the stream's own
   // errors and messages the server could not handle.
-  server.onerror = (error) => app.logger.warn({ err: error }, 'MCP stdio message could not be handled');
-  const onEnd = () => void server.close();
-  input.once('end', onEnd);
-  await server.connect(transport);
-  app.logger.info({ sub: principal.subject, tenant: principal.tenant }, 'serving MCP over stdio');
-  return {
-    closed,
-    async close() {
-      input.off('end', onEnd);
-      await server.close();
-    },
+  const onerror = (error: Error) => app.logger.warn({ err: error }, 'MCP stdio message could not be handled');
+  let stopServing: (() => Promise<void>) | null = null;
+
+  const pin = async (opening: Message): Promise<void> => {
+    const transport = new OpeningTransport(line, read);
+    if (claimsModernEnvelope(opening)) {
+      const toolsPageSize = options.toolsPageSize ?? DEFAULT_TOOLS_PAGE_SIZE;
+      const handle = serveStdio(
+        () =>
+          createModernServer({ gateway: app.gateway, toolsPageSize, tasks: app.tasks }, () =>
+            principalNow({}),
+          ),
+        { transport: transport as never, legacy: 'reject', onerror },
+      );
+      transport.onclose = () => markClosed();
+      stopServing = () => handle.close();
+      return;
+    }
+    const server = createMcpServer(app.gateway, principalNow, app.tasks, options.toolsPageSize);
+    server.onclose = () => markClosed();
+    server.onerror = onerror;
+    stopServing = () => server.close();
+    await server.connect(transport);
   };
+  const read: Message[] = [];
+  line.onmessage = (message) => {
+    read.push(message);
+    if (read.length === 1) void pin(message);
+  };
+  line.onclose = () => markClosed();
+  line.onerror = onerror;
+
+  const close = async () => {
+    input.off('end', onEnd);
+    if (stopServing) await (stopServing as () => Promise<void>)();
+    else await line.close();
+    markClosed();
+  };
+  const onEnd = () => void close();
+  input.once('end', onEnd);
+  await line.start();
+  app.logger.info({ sub: principal.subject, tenant: principal.tenant }, 'serving MCP over stdio');
+  return { closed, close };
 }

@@ -4,6 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { promisify } from 'node:util';
+import { Client as ModernClient } from '@modelcontextprotocol/client';
+import { StdioClientTransport as ModernStdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { McpError } from '@modelcontextprotocol/sdk/types.js';
@@ -218,4 +220,38 @@ describe('toolgate serve --stdio', () => {
       await client.close();
     }
   }, 20_000);
+
+  for (const mode of [{ pin: '2026-07-28' }, 'auto'] as const) {
+    test(`serves the v2 client (${typeof mode === 'string' ? mode : 'pinned'}) on 2026-07-28 over its stdin/stdout`, async () => {
+      const token = await mintToken(
+        await loadOrCreateDevKeys(dataDir),
+        { sub: 'u2', tenant: 't1', actor: 'operator', scopes: ['operations:read'] },
+        { audience: 'http://127.0.0.1:8787/mcp' },
+      );
+      const client = new ModernClient(
+        { name: 'stdio-cli-test', version: '0' },
+        { versionNegotiation: { mode } },
+      );
+      await client.connect(
+        new ModernStdioClientTransport({
+          command: process.execPath,
+          args: [CLI, 'serve', '--stdio', '--no-seed', '--data-dir', dataDir],
+          env: { PATH: process.env.PATH ?? '', TOOLGATE_TOKEN: token, TOOLGATE_LOG_LEVEL: 'warn' },
+          stderr: 'pipe',
+        }),
+      );
+      try {
+        expect(client.getNegotiatedProtocolVersion()).toBe('2026-07-28');
+        const { tools } = await client.listTools();
+        expect(tools.map((t) => t.name)).toContain('operations_get');
+        const missing = await client.callTool({
+          name: 'operations_get',
+          arguments: { operation_id: 'op_00000000000000000000000000' },
+        });
+        expect(missing.structuredContent).toMatchObject({ tool: 'operations_get', ok: false });
+      } finally {
+        await client.close();
+      }
+    }, 20_000);
+  }
 });
