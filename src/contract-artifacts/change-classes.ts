@@ -56,6 +56,8 @@ export const CHANGE_CLASSES = {
   object_closed: { severity: { input: B, output: C }, summary: 'object closed to unknown fields' },
   object_opened: { severity: { input: C, output: B }, summary: 'object opened to unknown fields' },
   field_description_changed: { severity: C, summary: 'field description changed' },
+  // Clients mirror x-mcp-header from the schema they list, so a new or renamed header follows by itself.
+  field_header_changed: { severity: C, summary: 'mirrored Mcp-Param header changed' },
 } as const satisfies Record<string, { severity: Severity | Record<SchemaSide, Severity>; summary: string }>;
 
 export type ChangeClass = keyof typeof CHANGE_CLASSES;

@@ -20,6 +20,8 @@ const ANNOTATIONS = new Set([
   'readOnly',
   'writeOnly',
   'deprecated',
+  // SEP-2243: which header a client mirrors the value into; it constrains the transport, not the value.
+  'x-mcp-header',
 ]);
 
 const patterns = new Map<string, RegExp | null>();

@@ -83,6 +83,10 @@ function compareResolved(walk: Walk, before: SchemaNode, after: SchemaNode, plac
   const newText = descriptionOf(after);
   if (oldText !== newText)
     emit(walk, 'field_description_changed', place, `description ${show(oldText)} -> ${show(newText)}`);
+  const oldHeader = before['x-mcp-header'];
+  const newHeader = after['x-mcp-header'];
+  if (oldHeader !== newHeader)
+    emit(walk, 'field_header_changed', place, `x-mcp-header ${show(oldHeader)} -> ${show(newHeader)}`);
   if (canonicalJson(before.default ?? null) !== canonicalJson(after.default ?? null)) {
     emit(walk, 'default_changed', place, `default ${show(before.default)} -> ${show(after.default)}`);
   }

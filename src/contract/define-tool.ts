@@ -5,6 +5,7 @@ import type { SqlExecutor } from '../store/sql-database.ts';
 import { duplicateErrors, type ErrorCodeSpec } from './error-catalog.ts';
 import type { OperationMode } from './fingerprint.ts';
 import type { ToolOutcome } from './outcome.ts';
+import { paramHeaderProblems } from './param-headers.ts';
 import { reportContractProblems, type ToolContractProblem } from './tool-contract-error.ts';
 
 export const TOOL_KINDS = ['read', 'write', 'request'] as const;
@@ -105,6 +106,13 @@ export interface ToolSpec<I extends z.ZodObject, O extends z.ZodType> {
   readonly scopes: readonly string[];
   readonly timeoutMs: number;
   readonly examples: readonly ToolExample<z.input<I>>[];
+  /**
+   * Top-level input fields mirrored into HTTP headers on MCP 2026-07-28 (SEP-2243), field -> header
+   * name: the tool's schema marks them `x-mcp-header`, clients send `Mcp-Param-{Name}`, and a balancer
+   * or WAF can route or limit by the value without parsing JSON. The gateway refuses a call whose
+   * header is missing or disagrees with its argument. Only string, number, integer or boolean fields.
+   */
+  readonly headers?: Readonly<Record<string, string>>;
   /** Input fields whose values never reach logs or traces (top-level names). */
   readonly sensitiveFields?: readonly string[];
   /** Input has a boolean `dry_run` that selects mode dry_run (never reserves a key). */
@@ -187,6 +195,9 @@ export function defineTool<I extends z.ZodObject, O extends z.ZodType>(
       'duplicate-suspicion',
       `duplicateSuspicion.confirmField ${suspicion.confirmField} is not an input field`,
     );
+  }
+  for (const problem of paramHeaderProblems(spec.headers ?? {}, Object.keys(spec.input.shape))) {
+    broken('headers', problem);
   }
   reportContractProblems(problems);
   // A tool that refuses suspected duplicates can answer POSSIBLE_DUPLICATE, so its contract lists it.

@@ -1,6 +1,7 @@
 import type { AnyToolDefinition } from './define-tool.ts';
 import { type ErrorCodeSpec, gatewayErrors, statusOfCode } from './error-catalog.ts';
 import { inputJsonSchema, type JsonSchema, openObjectPointers, outputJsonSchema } from './json-schema.ts';
+import { type ParamHeader, withParamHeaders } from './param-headers.ts';
 import { taskNotesOf, taskSupportOf } from './task-support.ts';
 import { ToolContractError, type ToolContractProblem } from './tool-contract-error.ts';
 
@@ -14,6 +15,8 @@ export interface RegisteredTool {
   readonly definition: AnyToolDefinition;
   readonly inputSchema: JsonSchema;
   readonly outputSchema: JsonSchema;
+  /** Input fields mirrored into `Mcp-Param-*` headers, checked against each 2026-07-28 call. */
+  readonly paramHeaders: readonly ParamHeader[];
   /** Declared codes plus the gateway's own, by code. */
   readonly errors: ReadonlyMap<string, ErrorCodeSpec>;
   /** Contract metadata published in tools/list `_meta`. */
@@ -87,7 +90,9 @@ export class ToolRegistry {
     const problems: ToolContractProblem[] = [];
     const broken = (rule: string, message: string) => problems.push({ tool: name, rule, message });
     if (this.#tools.has(name)) broken('unique-name', `tool ${name} is registered twice`);
-    const inputSchema = inputJsonSchema(definition.input);
+    const mirrored = withParamHeaders(inputJsonSchema(definition.input), definition.headers ?? {});
+    for (const problem of mirrored.problems) broken('headers', problem);
+    const inputSchema = mirrored.schema;
     const open = openObjectPointers(inputSchema);
     if (open.length > 0) broken('closed-input', `input objects must be closed (strictObject) at ${open}`);
     const outputSchema = outputJsonSchema(definition.output);
@@ -143,7 +148,15 @@ export class ToolRegistry {
       execution: { taskSupport: taskSupportOf(definition.kind) },
       _meta: { [CONTRACT_META_KEY]: meta },
     };
-    this.#tools.set(name, { definition, inputSchema, outputSchema, errors, meta, listing });
+    this.#tools.set(name, {
+      definition,
+      inputSchema,
+      outputSchema,
+      paramHeaders: mirrored.declarations,
+      errors,
+      meta,
+      listing,
+    });
     this.#listing = null;
     this.#views.clear();
   }

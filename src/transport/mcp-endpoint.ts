@@ -12,7 +12,7 @@ import {
   type JsonRpcErrorReply,
   PARSE_ERROR,
 } from './json-rpc-shape.ts';
-import { isLegacyMessage, type ModernEndpoint } from './modern-endpoint.ts';
+import { legOf, type ModernEndpoint } from './modern-endpoint.ts';
 import type { JsonRpcReply, MultiplexedTransport } from './multiplexed-transport.ts';
 import { authInfoFor } from './principal-auth-info.ts';
 import { readBody } from './read-body.ts';
@@ -72,7 +72,8 @@ export async function serveMcpPost(
   } catch {
     return sendJsonRpcError(res, 400, PARSE_ERROR, 'Parse error: invalid JSON');
   }
-  if (!isLegacyMessage(req, parsed)) return options.modern.serve(req, res, parsed, auth.principal);
+  const leg = legOf(req, parsed);
+  if (leg !== 'legacy') return options.modern.serve(req, res, parsed, auth.principal, leg);
   const batch = Array.isArray(parsed);
   const items: unknown[] = batch ? (parsed as unknown[]) : [parsed];
   if (items.length === 0 || items.length > MAX_BATCH_SIZE) {

@@ -565,6 +565,15 @@ const cases: DiffCase[] = [
     change: 'field_description_changed',
     severity: 'compatible',
   },
+  {
+    name: 'field mirrored into a header',
+    tool: 'tickets_open',
+    edit: (t) => {
+      input(t).summary!['x-mcp-header'] = 'Summary';
+    },
+    change: 'field_header_changed',
+    severity: 'compatible',
+  },
 ];
 
 describe('contract diff classifies each change', () => {

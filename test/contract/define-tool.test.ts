@@ -79,6 +79,42 @@ describe('defineTool', () => {
   });
 });
 
+describe('mirrored headers (x-mcp-header)', () => {
+  it.each([
+    [{ missing: 'Thing-Id' }, 'not a top-level input field'],
+    [{ thing_id: 'Thing Id' }, 'not an HTTP header name'],
+    [{ thing_id: 'Thing:Id' }, 'not an HTTP header name'],
+    [{ thing_id: 'Thing-Id', name: 'thing-id' }, 'declared twice'],
+  ])('refuses headers %j (%s)', (headers, why) => {
+    expect(() => defineTool({ ...writeSpec, headers })).toThrow(why);
+  });
+
+  it('marks the field x-mcp-header in the schema and keeps the declaration for the transport', () => {
+    const registry = new ToolRegistry({ retentionSeconds: 3600 }).register(
+      defineTool({ ...readSpec, headers: { thing_id: 'Thing-Id' } }),
+    );
+    const tool = registry.get('things_get')!;
+    const properties = tool.inputSchema.properties as Record<string, Record<string, unknown>>;
+    expect(properties.thing_id).toMatchObject({ type: 'string', 'x-mcp-header': 'Thing-Id' });
+    expect(tool.paramHeaders).toEqual([{ field: 'thing_id', header: 'Thing-Id', type: 'string' }]);
+    expect(registry.listing()[0]).toMatchObject({
+      inputSchema: { properties: { thing_id: { 'x-mcp-header': 'Thing-Id' } } },
+    });
+  });
+
+  it('refuses a header on a field that is not one primitive type', () => {
+    const spec = {
+      ...readSpec,
+      input: z.strictObject({ thing_id: z.string().max(20), tags: z.array(z.string().max(5)).max(3) }),
+      examples: [],
+      headers: { tags: 'Tags' },
+    };
+    expect(() => new ToolRegistry({ retentionSeconds: 3600 }).register(defineTool(spec))).toThrow(
+      'only a string, number, integer or boolean field',
+    );
+  });
+});
+
 describe('ToolRegistry', () => {
   const registry = () => new ToolRegistry({ retentionSeconds: 3600 });
 

@@ -98,7 +98,7 @@ describe('the 2026-07-28 leg of /mcp on the wire', () => {
     const order = fixtures.orders.all.find((o) => o.label === 'alice-editable')!;
     const reply = await post(
       request(3, 'tools/call', { name: 'orders_get', arguments: { order_id: order.order_id } }),
-      { 'mcp-method': 'tools/call', 'mcp-name': 'orders_get' },
+      { 'mcp-method': 'tools/call', 'mcp-name': 'orders_get', 'mcp-param-order-id': order.order_id },
     );
     expect(reply.status).toBe(200);
     expect(reply.body.result).toMatchObject({
@@ -174,5 +174,61 @@ describe('the 2026-07-28 leg of /mcp on the wire', () => {
       serverInfo: { name: 'toolgate' },
     });
     expect(reply.body.result).not.toHaveProperty('resultType');
+  });
+
+  test('a mirrored Mcp-Param header must agree with its argument; a Base64 value is decoded first', async () => {
+    const order = fixtures.orders.all.find((o) => o.label === 'alice-editable')!;
+    const read = request(9, 'tools/call', { name: 'orders_get', arguments: { order_id: order.order_id } });
+    const headers = { 'mcp-method': 'tools/call', 'mcp-name': 'orders_get' };
+    const agreed = await post(read, { ...headers, 'mcp-param-order-id': order.order_id });
+    expect(agreed.status).toBe(200);
+    expect(agreed.body.result).toMatchObject({ structuredContent: { status: 'completed' } });
+    const encoded = `=?base64?${Buffer.from(order.order_id).toString('base64')}?=`;
+    expect((await post(read, { ...headers, 'mcp-param-order-id': encoded })).status).toBe(200);
+    for (const value of [undefined, 'ord_00000000000000000000000000000000', '=?base64?not base64?=']) {
+      const refused = await post(
+        read,
+        value === undefined ? headers : { ...headers, 'mcp-param-order-id': value },
+      );
+      expect(refused.status).toBe(400);
+      expect(refused.body).toMatchObject({ id: 9, error: { code: -32020 } });
+    }
+  });
+
+  test('a change whose Mcp-Param-Environment header disagrees is refused before anything is created', async () => {
+    const requester = gw.app.principals.find((p) => p.scopes.includes('changes:create'))!;
+    const creator = await gw.tokenFor(requester.name);
+    const body = request(10, 'tools/call', {
+      name: 'change_create',
+      arguments: {
+        service_id: 'payments-api',
+        environment: 'staging',
+        start_time: '2099-08-15T07:00:00Z',
+        duration_minutes: 60,
+        summary: 'Rotate the payments API TLS certificate',
+        implementation_plan: 'Deploy the new certificate with the standard pipeline.',
+        rollback_plan: 'Redeploy the previous certificate.',
+        risk: 'low',
+        dry_run: false,
+        idempotency_key: `wire-header-${Date.now().toString(36)}`,
+      },
+    });
+    const response = await fetch(gw.url, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${creator}`,
+        'content-type': 'application/json',
+        'mcp-protocol-version': MODERN,
+        'mcp-method': 'tools/call',
+        'mcp-name': 'change_create',
+        'mcp-param-service-id': 'payments-api',
+        'mcp-param-environment': 'production',
+      },
+      body: JSON.stringify(body),
+    });
+    expect(response.status).toBe(400);
+    expect(await response.json()).toMatchObject({ id: 10, error: { code: -32020 } });
+    const effects = await gw.testApi('GET', '/test-api/effects?target=change_platform');
+    expect((effects.body as { effects: unknown[] }).effects).toHaveLength(0);
   });
 });

@@ -123,6 +123,8 @@ export function ordersGetTool(db: SqlDatabase) {
     output: orderViewSchema,
     errors: [orderErrors.ORDER_NOT_FOUND],
     scopes: ['orders:read'],
+    // Lets a balancer or WAF route, log or limit lookups by order without reading the body.
+    headers: { order_id: 'Order-Id' },
     timeoutMs: 5_000,
     examples: [{ title: 'Read an order', input: { order_id: 'ord_5f0c6a1e9b2d4c7a8e3f1b0d2c4a6e8f' } }],
     handler: async (input, ctx) => {

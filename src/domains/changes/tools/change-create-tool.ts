@@ -96,6 +96,8 @@ export function changeCreateTool(service: ChangeService, claims: CreationClaims)
     timeoutMs: 20_000,
     examples: changeCreateExamples,
     sensitiveFields: ['implementation_plan', 'rollback_plan'],
+    // A balancer or WAF sees which service and environment a change is for without reading the body.
+    headers: { service_id: 'Service-Id', environment: 'Environment' },
     supportsDryRun: true,
     duplicateSuspicion: { windowSeconds: DUPLICATE_WINDOW_SECONDS, confirmField: 'confirm_new_change' },
     notes: [

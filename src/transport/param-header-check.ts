@@ -1,0 +1,69 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import type { ParamHeader } from '../contract/param-headers.ts';
+
+/** MCP's HeaderMismatch: the request's headers and its body disagree. */
+export const HEADER_MISMATCH = -32020;
+
+const BASE64_PREFIX = '=?base64?';
+const BASE64_SUFFIX = '?=';
+const CANONICAL_BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+const DECIMAL = /^-?\d+(\.\d+)?$/;
+
+/** Why a call's `Mcp-Param-*` headers cannot be trusted to describe it, or null when they agree. */
+export interface HeaderDisagreement {
+  readonly header: string;
+  readonly message: string;
+}
+
+/**
+ * Checks a tools/call's mirrored headers against its arguments, as SEP-2243 asks of a server: a field
+ * the body carries needs its header, decoding (a `=?base64?...?=` value is UTF-8 in canonical Base64)
+ * to the same value; a field that is absent or null needs none. Numbers compare as numbers.
+ */
+export function paramHeaderDisagreement(
+  declarations: readonly ParamHeader[],
+  args: unknown,
+  headers: IncomingHttpHeaders,
+): HeaderDisagreement | null {
+  for (const { field, header, type } of declarations) {
+    const value = (args as Record<string, unknown> | null | undefined)?.[field];
+    const expected = primitiveText(value);
+    if (expected === null) continue;
+    const name = `Mcp-Param-${header}`;
+    const raw = headers[name.toLowerCase()];
+    if (typeof raw !== 'string') {
+      return { header: name, message: `the body carries ${field} but the ${name} header is absent` };
+    }
+    const decoded = decodeHeaderValue(raw.trim());
+    if (decoded === null) {
+      return { header: name, message: `the ${name} header carries an invalid Base64 value` };
+    }
+    const numeric = (type === 'number' || type === 'integer') && typeof value === 'number';
+    const agrees = numeric && DECIMAL.test(decoded) ? Number(decoded) === value : decoded === expected;
+    if (!agrees) {
+      return {
+        header: name,
+        message: `the ${name} header says ${JSON.stringify(decoded)} but the body carries ${field}=${JSON.stringify(value)}`,
+      };
+    }
+  }
+  return null;
+}
+
+function primitiveText(value: unknown): string | null {
+  if (typeof value === 'string') return value;
+  if (typeof value === 'boolean') return value ? 'true' : 'false';
+  if (typeof value === 'number' && Number.isFinite(value)) return String(value);
+  return null;
+}
+
+function decodeHeaderValue(value: string): string | null {
+  if (!(value.startsWith(BASE64_PREFIX) && value.endsWith(BASE64_SUFFIX))) return value;
+  const payload = value.slice(BASE64_PREFIX.length, -BASE64_SUFFIX.length);
+  if (!CANONICAL_BASE64.test(payload)) return null;
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(Buffer.from(payload, 'base64'));
+  } catch {
+    return null;
+  }
+}
