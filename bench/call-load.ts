@@ -1,5 +1,6 @@
 import { Agent, request } from 'node:http';
 import { processCpuMicros } from './process-cpu.ts';
+import type { JsonRpcCall, RequestShape } from './request-shape.ts';
 
 /** When a phase of the load ends: after a number of calls, or after a time. */
 export type LoadPhase = { readonly calls: number } | { readonly ms: number };
@@ -12,8 +13,10 @@ export interface CallLoadOptions {
   readonly measured: LoadPhase;
   /** Keep-alive connections, each with one call in flight. */
   readonly concurrency: number;
-  /** The JSON-RPC request to post, or a function of the call number (e.g. a new key per call). */
-  readonly body: string | ((i: number) => string);
+  /** The protocol revision's wire form of every call: its headers and its body. */
+  readonly shape: RequestShape;
+  /** The JSON-RPC call to post, a function of the call number (e.g. a new key per call). */
+  readonly call: (i: number) => JsonRpcCall;
   /** The server's process id, to measure its CPU time over the measured phase (Linux /proc). */
   readonly serverPid?: number;
 }
@@ -51,14 +54,15 @@ export async function runCallLoad(options: CallLoadOptions): Promise<CallLoadRes
   const headers: Record<string, string | number> = {
     'content-type': 'application/json',
     accept: 'application/json, text/event-stream',
-    'mcp-protocol-version': '2025-06-18',
   };
   if (options.token) headers.authorization = `Bearer ${options.token}`;
-  const bodyOf = typeof options.body === 'string' ? () => options.body as string : options.body;
+  const { shape } = options;
   let sequence = 0;
   const once = () =>
     new Promise<boolean>((resolve) => {
-      const body = bodyOf(sequence++);
+      const id = sequence++;
+      const call = options.call(id);
+      const body = shape.body(id, call);
       const req = request(
         {
           host: url.hostname,
@@ -66,7 +70,7 @@ export async function runCallLoad(options: CallLoadOptions): Promise<CallLoadRes
           path: url.pathname,
           method: 'POST',
           agent,
-          headers: { ...headers, 'content-length': Buffer.byteLength(body) },
+          headers: { ...headers, ...shape.headers(call), 'content-length': Buffer.byteLength(body) },
         },
         (res) => {
           // Only the head of the answer is read: decoding a large answer (a 1,000-tool listing) would

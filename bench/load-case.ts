@@ -1,25 +1,35 @@
+import type { JsonRpcCall, RequestShape } from './request-shape.ts';
+
 /**
- * One case under load: the JSON-RPC request it posts, and what a correct answer looks like (the load
- * generator only sees that a call answered a result, so a sample is checked before the load).
+ * One case under load: the JSON-RPC request it posts, in which revision's wire form, and what a correct
+ * answer looks like (the load generator only sees that a call answered a result, so a sample is checked
+ * before the load).
  */
 export interface LoadCase {
   readonly name: string;
   readonly url: string;
   readonly token: string | null;
-  readonly request: (i: number) => { method: string; params: Record<string, unknown> };
+  /** The protocol revision the case speaks: its headers and body (the same call on either). */
+  readonly shape: RequestShape;
+  readonly request: (i: number) => JsonRpcCall;
   /** Why a sample answer is wrong, or null: a load of error answers would flatter the server. */
   readonly check: (result: Record<string, unknown>) => string | null;
   /** A request posted once before the sample (the original call a replay repeats). */
-  readonly setup?: { method: string; params: Record<string, unknown> };
+  readonly setup?: JsonRpcCall;
 }
 
-/** A tools/call request. */
-export const toolCall = (name: string, args: Record<string, unknown>) => ({
+/** A tools/call request; `mirrored` are the argument headers the tool declares (x-mcp-header). */
+export const toolCall = (
+  name: string,
+  args: Record<string, unknown>,
+  mirrored?: Readonly<Record<string, string>>,
+): JsonRpcCall => ({
   method: 'tools/call',
   params: { name, arguments: args },
+  ...(mirrored ? { mirrored } : {}),
 });
 /** A tools/list request. */
-export const toolsList = { method: 'tools/list', params: {} };
+export const toolsList: JsonRpcCall = { method: 'tools/list', params: {} };
 
 /** Any answer that is not a tool error (the no-op anchors). */
 export const answeredOk = (result: Record<string, unknown>) =>
@@ -50,29 +60,39 @@ export const pagesOf = (count: number) => (result: Record<string, unknown>) => {
 /** Posts one request of the case outside the measured load; answers the JSON-RPC answer. */
 async function post(
   load: LoadCase,
-  request: { method: string; params: Record<string, unknown> },
+  request: JsonRpcCall,
 ): Promise<{ result?: Record<string, unknown>; error?: unknown }> {
   const response = await fetch(load.url, {
     method: 'POST',
     headers: {
       'content-type': 'application/json',
       accept: 'application/json, text/event-stream',
-      'mcp-protocol-version': '2025-06-18',
+      ...load.shape.headers(request),
       ...(load.token ? { authorization: `Bearer ${load.token}` } : {}),
     },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 'probe', ...request }),
+    body: load.shape.body('probe', request),
   });
-  return (await response.json()) as { result?: Record<string, unknown>; error?: unknown };
+  const text = await response.text();
+  try {
+    return JSON.parse(text) as { result?: Record<string, unknown>; error?: unknown };
+  } catch {
+    return { error: `HTTP ${response.status}, not a JSON answer: ${text.slice(0, 200)}` };
+  }
 }
 
-/** Posts the case's setup and one sample request, and throws unless both answers are right. */
+/**
+ * Posts the case's setup and one sample request, and throws unless both answers are right, and of the
+ * case's revision.
+ */
 export async function probe(load: LoadCase): Promise<void> {
   const answers = [
     ...(load.setup ? [{ answer: await post(load, load.setup), check: gatewayOk(false) }] : []),
     { answer: await post(load, load.request(-1)), check: load.check },
   ];
   for (const { answer, check } of answers) {
-    const problem = answer.result ? check(answer.result) : `JSON-RPC error ${JSON.stringify(answer.error)}`;
+    const problem = answer.result
+      ? (load.shape.mismatch(answer.result) ?? check(answer.result))
+      : `JSON-RPC error ${JSON.stringify(answer.error)}`;
     if (problem) throw new Error(`${load.name}: ${problem}`);
   }
 }

@@ -4,6 +4,11 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import {
+  createMcpHandler,
+  type McpHttpHandler,
+  McpServer as McpServerV2,
+} from '@modelcontextprotocol/server';
 import { pino } from 'pino';
 import { z } from 'zod';
 import { createApp } from '../dist/app/create-app.js';
@@ -22,6 +27,12 @@ import { startHttpTransport } from '../dist/transport/http-server.js';
  *   transport per request, JSON answers, the same no-op tool.
  * - `sdk-low-level`: the SDK's low-level Server, stateless: a Server with two request handlers and a
  *   transport per request (a stateless transport cannot be reused), JSON answers, the same no-op tool.
+ * - `sdk-v2`: the v2 SDK (`@modelcontextprotocol/server`) the way its docs show 2026-07-28 serving:
+ *   `createMcpHandler` over a factory that builds an McpServer with the same no-op tool for each request
+ *   (its defaults: 2025 traffic answered statelessly, JSON answers unless a handler streams), mounted on
+ *   node:http. `@modelcontextprotocol/node`'s `toNodeHandler` is not installed, so the request is turned
+ *   into a web `Request` (headers and the raw body, which the handler reads and parses itself) and the
+ *   `Response` written back, as src/transport/modern-endpoint.ts does. Loaded with 2026-07-28 requests.
  * - `raw`: the floor: node:http reading one JSON-RPC request, parsing it and answering the no-op result.
  */
 const NOOP_TOOL = 'bench_noop';
@@ -55,6 +66,47 @@ function listen(handle: (req: IncomingMessage, res: ServerResponse) => void): vo
   server.listen(0, '127.0.0.1', () => {
     process.send?.({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`, token: null });
   });
+}
+
+/**
+ * Serves one node:http request with a web-standard MCP handler: headers and body into a `Request` (an
+ * abort when the client goes away first), the `Response` back in one write (JSON answers; a stream is
+ * copied as it comes).
+ */
+async function serveFetch(handler: McpHttpHandler, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (value === undefined) continue;
+    if (Array.isArray(value)) for (const v of value) headers.append(name, v);
+    else headers.set(name, value);
+  }
+  const gone = new AbortController();
+  res.once('close', () => {
+    if (!res.writableFinished) gone.abort();
+  });
+  const response = await handler.fetch(
+    new Request(`http://${req.headers.host ?? '127.0.0.1'}${req.url ?? '/mcp'}`, {
+      method: req.method,
+      headers,
+      body: req.method === 'GET' || req.method === 'HEAD' ? undefined : Buffer.concat(chunks),
+      signal: gone.signal,
+    }),
+  );
+  const out: Record<string, string> = {};
+  response.headers.forEach((value, name) => {
+    out[name] = value;
+  });
+  if (response.body === null || !(out['content-type'] ?? '').startsWith('text/event-stream')) {
+    const bytes = Buffer.from(await response.arrayBuffer());
+    res.writeHead(response.status, { ...out, 'content-length': String(bytes.length) });
+    res.end(bytes);
+    return;
+  }
+  res.writeHead(response.status, out);
+  for await (const chunk of response.body) res.write(chunk);
+  res.end();
 }
 
 /** Connects a per-request server to a per-request stateless transport and lets it answer. */
@@ -99,6 +151,22 @@ if (mode === 'gateway' && dataDir) {
     server.setRequestHandler(CallToolRequestSchema, async () => NOOP_RESULT);
     serveStateless(server, req, res);
   });
+} else if (mode === 'sdk-v2') {
+  const handler = createMcpHandler(() => {
+    const mcp = new McpServerV2({ name: 'bare-sdk-v2', version: '1.0.0' });
+    mcp.registerTool(
+      NOOP_TOOL,
+      { description: noop.description, inputSchema: z.object({}) },
+      async () => NOOP_RESULT,
+    );
+    return mcp;
+  });
+  listen((req, res) => {
+    serveFetch(handler, req, res).catch(() => {
+      if (!res.headersSent) res.writeHead(500);
+      res.end();
+    });
+  });
 } else if (mode === 'raw') {
   const result = JSON.stringify(NOOP_RESULT);
   listen((req, res) => {
@@ -112,5 +180,5 @@ if (mode === 'gateway' && dataDir) {
     });
   });
 } else {
-  throw new Error('usage: noop-server.ts gateway <dataDir> | sdk | sdk-low-level | raw');
+  throw new Error('usage: noop-server.ts gateway <dataDir> | sdk | sdk-low-level | sdk-v2 | raw');
 }

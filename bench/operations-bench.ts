@@ -13,6 +13,7 @@ import { createScratchDatabase, postgresAvailable } from '../test/support/pg.ts'
 import { BENCH_SCOPE, BENCH_WRITE_TOOL, benchDomain } from './bench-domain.ts';
 import type { BenchMeasure } from './bench-section.ts';
 import type { CallLoadResult } from './call-load.ts';
+import { legacyShape, REQUEST_SHAPES, type RequestShape } from './request-shape.ts';
 import { type ServerLoadOptions, serverLoad } from './server-load.ts';
 
 export interface OperationsBenchOptions {
@@ -113,12 +114,13 @@ async function storeRates(dialect: SqlDialect, durationMs: number): Promise<Benc
   }
 }
 
-/** The HTTP load of this section: a tenth of the measured calls first, to warm up. */
-function warmedUp(options: Required<OperationsBenchOptions>): ServerLoadOptions {
+/** The HTTP load of this section in one revision: a tenth of the measured calls first, to warm up. */
+function warmedUp(options: Required<OperationsBenchOptions>, shape: RequestShape): ServerLoadOptions {
   return {
     calls: options.calls,
     concurrency: options.concurrency,
     warmupCalls: Math.ceil(options.calls / 10),
+    shape,
   };
 }
 
@@ -129,16 +131,22 @@ function sdkNoopRate(options: Required<OperationsBenchOptions>): Promise<CallLoa
     ['sdk'],
     async (m) => ({ url: String(m.url), token: null }),
     () => ({ name: 'bench_noop', arguments: {} }),
-    warmedUp(options),
+    warmedUp(options, legacyShape),
   );
 }
 
-/** Durable writes through the whole gateway: a new key (so a new operation) on every call. */
+/**
+ * Durable writes through the whole gateway in one revision: a new key (so a new operation) on every
+ * call, on SQLite in a fresh data dir or on a fresh scratch PostgreSQL database.
+ */
 async function gatewayWriteRate(
-  databaseUrl: string | undefined,
+  dialect: SqlDialect,
+  shape: RequestShape,
   options: Required<OperationsBenchOptions>,
 ): Promise<CallLoadResult> {
   const dataDir = mkdtempSync(join(tmpdir(), 'toolgate-bench-'));
+  const scratch = dialect === 'postgres' ? await createScratchDatabase() : null;
+  const databaseUrl = scratch?.url;
   try {
     const keys = await loadOrCreateDevKeys(dataDir);
     const run = Date.now();
@@ -153,18 +161,23 @@ async function gatewayWriteRate(
           { audience: String(m.resource) },
         ),
       }),
-      (i) => ({ name: BENCH_WRITE_TOOL, arguments: { text: 'note', idempotency_key: `bench-${run}-${i}` } }),
-      warmedUp(options),
+      (i) => ({
+        name: BENCH_WRITE_TOOL,
+        arguments: { text: 'note', idempotency_key: `bench-${shape.revision}-${run}-${i}` },
+      }),
+      warmedUp(options, shape),
     );
   } finally {
+    await scratch?.drop();
     rmSync(dataDir, { recursive: true, force: true });
   }
 }
 
 /**
  * The operations section of `npm run bench`: reservations/s and replays/s on SQLite and PostgreSQL,
- * and durable write calls/s through the whole gateway over HTTP against the bare SDK's no-op tool
- * measured in the same run (target: at least 1.5x on SQLite).
+ * and durable write calls/s through the whole gateway over HTTP, on 2025-11-25 and on 2026-07-28,
+ * against the bare SDK's no-op tool measured in the same run (target: at least 1.5x on SQLite, on
+ * both revisions).
  */
 export async function operationsBench(input: OperationsBenchOptions = {}): Promise<BenchMeasure[]> {
   const options = {
@@ -176,27 +189,36 @@ export async function operationsBench(input: OperationsBenchOptions = {}): Promi
   const measures: BenchMeasure[] = [...(await storeRates('sqlite', options.durationMs))];
   if (pg) measures.push(...(await storeRates('postgres', options.durationMs)));
   const baseline = await sdkNoopRate(options);
-  const sqlite = await gatewayWriteRate(undefined, options);
-  measures.push(
-    { name: 'bare SDK no-op over HTTP (baseline)', value: baseline.callsPerSecond, unit: 'calls/s' },
-    { name: 'gateway durable write over HTTP, sqlite', value: sqlite.callsPerSecond, unit: 'calls/s' },
-    {
-      name: 'gateway sqlite write / bare SDK no-op (target >= 1.5)',
-      value: sqlite.callsPerSecond / baseline.callsPerSecond,
-      unit: 'x',
-    },
-  );
-  if (pg) {
-    const scratch = await createScratchDatabase();
-    try {
-      const postgres = await gatewayWriteRate(scratch.url, options);
+  measures.push({
+    name: 'bare SDK no-op over HTTP (baseline)',
+    value: baseline.callsPerSecond,
+    unit: 'calls/s',
+  });
+  for (const dialect of pg ? (['sqlite', 'postgres'] as const) : (['sqlite'] as const)) {
+    const rates: CallLoadResult[] = [];
+    for (const shape of REQUEST_SHAPES) {
+      const writes = await gatewayWriteRate(dialect, shape, options);
+      rates.push(writes);
       measures.push({
-        name: 'gateway durable write over HTTP, postgres',
-        value: postgres.callsPerSecond,
+        name: `gateway durable write over HTTP, ${dialect}, ${shape.revision}`,
+        value: writes.callsPerSecond,
         unit: 'calls/s',
       });
-    } finally {
-      await scratch.drop();
+      if (dialect === 'sqlite') {
+        measures.push({
+          name: `gateway sqlite ${shape.revision} write / bare SDK no-op (target >= 1.5)`,
+          value: writes.callsPerSecond / baseline.callsPerSecond,
+          unit: 'x',
+        });
+      }
+    }
+    const [legacy, modern] = rates;
+    if (legacy && modern) {
+      measures.push({
+        name: `gateway ${dialect} write 2026-07-28 / 2025-11-25`,
+        value: modern.callsPerSecond / legacy.callsPerSecond,
+        unit: 'x',
+      });
     }
   }
   return measures;

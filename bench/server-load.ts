@@ -1,5 +1,7 @@
 import { fork } from 'node:child_process';
 import { type CallLoadResult, runCallLoad } from './call-load.ts';
+import { answeredOk, probe } from './load-case.ts';
+import type { JsonRpcCall, RequestShape } from './request-shape.ts';
 
 /** A server process under load: where to send calls, and the bearer token it wants (if any). */
 export interface LoadTarget {
@@ -13,6 +15,8 @@ export interface ServerLoadOptions {
   readonly warmupCalls: number;
   /** Keep-alive connections, each with one call in flight. */
   readonly concurrency: number;
+  /** The protocol revision the calls speak. */
+  readonly shape: RequestShape;
 }
 
 /** A forked bench server: what it announced over IPC, its process id (for CPU time), and how to stop it. */
@@ -50,8 +54,8 @@ export async function startBenchServer(script: string, args: readonly string[]):
 }
 
 /**
- * Forks a bench server, runs the load against it and stops it. Throws when any call failed: a rate
- * over failed calls would flatter the server.
+ * Forks a bench server, checks one answer, runs the load against it and stops it. Throws when the
+ * sample answer is wrong or any call failed: a rate over failed calls would flatter the server.
  */
 export async function serverLoad(
   script: string,
@@ -63,13 +67,17 @@ export async function serverLoad(
   const server = await startBenchServer(script, args);
   try {
     const { url, token } = await target(server.announcement);
+    const call = (i: number): JsonRpcCall => ({ method: 'tools/call', params: toolCall(i) });
+    // One whole answer first (call number -1): not a tool error, and of the revision asked for.
+    await probe({ name: url, url, token, shape: options.shape, request: call, check: answeredOk });
     const load = await runCallLoad({
       url,
       token,
       warmup: { calls: options.warmupCalls },
       measured: { calls: options.calls },
       concurrency: options.concurrency,
-      body: (i) => JSON.stringify({ jsonrpc: '2.0', id: i, method: 'tools/call', params: toolCall(i) }),
+      shape: options.shape,
+      call,
     });
     if (load.failures > 0) throw new Error(`${load.failures} of ${options.calls} calls to ${url} failed`);
     return load;

@@ -59,10 +59,14 @@ export function extensionTaskOf(record: OperationRecord, tasks: OperationTasks):
 
 /** True when this request's own declared client capabilities include the Tasks extension. */
 export function acceptsTasks(ctx: ServerContext): boolean {
-  const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
-  const capabilities = envelope?.['io.modelcontextprotocol/clientCapabilities'] as
-    | { extensions?: Record<string, unknown> }
-    | undefined;
+  return acceptsTasksIn(ctx.mcpReq.envelope);
+}
+
+/** The same, read from a request's `_meta` (or its lifted envelope). */
+export function acceptsTasksIn(meta: unknown): boolean {
+  const capabilities = (meta as Record<string, unknown> | undefined)?.[
+    'io.modelcontextprotocol/clientCapabilities'
+  ] as { extensions?: Record<string, unknown> } | undefined;
   const declared = capabilities?.extensions?.[TASKS_EXTENSION];
   return typeof declared === 'object' && declared !== null;
 }

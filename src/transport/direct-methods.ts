@@ -64,11 +64,11 @@ export class DirectMethods {
   ): DirectHandler | null {
     if (params?.task !== undefined) return null;
     if (params === undefined || typeof params.name !== 'string') {
-      return invalidParams(id, 'tools/call needs params.name, the name of a tool (a string)');
+      return paramsRefusal(id, 'tools/call needs params.name, the name of a tool (a string)');
     }
     const args = params.arguments;
     if (args !== undefined && (args === null || typeof args !== 'object' || Array.isArray(args))) {
-      return invalidParams(id, 'params.arguments must be a JSON object of the tool arguments');
+      return paramsRefusal(id, 'params.arguments must be a JSON object of the tool arguments');
     }
     const call = {
       name: params.name,
@@ -85,16 +85,21 @@ export class DirectMethods {
     principal: Principal,
   ): DirectHandler {
     const page = this.#listings.resultFor(principal, params?.cursor);
-    if (!page.ok) return invalidParams(id, page.reason);
-    const head = `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":`;
-    return {
-      kind: 'now',
-      reply: { id, chunks: [head, page.page, '}'], bytes: Buffer.byteLength(head) + page.page.length + 1 },
-    };
+    return page.ok ? listingReply(id, page.page) : paramsRefusal(id, page.reason);
   }
 }
 
-function invalidParams(id: RequestId, reason: string): DirectHandler {
+/** A reply around a cached listing page's bytes, written as they are. */
+export function listingReply(id: RequestId, page: Buffer): DirectHandler {
+  const head = `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":`;
+  return {
+    kind: 'now',
+    reply: { id, chunks: [head, page, '}'], bytes: Buffer.byteLength(head) + page.length + 1 },
+  };
+}
+
+/** -32602 for params a method cannot take, under the request's id. */
+export function paramsRefusal(id: RequestId, reason: string): DirectHandler {
   const error = { code: INVALID_PARAMS, message: `Invalid params: ${reason}` };
   return { kind: 'now', reply: JSON.stringify({ jsonrpc: '2.0', id, error }) };
 }

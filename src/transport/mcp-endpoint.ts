@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { MessageExtraInfo } from '@modelcontextprotocol/sdk/types.js';
+import type { JSONRPCRequest, MessageExtraInfo } from '@modelcontextprotocol/sdk/types.js';
 import { SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
 import type { BearerAuthenticator } from './bearer-authenticator.ts';
 import type { DirectMethods, ReplyChunks } from './direct-methods.ts';
@@ -73,7 +73,17 @@ export async function serveMcpPost(
     return sendJsonRpcError(res, 400, PARSE_ERROR, 'Parse error: invalid JSON');
   }
   const leg = legOf(req, parsed);
-  if (leg !== 'legacy') return options.modern.serve(req, res, parsed, auth.principal, leg);
+  if (leg !== 'legacy') {
+    const direct = leg === 'modern' ? options.modern.directFor(req, parsed, auth.principal) : null;
+    if (direct === null) return options.modern.serve(req, res, parsed, auth.principal, leg);
+    const gone = new AbortController();
+    const caller = `${auth.principal.tenant}\n${auth.principal.subject}`;
+    const answer =
+      direct.kind === 'now'
+        ? Promise.resolve(direct.reply)
+        : options.transport.direct(parsed as JSONRPCRequest, caller, gone.signal, direct.run);
+    return deliver(res, gone, [answer], false, options.replyLimitBytes);
+  }
   const batch = Array.isArray(parsed);
   const items: unknown[] = batch ? (parsed as unknown[]) : [parsed];
   if (items.length === 0 || items.length > MAX_BATCH_SIZE) {
@@ -143,11 +153,22 @@ export async function serveMcpPost(
     res.end();
     return;
   }
+  return deliver(res, gone, answers, batch, options.replyLimitBytes);
+}
+
+/** Waits for every reply and writes them, unless the client went away (which aborts `gone`). */
+async function deliver(
+  res: ServerResponse,
+  gone: AbortController,
+  answers: Promise<Reply>[],
+  batch: boolean,
+  replyLimitBytes: number,
+): Promise<void> {
   const onClose = () => {
     if (!res.writableFinished) gone.abort();
   };
   res.once('close', onClose);
-  const replies = withinByteBudget(await Promise.all(answers), options.replyLimitBytes);
+  const replies = withinByteBudget(await Promise.all(answers), replyLimitBytes);
   res.off('close', onClose);
   if (gone.signal.aborted) return;
   sendReplies(res, replies, batch);

@@ -1,10 +1,14 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { classifyInboundRequest, createMcpHandler, type McpHttpHandler } from '@modelcontextprotocol/server';
 import type { Principal } from '../auth/principal.ts';
+import type { DirectHandler } from './direct-methods.ts';
 import { sendJson } from './http-replies.ts';
+import { ModernDirect } from './modern-direct.ts';
+import { MODERN_LISTING_FORM } from './modern-results.ts';
 import { createModernServer, type ModernServerOptions } from './modern-server.ts';
 import { HEADER_MISMATCH, type HeaderDisagreement, paramHeaderDisagreement } from './param-header-check.ts';
 import { authInfoFor, principalFromAuthInfo } from './principal-auth-info.ts';
+import { SerializedListings } from './serialized-listings.ts';
 
 /**
  * Which leg answers a parsed POST body, by the SDK's own classification: `legacy` for 2025-era traffic
@@ -36,9 +40,12 @@ export function legOf(req: IncomingMessage, body: unknown): 'legacy' | 'modern' 
 export class ModernEndpoint {
   readonly #handler: McpHttpHandler;
   readonly #options: ModernServerOptions;
+  readonly #direct: ModernDirect;
 
   constructor(options: ModernServerOptions, onerror: (error: Error) => void) {
     this.#options = options;
+    const listings = new SerializedListings(options.gateway, options.toolsPageSize, MODERN_LISTING_FORM);
+    this.#direct = new ModernDirect(options.gateway, listings, options.tasks !== undefined);
     this.#handler = createMcpHandler(
       (ctx) => {
         const principal = principalFromAuthInfo(ctx.authInfo);
@@ -46,6 +53,15 @@ export class ModernEndpoint {
       },
       { legacy: 'reject', onerror },
     );
+  }
+
+  /**
+   * How the hot path answers a well-formed 2026-07-28 message without a per-request SDK server, or null
+   * when `serve` must answer it (anything unusual, every refusal included).
+   */
+  directFor(req: IncomingMessage, body: unknown, principal: Principal): DirectHandler | null {
+    if (this.#paramHeaderDisagreement(req, body) !== null) return null;
+    return this.#direct.handlerFor(body, principal, req.headers);
   }
 
   /**

@@ -4,7 +4,6 @@ import {
   ProtocolError,
   Server,
 } from '@modelcontextprotocol/server';
-import packageJson from '../../package.json' with { type: 'json' };
 import type { Principal } from '../auth/principal.ts';
 import type { Gateway } from '../gateway/gateway.ts';
 import type { OperationTasks } from '../tasks/operation-tasks.ts';
@@ -14,11 +13,9 @@ import {
   serveTaskExtension,
   TASKS_EXTENSION,
 } from '../tasks/task-extension.ts';
+import { LISTING_TTL_MS, SERVER_INFO, withoutTaskSupport } from './modern-results.ts';
 import { pageOfTools } from './serialized-listings.ts';
 import { INSTRUCTIONS } from './server-instructions.ts';
-
-/** How long a client may reuse a tools/list page or a discovery answer: the listing is fixed per process. */
-export const LISTING_TTL_MS = 300_000;
 
 export interface ModernServerOptions {
   readonly gateway: Gateway;
@@ -40,7 +37,7 @@ export function createModernServer(
 ): Server {
   const { tasks } = options;
   const server = new Server(
-    { name: 'toolgate', version: packageJson.version },
+    { ...SERVER_INFO },
     {
       capabilities: {
         tools: { listChanged: false },
@@ -80,13 +77,6 @@ export function createModernServer(
   });
   if (tasks) serveTaskExtension(server, tasks, principalNow);
   return server;
-}
-
-/** `execution.taskSupport` is 2025-11-25 vocabulary: on 2026-07-28 tasks are an extension. */
-function withoutTaskSupport(tool: Record<string, unknown>): Record<string, unknown> {
-  if (!('execution' in tool)) return tool;
-  const { execution: _, ...rest } = tool;
-  return rest;
 }
 
 function headerValue(value: string | null | undefined): string | undefined {

@@ -47,6 +47,20 @@ function pageIndexOf(cursor: unknown): number | null {
 }
 
 /**
+ * How a protocol revision words a tools/list result around the page: what each tool entry holds and
+ * which fields the result carries besides `tools` and `nextCursor`. The 2025 form is the page as it is.
+ */
+export interface ListingForm {
+  readonly tool: (tool: Record<string, unknown>) => Record<string, unknown>;
+  readonly result: (page: {
+    tools: Record<string, unknown>[];
+    nextCursor?: string;
+  }) => Record<string, unknown>;
+}
+
+const PAGE_AS_IT_IS: ListingForm = { tool: (tool) => tool, result: (page) => page };
+
+/**
  * The serialized `tools/list` results per scope set, page by page, as UTF-8 bytes. The listing never
  * changes while the process runs, so each page is serialized once per scope set and written to every
  * later caller as it is: no re-serialization, no re-encoding, no copy.
@@ -54,14 +68,16 @@ function pageIndexOf(cursor: unknown): number | null {
 export class SerializedListings {
   readonly #gateway: Gateway;
   readonly #pageSize: number;
+  readonly #form: ListingForm;
   readonly #byScopes = new Map<string, Map<string, Buffer>>();
 
-  constructor(gateway: Gateway, pageSize = DEFAULT_TOOLS_PAGE_SIZE) {
+  constructor(gateway: Gateway, pageSize = DEFAULT_TOOLS_PAGE_SIZE, form: ListingForm = PAGE_AS_IT_IS) {
     if (!Number.isSafeInteger(pageSize) || pageSize < 1) {
       throw new Error(`the tools/list page size must be a positive integer, got ${pageSize}`);
     }
     this.#gateway = gateway;
     this.#pageSize = pageSize;
+    this.#form = form;
   }
 
   /** The JSON bytes of this principal's page at `cursor` (`{ tools, nextCursor? }`), or why there is none. */
@@ -76,9 +92,9 @@ export class SerializedListings {
     const key = cursor === undefined ? '' : String(cursor);
     const cached = pages.get(key);
     if (cached) return { ok: true, page: cached };
-    const page = pageOfTools(this.#gateway.listTools(principal), cursor, this.#pageSize);
+    const page = pageOfTools(this.#gateway.listTools(principal).map(this.#form.tool), cursor, this.#pageSize);
     if (!page.ok) return page;
-    const bytes = Buffer.from(JSON.stringify(page.page));
+    const bytes = Buffer.from(JSON.stringify(this.#form.result(page.page)));
     pages.set(key, bytes);
     return { ok: true, page: bytes };
   }

@@ -231,4 +231,25 @@ describe('the 2026-07-28 leg of /mcp on the wire', () => {
     const effects = await gw.testApi('GET', '/test-api/effects?target=change_platform');
     expect((effects.body as { effects: unknown[] }).effects).toHaveLength(0);
   });
+
+  test('the hot path answers exactly what the SDK entry answers for the same tools/list and tools/call', async () => {
+    const order = fixtures.orders.all.find((o) => o.label === 'alice-editable')!;
+    // Mcp-Name as a Base64 sentinel is valid, and left to the SDK entry: the same request on both paths.
+    const viaSdk = (name: string) => ({ 'mcp-name': `=?base64?${Buffer.from(name).toString('base64')}?=` });
+    const read = request(11, 'tools/call', { name: 'orders_get', arguments: { order_id: order.order_id } });
+    const headers = { 'mcp-method': 'tools/call', 'mcp-param-order-id': order.order_id };
+    const direct = await post(read, { ...headers, 'mcp-name': 'orders_get' });
+    const sdk = await post(read, { ...headers, ...viaSdk('orders_get') });
+    expect(sdk.status).toBe(200);
+    expect(direct).toEqual(sdk);
+    const list = request(12, 'tools/list');
+    const listed = await post(list, { 'mcp-method': 'tools/list' });
+    // A tools/list carrying a multi-round-trip member is the SDK's to answer; the listing is the same.
+    const sdkListed = await post(
+      { ...list, params: { ...list.params, requestState: 'ignored' } },
+      { 'mcp-method': 'tools/list' },
+    );
+    expect(sdkListed.status).toBe(200);
+    expect(listed).toEqual(sdkListed);
+  });
 });

@@ -1,0 +1,80 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import type { Principal } from '../auth/principal.ts';
+import type { Gateway } from '../gateway/gateway.ts';
+import { acceptsTasksIn } from '../tasks/task-extension.ts';
+import { type DirectHandler, listingReply, paramsRefusal } from './direct-methods.ts';
+import { asCompleteResult, MODERN_REVISION } from './modern-results.ts';
+import type { SerializedListings } from './serialized-listings.ts';
+
+const ENVELOPE_VERSION = 'io.modelcontextprotocol/protocolVersion';
+const ENVELOPE_CAPABILITIES = 'io.modelcontextprotocol/clientCapabilities';
+/** Members of a multi-round-trip retry: such a request is the SDK's to answer. */
+const RETRY_MEMBERS = ['inputResponses', 'requestState'];
+
+interface ModernRequest {
+  readonly id: string | number;
+  readonly method: string;
+  readonly params?: Record<string, unknown>;
+}
+
+/**
+ * The 2026-07-28 hot path: a plain tools/call and tools/list, answered without a per-request SDK server
+ * (which costs about as much again as the call itself). It takes only requests the SDK's entry would
+ * serve unchanged: the revision served, the envelope with client capabilities, `MCP-Protocol-Version`,
+ * `Mcp-Method` and `Mcp-Name` present and equal to the body, no multi-round-trip retry, and no call the
+ * Tasks extension could answer as a task. Everything else, every refusal included, goes to the SDK.
+ * The results are stamped as the SDK stamps them (`resultType`, `serverInfo`, the listing's cache hints).
+ */
+export class ModernDirect {
+  readonly #gateway: Gateway;
+  readonly #listings: SerializedListings;
+  readonly #tasksServed: boolean;
+
+  constructor(gateway: Gateway, listings: SerializedListings, tasksServed: boolean) {
+    this.#gateway = gateway;
+    this.#listings = listings;
+    this.#tasksServed = tasksServed;
+  }
+
+  /** How to answer this request on the direct path, or null when the SDK's entry answers it. */
+  handlerFor(body: unknown, principal: Principal, headers: IncomingHttpHeaders): DirectHandler | null {
+    const message = body as ModernRequest;
+    const params = message.params;
+    if (!this.#plain(message, headers)) return null;
+    if (message.method === 'tools/list') {
+      const page = this.#listings.resultFor(principal, params?.cursor);
+      return page.ok ? listingReply(message.id, page.page) : paramsRefusal(message.id, page.reason);
+    }
+    const name = params?.name;
+    if (typeof name !== 'string' || headers['mcp-name']?.toString().trim() !== name) return null;
+    const args = params?.arguments;
+    if (args !== undefined && (args === null || typeof args !== 'object' || Array.isArray(args))) return null;
+    const kind = this.#gateway.registry.get(name)?.definition.kind;
+    if (this.#tasksServed && kind !== undefined && kind !== 'read' && acceptsTasksIn(params?._meta))
+      return null;
+    const call = {
+      name,
+      arguments: args as Record<string, unknown> | undefined,
+      _meta: params?._meta as Record<string, unknown> | undefined,
+      traceparent: typeof headers.traceparent === 'string' ? headers.traceparent : undefined,
+    };
+    return {
+      kind: 'run',
+      run: async (signal) => asCompleteResult(await this.#gateway.callToolJson(call, principal, signal)),
+    };
+  }
+
+  /** A tools/call or tools/list the SDK would serve as it is, by its headers and its envelope. */
+  #plain(message: ModernRequest, headers: IncomingHttpHeaders): boolean {
+    if (message.method !== 'tools/call' && message.method !== 'tools/list') return false;
+    if (headers['mcp-protocol-version'] !== MODERN_REVISION || headers['mcp-method'] !== message.method) {
+      return false;
+    }
+    const params = message.params;
+    const meta = params?._meta as Record<string, unknown> | undefined;
+    if (meta?.[ENVELOPE_VERSION] !== MODERN_REVISION) return false;
+    const capabilities = meta[ENVELOPE_CAPABILITIES];
+    if (typeof capabilities !== 'object' || capabilities === null) return false;
+    return !RETRY_MEMBERS.some((member) => params !== undefined && member in params);
+  }
+}
