@@ -41,11 +41,3 @@ export class OpeningTransport {
     return this.#line.close();
   }
 }
-
-/** True when a message carries the 2026-07-28 per-request envelope claim. */
-export function claimsModernEnvelope(message: unknown): boolean {
-  const params = (message as { params?: unknown } | null)?.params;
-  if (typeof params !== 'object' || params === null) return false;
-  const meta = (params as { _meta?: unknown })._meta;
-  return typeof meta === 'object' && meta !== null && 'io.modelcontextprotocol/protocolVersion' in meta;
-}

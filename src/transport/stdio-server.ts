@@ -3,8 +3,9 @@ import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import type { App } from '../app/create-app.ts';
 import type { Principal } from '../auth/principal.ts';
 import { createMcpServer, type PrincipalSource } from './mcp-server.ts';
+import { claimsModernEnvelope } from './modern-results.ts';
 import { createModernServer } from './modern-server.ts';
-import { claimsModernEnvelope, OpeningTransport } from './opening-transport.ts';
+import { OpeningTransport } from './opening-transport.ts';
 import { DEFAULT_TOOLS_PAGE_SIZE } from './serialized-listings.ts';
 import { StdioLineTransport } from './stdio-line-transport.ts';
 
