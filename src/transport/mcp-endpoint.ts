@@ -12,7 +12,8 @@ import {
   type JsonRpcErrorReply,
   PARSE_ERROR,
 } from './json-rpc-shape.ts';
-import { legOf, type ModernEndpoint } from './modern-endpoint.ts';
+import { legOf } from './leg-of.ts';
+import type { ModernEndpoint } from './modern-endpoint.ts';
 import type { JsonRpcReply, MultiplexedTransport } from './multiplexed-transport.ts';
 import { authInfoFor } from './principal-auth-info.ts';
 import { readBody } from './read-body.ts';

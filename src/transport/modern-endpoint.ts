@@ -1,53 +1,14 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
-import { classifyInboundRequest, createMcpHandler, type McpHttpHandler } from '@modelcontextprotocol/server';
+import { createMcpHandler, type McpHttpHandler } from '@modelcontextprotocol/server';
 import type { Principal } from '../auth/principal.ts';
 import type { DirectHandler } from './direct-methods.ts';
 import { sendJson } from './http-replies.ts';
 import { ModernDirect } from './modern-direct.ts';
-import { claimsModernEnvelope, MODERN_LISTING_FORM } from './modern-results.ts';
+import { MODERN_LISTING_FORM } from './modern-results.ts';
 import { createModernServer, type ModernServerOptions } from './modern-server.ts';
 import { HEADER_MISMATCH, type HeaderDisagreement, paramHeaderDisagreement } from './param-header-check.ts';
 import { authInfoFor, principalFromAuthInfo } from './principal-auth-info.ts';
 import { SerializedListings } from './serialized-listings.ts';
-
-/**
- * Which leg answers a parsed POST body, by the SDK's own classification: `legacy` for 2025-era traffic
- * (the `initialize` handshake and everything without the per-request `_meta` envelope), `modern` for a
- * well-formed 2026-07-28 message, `refused` for one the modern leg refuses (a malformed envelope,
- * headers that contradict the body). A message that is not well-formed JSON-RPC cannot claim an
- * envelope either: the 2025 path answers it, message by message, under its id.
- */
-export function legOf(req: IncomingMessage, body: unknown): 'legacy' | 'modern' | 'refused' {
-  if (plainlyLegacy(req, body)) return 'legacy';
-  const outcome = classifyInboundRequest({
-    httpMethod: 'POST',
-    protocolVersionHeader: single(req.headers['mcp-protocol-version']),
-    mcpMethodHeader: single(req.headers['mcp-method']),
-    mcpNameHeader: single(req.headers['mcp-name']),
-    body,
-  });
-  if (outcome.kind === 'legacy' || (outcome.kind === 'reject' && outcome.rung === 'jsonrpc-shape')) {
-    return 'legacy';
-  }
-  return outcome.kind === 'modern' ? 'modern' : 'refused';
-}
-
-/** The revisions of the 2025 era the handshake path serves. */
-const LEGACY_VERSIONS: ReadonlySet<string> = new Set(SUPPORTED_PROTOCOL_VERSIONS);
-
-/**
- * 2025 traffic as the SDK would classify it, decided without running its classifier (about 6 µs a
- * request, see docs/performance.md): no standard 2026 header, a 2025 protocol version or none, and no
- * message claiming the envelope. Anything else is left to the SDK's classification.
- */
-function plainlyLegacy(req: IncomingMessage, body: unknown): boolean {
-  const { headers } = req;
-  if (headers['mcp-method'] !== undefined || headers['mcp-name'] !== undefined) return false;
-  const version = headers['mcp-protocol-version'];
-  if (version !== undefined && !(typeof version === 'string' && LEGACY_VERSIONS.has(version))) return false;
-  return Array.isArray(body) ? !body.some(claimsModernEnvelope) : !claimsModernEnvelope(body);
-}
 
 /**
  * The 2026-07-28 leg of `/mcp`: the SDK's serving entry, strict (2025 traffic never reaches it), with
@@ -173,8 +134,4 @@ async function writeResponse(res: ServerResponse, response: Response): Promise<v
     res.write(value);
   }
   res.end();
-}
-
-function single(value: string | string[] | undefined): string | undefined {
-  return typeof value === 'string' ? value : undefined;
 }
