@@ -4,23 +4,12 @@ import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.j
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import type { Principal } from '../../src/auth/principal.ts';
 import type { OutcomeEnvelope } from '../../src/contract/envelope.ts';
-import { ADDRESS_SAMPLES } from '../../src/domains/orders/demo-orders.ts';
 import { type StdioTransport, startStdioTransport } from '../../src/transport/stdio-server.ts';
 import { type StartedGateway, startGateway } from '../support/start-gateway.ts';
+import { type ClientUnderTest, roundTrip } from './client-round-trip.ts';
 import { StreamClientTransport } from './stream-client-transport.ts';
 
 const MODERN = '2026-07-28';
-
-interface Fixtures {
-  orders: { all: { order_id: string; label: string; version: number }[] };
-}
-
-interface Connected {
-  call(name: string, args: Record<string, unknown>): Promise<OutcomeEnvelope>;
-  listTools(): Promise<string[]>;
-  revision: string | undefined;
-  close(): Promise<void>;
-}
 
 /**
  * stdio serves both revisions too: the opening message pins the connection. The server side is the
@@ -29,7 +18,6 @@ interface Connected {
  */
 describe('stdio serves 2026-07-28 and 2025-11-25, chosen by the opening message', () => {
   let gw: StartedGateway;
-  let fixtures: Fixtures;
   let alice: Principal;
   const sessions: StdioTransport[] = [];
   beforeAll(async () => {
@@ -43,7 +31,6 @@ describe('stdio serves 2026-07-28 and 2025-11-25, chosen by the opening message'
   });
   beforeEach(async () => {
     expect((await gw.testApi('POST', '/test-api/reset')).status).toBe(200);
-    fixtures = (await gw.testApi('GET', '/test-api/fixtures')).body as Fixtures;
   });
 
   async function pipes(): Promise<StreamClientTransport> {
@@ -53,7 +40,7 @@ describe('stdio serves 2026-07-28 and 2025-11-25, chosen by the opening message'
     return new StreamClientTransport(fromServer, toServer);
   }
 
-  async function modern(mode: 'auto' | { pin: string }): Promise<Connected> {
+  async function modern(mode: 'auto' | { pin: string }): Promise<ClientUnderTest> {
     const client = new ModernClient(
       { name: 'stdio-revisions', version: '1.0.0' },
       { versionNegotiation: { mode } },
@@ -68,7 +55,7 @@ describe('stdio serves 2026-07-28 and 2025-11-25, chosen by the opening message'
     };
   }
 
-  async function legacy(): Promise<Connected> {
+  async function legacy(): Promise<ClientUnderTest> {
     const client = new LegacyClient({ name: 'stdio-revisions', version: '1.0.0' });
     await client.connect(await pipes());
     return {
@@ -80,7 +67,7 @@ describe('stdio serves 2026-07-28 and 2025-11-25, chosen by the opening message'
     };
   }
 
-  const cases: [string, () => Promise<Connected>, string][] = [
+  const cases: [string, () => Promise<ClientUnderTest>, string][] = [
     ['the v2 client pinned to 2026-07-28', () => modern({ pin: MODERN }), MODERN],
     ['the v2 client in auto mode', () => modern('auto'), MODERN],
     ['the v1 client', legacy, '2025-11-25'],
@@ -90,28 +77,7 @@ describe('stdio serves 2026-07-28 and 2025-11-25, chosen by the opening message'
       const client = await connect();
       try {
         expect(client.revision).toBe(revision);
-        expect(await client.listTools()).toContain('orders_change_unshipped_address');
-        const order = fixtures.orders.all.find((o) => o.label === 'alice-editable')!;
-        expect(await client.call('orders_get', { order_id: order.order_id })).toMatchObject({
-          status: 'completed',
-        });
-        const args = {
-          order_id: order.order_id,
-          expected_order_version: order.version,
-          new_address: ADDRESS_SAMPLES.clean_us,
-          idempotency_key: `stdio-${label.length}-${Date.now().toString(36)}`,
-        };
-        const first = await client.call('orders_change_unshipped_address', args);
-        expect(first).toMatchObject({ status: 'completed', replayed: false });
-        const again = await client.call('orders_change_unshipped_address', args);
-        expect(again).toMatchObject({
-          status: 'completed',
-          replayed: true,
-          operation_id: first.operation_id,
-        });
-        expect(await gw.operation(first.operation_id!)).toMatchObject({ status: 'completed' });
-        const effects = await gw.testApi('GET', `/test-api/effects?target=warehouse&ref=${order.order_id}`);
-        expect((effects.body as { effects: unknown[] }).effects).toHaveLength(1);
+        await roundTrip(gw, client, `stdio-${label.length}`);
       } finally {
         await client.close();
       }
