@@ -27,8 +27,9 @@ export interface ModernServerOptions {
 /**
  * The 2026-07-28 server over the gateway, one instance per request (the SDK's serving entry builds it
  * for the request and drops it after; over stdio, one per connection): `server/discover`, `tools/list`
- * and `tools/call`, with the principal the transport verified (over stdio, re-verified per request). The SDK stamps `resultType`, the cache hints and
- * `serverInfo`; the gateway owns validation and the envelope, as on the 2025 path. With `tasks`, a
+ * and `tools/call`, with the principal the transport verified (over stdio, re-verified per request).
+ * The SDK stamps `resultType`, the cache hints and `serverInfo`; the gateway owns validation and the
+ * envelope, as on the 2025 path. With `tasks`, a
  * write or request call of a client that declares the Tasks extension may be answered as a task.
  */
 export function createModernServer(

@@ -14,15 +14,23 @@ export class OpeningTransport {
 
   readonly #line: StdioLineTransport;
   readonly #read: Message[];
+  readonly #ended: () => void;
 
-  /** `read` holds the messages read so far; the line transport goes on appending to it until start. */
-  constructor(line: StdioLineTransport, read: Message[]) {
+  /**
+   * `read` holds the messages read so far; the line transport goes on appending to it until start.
+   * `ended` hears that the connection closed, whatever the server connected to it does with `onclose`.
+   */
+  constructor(line: StdioLineTransport, read: Message[], ended: () => void) {
     this.#line = line;
     this.#read = read;
+    this.#ended = ended;
   }
 
   async start(): Promise<void> {
-    this.#line.onclose = () => this.onclose?.();
+    this.#line.onclose = () => {
+      this.onclose?.();
+      this.#ended();
+    };
     this.#line.onerror = (error) => this.onerror?.(error);
     const read = this.#read.splice(0);
     // Delivered once the server has finished connecting, in order, before anything read later.

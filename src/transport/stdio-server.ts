@@ -46,7 +46,7 @@ export async function startStdioTransport(
   let stopServing: (() => Promise<void>) | null = null;
 
   const pin = async (opening: Message): Promise<void> => {
-    const transport = new OpeningTransport(line, read);
+    const transport = new OpeningTransport(line, read, () => markClosed());
     if (claimsModernEnvelope(opening)) {
       const toolsPageSize = options.toolsPageSize ?? DEFAULT_TOOLS_PAGE_SIZE;
       const handle = serveStdio(
@@ -56,12 +56,10 @@ export async function startStdioTransport(
           ),
         { transport: transport as never, legacy: 'reject', onerror },
       );
-      transport.onclose = () => markClosed();
       stopServing = () => handle.close();
       return;
     }
     const server = createMcpServer(app.gateway, principalNow, app.tasks, options.toolsPageSize);
-    server.onclose = () => markClosed();
     server.onerror = onerror;
     stopServing = () => server.close();
     await server.connect(transport);
