@@ -5,7 +5,7 @@ import type { OutcomeEnvelope } from '../contract/envelope.ts';
 import type { Gateway, ToolCallRequest } from '../gateway/gateway.ts';
 import type { OperationRecord } from '../operations/operation-record.ts';
 import type { OperationTasks } from './operation-tasks.ts';
-import { taskStatusOf, toolResultOf } from './task-view.ts';
+import { type TaskTiming, taskStatusOf, toolResultOf } from './task-view.ts';
 
 /** The Tasks extension of MCP 2026-07-28 (SEP-2663): tasks/get, tasks/update, tasks/cancel. */
 export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
@@ -37,15 +37,15 @@ export interface ExtensionTask {
  * completed: its `failed` status is for JSON-RPC errors only); anything that may still change, including
  * an unknown outcome being reconciled or awaiting review, is `working`.
  */
-export function extensionTaskOf(record: OperationRecord, tasks: OperationTasks): ExtensionTask {
+export function extensionTaskOf(record: OperationRecord, timing: TaskTiming): ExtensionTask {
   const { status, message } = taskStatusOf(record);
   const settled = status !== 'working' && record.envelope !== null;
   const base = {
     taskId: record.id,
     createdAt: new Date(record.createdAt).toISOString(),
     lastUpdatedAt: new Date(record.updatedAt).toISOString(),
-    ttlMs: tasks.timing.ttlMs,
-    pollIntervalMs: tasks.timing.pollIntervalMs,
+    ttlMs: timing.ttlMs,
+    pollIntervalMs: timing.pollIntervalMs,
   };
   if (!settled) return { ...base, status: 'working', statusMessage: message };
   return {
@@ -125,7 +125,7 @@ async function taskHandle(
 ): Promise<Record<string, unknown>> {
   const record = await tasks.find(principal, operationId);
   if (!record) throw new ProtocolError(INVALID_PARAMS, `Task not found: ${operationId}.`);
-  const { result: _, ...task } = extensionTaskOf(record, tasks);
+  const { result: _, ...task } = extensionTaskOf(record, tasks.timing);
   return { ...task, resultType: 'task' };
 }
 
@@ -160,7 +160,7 @@ export function serveTaskExtension(
     return record;
   };
   server.setRequestHandler('tasks/get', { params: taskParams }, async (params, ctx) => ({
-    ...extensionTaskOf(await own(params.taskId, ctx), tasks),
+    ...extensionTaskOf(await own(params.taskId, ctx), tasks.timing),
   }));
   // No task of ours ever asks for input, so no response is outstanding: each is ignored, as the
   // extension says of responses to keys that are not outstanding.
@@ -172,7 +172,7 @@ export function serveTaskExtension(
   // system: a cancel is acknowledged, as the extension requires, and never undoes anything. The
   // acknowledgement says so; the task goes on to its real outcome.
   server.setRequestHandler('tasks/cancel', { params: taskParams }, async (params, ctx) => {
-    const task = extensionTaskOf(await own(params.taskId, ctx), tasks);
+    const task = extensionTaskOf(await own(params.taskId, ctx), tasks.timing);
     const reason =
       task.status === 'completed'
         ? `task ${task.taskId} is already settled; nothing to cancel`

@@ -42,6 +42,19 @@ export async function modernRequest(
       },
     },
   };
+  return postModern(url, token, body, {
+    'mcp-method': method,
+    ...(typeof name === 'string' ? { 'mcp-name': name } : {}),
+  });
+}
+
+/** One POST of a JSON-RPC body as a 2026-07-28 client sends it, with any further headers. */
+export async function postModern(
+  url: string,
+  token: string,
+  body: unknown,
+  headers: Record<string, string> = {},
+): Promise<WireAnswer> {
   const response = await fetch(url, {
     method: 'POST',
     headers: {
@@ -49,8 +62,7 @@ export async function modernRequest(
       'content-type': 'application/json',
       accept: 'application/json, text/event-stream',
       'mcp-protocol-version': MODERN,
-      'mcp-method': method,
-      ...(typeof name === 'string' ? { 'mcp-name': name } : {}),
+      ...headers,
     },
     body: JSON.stringify(body),
   });

@@ -79,6 +79,17 @@ for (const target of storeTargets) {
           ).status,
         ).toBe(201);
 
+      /** An address change the warehouse answers only after `ms`: answered as a working task; its id. */
+      const slowChangeTask = async (ms: number) => {
+        await arm('delay_ms', { ms });
+        const created = await modernRequest(gw.url, token, 'tools/call', {
+          name: CHANGE,
+          arguments: changeArgs(),
+        });
+        expect(created.body.result).toMatchObject({ resultType: 'task', status: 'working' });
+        return created.body.result!.taskId as string;
+      };
+
       it('server/discover announces the extension', async () => {
         const answer = await modernRequest(gw.url, token, 'server/discover', {});
         expect(answer.body.result?.capabilities).toMatchObject({ extensions: { [TASKS_EXTENSION]: {} } });
@@ -136,12 +147,7 @@ for (const target of storeTargets) {
       });
 
       it('a cancel is acknowledged and says it undid nothing; the write goes on to its outcome', async () => {
-        await arm('delay_ms', { ms: 1_800 });
-        const created = await modernRequest(gw.url, token, 'tools/call', {
-          name: CHANGE,
-          arguments: changeArgs(),
-        });
-        const taskId = created.body.result!.taskId as string;
+        const taskId = await slowChangeTask(1_800);
         const cancel = await modernRequest(gw.url, token, 'tasks/cancel', { taskId });
         expect(cancel.status).toBe(200);
         expect(cancel.body.result).toMatchObject({
@@ -153,12 +159,7 @@ for (const target of storeTargets) {
       });
 
       it('tasks are the caller’s own, need the extension declared, and tasks/list and tasks/result are gone', async () => {
-        await arm('delay_ms', { ms: 1_500 });
-        const created = await modernRequest(gw.url, token, 'tools/call', {
-          name: CHANGE,
-          arguments: changeArgs(),
-        });
-        const taskId = created.body.result!.taskId as string;
+        const taskId = await slowChangeTask(1_500);
         const other = await gw.tokenFor('acme-customer-bob');
         const foreign = await modernRequest(gw.url, other, 'tasks/get', { taskId }, { id: 'f' });
         expect(foreign.body).toMatchObject({ id: 'f', error: { code: -32602 } });

@@ -24,22 +24,42 @@ const TUNING = {
   reconcileBackoffMaxMs: 100,
 };
 
+interface TwoGateways {
+  /** Pauses each write after it reached the bank, until the test lets it go (or kills the process). */
+  readonly first: ChildGateway;
+  readonly second: ChildGateway;
+  readonly db: Awaited<ReturnType<typeof openDatabase>>;
+  readonly dataDir: string;
+}
+
+/** Two gateway processes on one fresh PostgreSQL database, stopped and dropped after `run`. */
+async function withTwoGateways(run: (gateways: TwoGateways) => Promise<void>): Promise<void> {
+  const location = await postgres.create();
+  const { dataDir, databaseUrl } = location.config;
+  const db = await openDatabase(location.config);
+  const gateways: ChildGateway[] = [];
+  try {
+    const first = await ChildGateway.start({
+      dataDir,
+      databaseUrl,
+      tuning: TUNING,
+      timeoutMs: 1_500,
+      pauseAfterApply: true,
+    });
+    gateways.push(first);
+    const second = await ChildGateway.start({ dataDir, databaseUrl, tuning: TUNING });
+    gateways.push(second);
+    await run({ first, second, db, dataDir });
+  } finally {
+    await Promise.all(gateways.map((g) => g.stop()));
+    await db.close();
+    await location.dispose();
+  }
+}
+
 describe.skipIf(!postgres.available)('a task across gateway processes on PostgreSQL', () => {
   it('is created through one process, which dies; another polls it to completed and fetches its result', async () => {
-    const location = await postgres.create();
-    const { dataDir, databaseUrl } = location.config;
-    const db = await openDatabase(location.config);
-    const gateways: ChildGateway[] = [];
-    try {
-      const first = await ChildGateway.start({
-        dataDir,
-        databaseUrl,
-        tuning: TUNING,
-        timeoutMs: 1_500,
-        pauseAfterApply: true,
-      });
-      const second = await ChildGateway.start({ dataDir, databaseUrl, tuning: TUNING });
-      gateways.push(first, second);
+    await withTwoGateways(async ({ first, second, db }) => {
       const args = { account: 'acc-task', amount: 700, idempotency_key: 'task-across-gateways-0001' };
       const created = await createTask(await first.client(alice), 'testing_credit_account', args);
       expect(created).toMatchObject({ status: 'working', statusMessage: expect.stringMatching(/^Running/) });
@@ -68,28 +88,11 @@ describe.skipIf(!postgres.available)('a task across gateway processes on Postgre
       const replay = await createTask(client, 'testing_credit_account', args);
       expect(replay).toMatchObject({ taskId: created.taskId, status: 'completed' });
       expect(await new EffectsLedger(db).list({ system: 'test_bank' })).toHaveLength(1);
-    } finally {
-      await Promise.all(gateways.map((g) => g.stop()));
-      await db.close();
-      await location.dispose();
-    }
+    });
   }, 90_000);
 
   it('on 2026-07-28: a task created through one process, which dies, is polled to completed through another', async () => {
-    const location = await postgres.create();
-    const { dataDir, databaseUrl } = location.config;
-    const db = await openDatabase(location.config);
-    const gateways: ChildGateway[] = [];
-    try {
-      const first = await ChildGateway.start({
-        dataDir,
-        databaseUrl,
-        tuning: TUNING,
-        timeoutMs: 1_500,
-        pauseAfterApply: true,
-      });
-      const second = await ChildGateway.start({ dataDir, databaseUrl, tuning: TUNING });
-      gateways.push(first, second);
+    await withTwoGateways(async ({ first, second, db, dataDir }) => {
       const keys = await loadOrCreateDevKeys(dataDir);
       const tokenFor = (g: ChildGateway) => mintToken(keys, alice, { audience: g.resource });
       const args = { account: 'acc-task', amount: 700, idempotency_key: 'task-across-gateways-2026' };
@@ -120,10 +123,6 @@ describe.skipIf(!postgres.available)('a task across gateway processes on Postgre
         structuredContent: { operation_id: taskId, replayed: true, status: 'completed' },
       });
       expect(await new EffectsLedger(db).list({ system: 'test_bank' })).toHaveLength(1);
-    } finally {
-      await Promise.all(gateways.map((g) => g.stop()));
-      await db.close();
-      await location.dispose();
-    }
+    });
   }, 90_000);
 });

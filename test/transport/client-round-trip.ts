@@ -11,6 +11,25 @@ export interface ClientUnderTest {
   close(): Promise<void>;
 }
 
+/** What both SDK generations' clients have in common, as far as these tests use them. */
+interface SdkClient {
+  listTools(): Promise<{ tools: { name: string }[] }>;
+  callTool(request: { name: string; arguments: Record<string, unknown> }): Promise<unknown>;
+  close(): Promise<void>;
+}
+
+/** A v1 or v2 SDK client, connected at `revision`, as a client under test. */
+export function asClientUnderTest(client: SdkClient, revision: string | undefined): ClientUnderTest {
+  return {
+    revision,
+    listTools: async () => (await client.listTools()).tools.map((t) => t.name),
+    call: async (name, args) =>
+      ((await client.callTool({ name, arguments: args })) as { structuredContent: OutcomeEnvelope })
+        .structuredContent,
+    close: () => client.close(),
+  };
+}
+
 interface Fixtures {
   orders: { all: { order_id: string; label: string; version: number }[] };
 }

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import { ADDRESS_SAMPLES } from '../../src/domains/orders/demo-orders.ts';
 import { type StartedGateway, startGateway } from '../support/start-gateway.ts';
+import { postModern } from '../tasks/extension-client.ts';
 
 const ALICE = 'acme-customer-alice';
 const MODERN = '2026-07-28';
@@ -9,15 +10,6 @@ const ENVELOPE = {
   'io.modelcontextprotocol/clientCapabilities': {},
   'io.modelcontextprotocol/clientInfo': { name: 'wire-test', version: '1.0.0' },
 };
-
-interface Reply {
-  status: number;
-  body: {
-    id?: unknown;
-    result?: Record<string, unknown>;
-    error?: { code: number; message: string; data?: unknown };
-  };
-}
 
 interface Fixtures {
   orders: { all: { order_id: string; label: string; version: number }[] };
@@ -38,20 +30,8 @@ describe('the 2026-07-28 leg of /mcp on the wire', () => {
     fixtures = (await gw.testApi('GET', '/test-api/fixtures')).body as Fixtures;
   });
 
-  async function post(body: unknown, headers: Record<string, string> = {}): Promise<Reply> {
-    const response = await fetch(gw.url, {
-      method: 'POST',
-      headers: {
-        authorization: `Bearer ${token}`,
-        'content-type': 'application/json',
-        accept: 'application/json, text/event-stream',
-        'mcp-protocol-version': MODERN,
-        ...headers,
-      },
-      body: JSON.stringify(body),
-    });
-    return { status: response.status, body: (await response.json()) as Reply['body'] };
-  }
+  const post = (body: unknown, headers: Record<string, string> = {}) =>
+    postModern(gw.url, token, body, headers);
 
   const request = (id: number, method: string, params: Record<string, unknown> = {}) => ({
     jsonrpc: '2.0',
@@ -213,21 +193,14 @@ describe('the 2026-07-28 leg of /mcp on the wire', () => {
         idempotency_key: `wire-header-${Date.now().toString(36)}`,
       },
     });
-    const response = await fetch(gw.url, {
-      method: 'POST',
-      headers: {
-        authorization: `Bearer ${creator}`,
-        'content-type': 'application/json',
-        'mcp-protocol-version': MODERN,
-        'mcp-method': 'tools/call',
-        'mcp-name': 'change_create',
-        'mcp-param-service-id': 'payments-api',
-        'mcp-param-environment': 'production',
-      },
-      body: JSON.stringify(body),
+    const refused = await postModern(gw.url, creator, body, {
+      'mcp-method': 'tools/call',
+      'mcp-name': 'change_create',
+      'mcp-param-service-id': 'payments-api',
+      'mcp-param-environment': 'production',
     });
-    expect(response.status).toBe(400);
-    expect(await response.json()).toMatchObject({ id: 10, error: { code: -32020 } });
+    expect(refused.status).toBe(400);
+    expect(refused.body).toMatchObject({ id: 10, error: { code: -32020 } });
     const effects = await gw.testApi('GET', '/test-api/effects?target=change_platform');
     expect((effects.body as { effects: unknown[] }).effects).toHaveLength(0);
   });

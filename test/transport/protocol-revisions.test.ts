@@ -1,8 +1,7 @@
 import { Client as ModernClient, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
-import type { OutcomeEnvelope } from '../../src/contract/envelope.ts';
 import { type StartedGateway, startGateway } from '../support/start-gateway.ts';
-import { type ClientUnderTest, roundTrip } from './client-round-trip.ts';
+import { asClientUnderTest, type ClientUnderTest, roundTrip } from './client-round-trip.ts';
 
 const ALICE = 'acme-customer-alice';
 const MODERN = '2026-07-28';
@@ -18,24 +17,15 @@ async function modernClient(gw: StartedGateway, mode: 'auto' | { pin: string }):
       requestInit: { headers: { authorization: `Bearer ${token}` } },
     }),
   );
-  return {
-    revision: client.getNegotiatedProtocolVersion(),
-    listTools: async () => (await client.listTools()).tools.map((t) => t.name),
-    call: async (name, args) =>
-      (await client.callTool({ name, arguments: args })).structuredContent as unknown as OutcomeEnvelope,
-    close: () => client.close(),
-  };
+  return asClientUnderTest(client, client.getNegotiatedProtocolVersion());
 }
 
 async function legacyClient(gw: StartedGateway): Promise<ClientUnderTest> {
   const client = await gw.client(ALICE);
-  return {
-    revision: (client.transport as { protocolVersion?: string } | undefined)?.protocolVersion,
-    listTools: async () => (await client.listTools()).tools.map((t) => t.name),
-    call: async (name, args) =>
-      (await client.callTool({ name, arguments: args })).structuredContent as unknown as OutcomeEnvelope,
-    close: () => client.close(),
-  };
+  return asClientUnderTest(
+    client,
+    (client.transport as { protocolVersion?: string } | undefined)?.protocolVersion,
+  );
 }
 
 /**

@@ -3,10 +3,9 @@ import { Client as ModernClient } from '@modelcontextprotocol/client';
 import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import type { Principal } from '../../src/auth/principal.ts';
-import type { OutcomeEnvelope } from '../../src/contract/envelope.ts';
 import { type StdioTransport, startStdioTransport } from '../../src/transport/stdio-server.ts';
 import { type StartedGateway, startGateway } from '../support/start-gateway.ts';
-import { type ClientUnderTest, roundTrip } from './client-round-trip.ts';
+import { asClientUnderTest, type ClientUnderTest, roundTrip } from './client-round-trip.ts';
 import { StreamClientTransport } from './stream-client-transport.ts';
 
 const MODERN = '2026-07-28';
@@ -46,25 +45,15 @@ describe('stdio serves 2026-07-28 and 2025-11-25, chosen by the opening message'
       { versionNegotiation: { mode } },
     );
     await client.connect((await pipes()) as never);
-    return {
-      revision: client.getNegotiatedProtocolVersion(),
-      listTools: async () => (await client.listTools()).tools.map((t) => t.name),
-      call: async (name, args) =>
-        (await client.callTool({ name, arguments: args })).structuredContent as unknown as OutcomeEnvelope,
-      close: () => client.close(),
-    };
+    return asClientUnderTest(client, client.getNegotiatedProtocolVersion());
   }
 
   async function legacy(): Promise<ClientUnderTest> {
     const client = new LegacyClient({ name: 'stdio-revisions', version: '1.0.0' });
-    await client.connect(await pipes());
-    return {
-      revision: client.getServerVersion()?.name === 'toolgate' ? '2025-11-25' : undefined,
-      listTools: async () => (await client.listTools()).tools.map((t) => t.name),
-      call: async (name, args) =>
-        (await client.callTool({ name, arguments: args })).structuredContent as unknown as OutcomeEnvelope,
-      close: () => client.close(),
-    };
+    const transport = await pipes();
+    await client.connect(transport);
+    // The revision the handshake settled on, as the client hands it to its transport.
+    return asClientUnderTest(client, transport.protocolVersion);
   }
 
   const cases: [string, () => Promise<ClientUnderTest>, string][] = [

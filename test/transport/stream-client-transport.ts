@@ -9,6 +9,8 @@ export class StreamClientTransport implements Transport {
   onerror?: (error: Error) => void;
   onmessage?: (message: JSONRPCMessage) => void;
   readonly #buffer = new ReadBuffer();
+  /** The protocol version the client's handshake settled on. */
+  protocolVersion?: string;
 
   constructor(
     private readonly fromServer: Readable,
@@ -22,6 +24,10 @@ export class StreamClientTransport implements Transport {
         this.onmessage?.(message);
       }
     });
+  }
+
+  setProtocolVersion(version: string): void {
+    this.protocolVersion = version;
   }
 
   async send(message: JSONRPCMessage): Promise<void> {
