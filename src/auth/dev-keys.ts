@@ -1,7 +1,6 @@
-import { randomUUID } from 'node:crypto';
-import { chmodSync, linkSync, mkdirSync, readFileSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { calculateJwkThumbprint, exportJWK, generateKeyPair, importJWK, type JWK } from 'jose';
+import { publishOnce, readSecretFile } from './secret-file.ts';
 
 /** The algorithm of the dev signing key; the dev verifier accepts nothing else. */
 export const DEV_ALGORITHM = 'ES256';
@@ -21,7 +20,6 @@ export interface DevKeys {
  * published with a hard link, which fails when another process got there first.
  */
 export async function loadOrCreateDevKeys(dataDir: string): Promise<DevKeys> {
-  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const path = join(dataDir, DEV_KEY_FILE);
   let jwk = readKeyFile(path);
   if (!jwk) {
@@ -29,15 +27,7 @@ export async function loadOrCreateDevKeys(dataDir: string): Promise<DevKeys> {
     const created = await exportJWK(pair.privateKey);
     created.kid = await calculateJwkThumbprint(created);
     created.alg = DEV_ALGORITHM;
-    const temp = `${path}.${process.pid}.${randomUUID()}.tmp`;
-    writeFileSync(temp, `${JSON.stringify(created)}\n`, { mode: 0o600 });
-    try {
-      linkSync(temp, path);
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-    } finally {
-      unlinkSync(temp);
-    }
+    publishOnce(dataDir, path, `${JSON.stringify(created)}\n`);
     jwk = readKeyFile(path);
     if (!jwk) throw new Error(`dev signing key ${path} could not be created`);
   }
@@ -50,15 +40,8 @@ export async function loadOrCreateDevKeys(dataDir: string): Promise<DevKeys> {
 }
 
 function readKeyFile(path: string): JWK | null {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw error;
-  }
-  // A key file others can read is no secret; tighten it rather than keep serving with it exposed.
-  if ((statSync(path).mode & 0o077) !== 0) chmodSync(path, 0o600);
+  const text = readSecretFile(path);
+  if (text === null) return null;
   const jwk = JSON.parse(text) as JWK;
   if (jwk.kty !== 'EC' || jwk.crv !== 'P-256' || typeof jwk.d !== 'string') {
     throw new Error(`${path} is not an ES256 private key; delete it to create a new one`);

@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
 import type { App } from '../app/create-app.ts';
 import { createApp } from '../app/create-app.ts';
+import { loadConsentKey } from '../auth/consent-key.ts';
 import { loadOrCreateDevKeys } from '../auth/dev-keys.ts';
 import { createTokenVerifier } from '../auth/token-verifier.ts';
 import { consoleRoutes } from '../console/console-routes.ts';
@@ -122,6 +123,7 @@ async function serveHttp(app: App, config: ServeConfig): Promise<() => Promise<v
     connectionLimits: config.connectionLimits,
     maxTokenLifetimeSeconds: config.maxTokenLifetimeSeconds,
     toolsPageSize: config.toolsPageSize,
+    consentKey: loadConsentKey(config.dataDir),
   }).catch(async (error: unknown) => {
     await app.close();
     process.stderr.write(`toolgate serve: ${(error as Error).message}\n`);
@@ -167,6 +169,7 @@ async function serveStdio(app: App, config: ServeConfig): Promise<() => Promise<
   };
   const stdio = await startStdioTransport(app, verdict.principal, {}, principalNow, {
     toolsPageSize: config.toolsPageSize,
+    consentKey: loadConsentKey(config.dataDir),
   });
   void stdio.closed.then(async () => {
     await app.close();

@@ -2,6 +2,12 @@ import type { Logger } from 'pino';
 import type { z } from 'zod';
 import type { Principal } from '../auth/principal.ts';
 import type { SqlExecutor } from '../store/sql-database.ts';
+import {
+  type ConfirmationView,
+  type ConfirmSpec,
+  confirmationErrors,
+  confirmSpecProblems,
+} from './confirmation.ts';
 import { duplicateErrors, type ErrorCodeSpec } from './error-catalog.ts';
 import type { OperationMode } from './fingerprint.ts';
 import type { ToolOutcome } from './outcome.ts';
@@ -52,6 +58,8 @@ export interface ToolContext {
   readonly log: Logger;
   /** W3C traceparent of the execution span when tracing is on: pass it to backend calls to continue the trace. */
   readonly traceparent?: string;
+  /** The confirmation this execution runs under (see `confirm`); null when none was needed. */
+  readonly confirmation: ConfirmationView | null;
 }
 
 /** A stored operation as the reconcile hook sees it. */
@@ -125,6 +133,11 @@ export interface ToolSpec<I extends z.ZodObject, O extends z.ZodType> {
     readonly windowSeconds: number;
     readonly confirmField: string;
   };
+  /**
+   * When a person must confirm an execution, what they are asked, and what happens on a client that
+   * cannot ask (see docs/confirmations.md). Absent: never. Dry runs never ask.
+   */
+  readonly confirm?: ConfirmSpec<z.output<I>>;
   /** Limits documented in the contract (e.g. "tracker without duplicate protection"). */
   readonly notes?: readonly string[];
   readonly handler: (input: z.output<I>, ctx: ToolContext) => Promise<ToolOutcome<z.output<O>>>;
@@ -199,12 +212,27 @@ export function defineTool<I extends z.ZodObject, O extends z.ZodType>(
   for (const problem of paramHeaderProblems(spec.headers ?? {}, Object.keys(spec.input.shape))) {
     broken('headers', problem);
   }
+  if (spec.confirm) {
+    if (spec.kind === 'read') broken('confirm', 'a read tool changes nothing to confirm');
+    for (const problem of confirmSpecProblems(
+      spec.confirm as ConfirmSpec<unknown>,
+      Object.keys(spec.input.shape),
+    ))
+      broken('confirm', problem);
+  }
   reportContractProblems(problems);
-  // A tool that refuses suspected duplicates can answer POSSIBLE_DUPLICATE, so its contract lists it.
-  const errors =
-    suspicion && !spec.errors.some((e) => e.code === duplicateErrors.POSSIBLE_DUPLICATE.code)
-      ? [...spec.errors, duplicateErrors.POSSIBLE_DUPLICATE]
-      : spec.errors;
+  // Codes the gateway answers for the tool's own declarations are listed in its contract.
+  const added: ErrorCodeSpec[] = [];
+  if (suspicion) added.push(duplicateErrors.POSSIBLE_DUPLICATE);
+  if (spec.confirm) {
+    added.push(confirmationErrors.CONFIRMATION_DECLINED, confirmationErrors.CONFIRMATION_MISMATCH);
+    added.push(
+      (spec.confirm.fallback ?? 'refuse') === 'agent'
+        ? confirmationErrors.CONFIRMATION_REQUIRED
+        : confirmationErrors.CONFIRMATION_UNAVAILABLE,
+    );
+  }
+  const errors = [...spec.errors, ...added.filter((a) => !spec.errors.some((e) => e.code === a.code))];
 
   const externalSystems = spec.externalSystems ?? [];
   return Object.freeze({

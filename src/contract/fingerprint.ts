@@ -1,4 +1,5 @@
 import { canonicalJson, sha256Hex } from './canonical-json.ts';
+import { CONFIRMATION_FIELD } from './confirmation.ts';
 
 export type OperationMode = 'execute' | 'dry_run';
 
@@ -11,11 +12,12 @@ export interface FingerprintInput {
 }
 
 /**
- * SHA-256 of the canonical JSON of {tool, contract major, mode, arguments minus key}.
+ * SHA-256 of the canonical JSON of {tool, contract major, mode, arguments minus key and confirmation}.
  * Key order, whitespace and number spelling never change it; any semantic change does.
  */
 export function requestFingerprint(input: FingerprintInput): string {
-  const { idempotency_key: _key, ...args } = input.args;
+  // The relayed digest of a person's confirmation is not part of what the request does.
+  const { idempotency_key: _key, [CONFIRMATION_FIELD]: _confirmation, ...args } = input.args;
   return sha256Hex(
     canonicalJson({ tool: input.tool, contract_major: input.contractMajor, mode: input.mode, args }),
   );

@@ -2,6 +2,7 @@ import type { Principal } from '../auth/principal.ts';
 import type { OperationMode } from '../contract/fingerprint.ts';
 import type { RegisteredTool } from '../contract/tool-registry.ts';
 import type { CallTrace } from '../telemetry/call-tracing.ts';
+import type { ConfirmationRecord } from './confirmation-layer.ts';
 
 /** What the pipeline knows about one tools/call as it moves through the layers. */
 export interface CallState {
@@ -15,6 +16,8 @@ export interface CallState {
   key: string | null;
   /** The call's span (a no-op one when tracing is off). */
   readonly trace: CallTrace;
+  /** How a person's confirmation of this call went, when the tool asked for one. */
+  confirmation: ConfirmationRecord | null;
   /** Its audit entry was written with the operation's settlement, in that transaction. */
   auditedWithOutcome: boolean;
 }

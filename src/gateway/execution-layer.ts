@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import type { Principal } from '../auth/principal.ts';
+import type { ConfirmationView } from '../contract/confirmation.ts';
 import type { OperationHandle, ToolContext } from '../contract/define-tool.ts';
 import type { ToolOutcome } from '../contract/outcome.ts';
 import type { RegisteredTool } from '../contract/tool-registry.ts';
@@ -25,6 +26,7 @@ class CallContext implements ToolContext {
   readonly correlationId: string;
   readonly operation: OperationHandle | null;
   readonly traceparent: string | undefined;
+  readonly confirmation: ConfirmationView | null;
   declare readonly log: Logger;
   readonly #logger: () => Logger;
   #log: Logger | undefined;
@@ -49,6 +51,7 @@ class CallContext implements ToolContext {
     this.correlationId = context.correlationId;
     this.operation = context.operation;
     this.traceparent = context.traceparent;
+    this.confirmation = context.confirmation;
     this.#logger = logger;
     Object.defineProperty(this, 'log', CallContext.#logProperty);
   }

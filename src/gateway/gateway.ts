@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Logger } from 'pino';
 import type { Principal } from '../auth/principal.ts';
+import type { ConfirmationView } from '../contract/confirmation.ts';
 import type { OperationHandle } from '../contract/define-tool.ts';
 import type { FieldError, OutcomeEnvelope } from '../contract/envelope.ts';
 import { requestFingerprint } from '../contract/fingerprint.ts';
@@ -13,6 +14,12 @@ import { type CallTrace, GatewayTracing } from '../telemetry/call-tracing.ts';
 import type { GatewayMetrics } from '../telemetry/metrics.ts';
 import { missingScopes } from './authorization-layer.ts';
 import type { CallState } from './call-state.ts';
+import {
+  type ConfirmationQuestion,
+  type ConfirmationStep,
+  type ConsentChannel,
+  confirmationStep,
+} from './confirmation-layer.ts';
 import { buildEnvelope, storeUnavailable } from './envelope-builder.ts';
 import { executeWithTimeout } from './execution-layer.ts';
 import { envelopeForExecution } from './execution-outcome.ts';
@@ -66,7 +73,25 @@ export interface ToolCallRequest {
    * as an MCP task answers then, while execution goes on).
    */
   readonly onReserved?: (operationId: string) => void;
+  /** How the transport can reach the person behind the client (absent: it cannot ask them). */
+  readonly consent?: ConsentChannel;
 }
+
+/** A call's answer, or the question its client must put to its user first (nothing was executed). */
+export type CallAnswer =
+  | { readonly kind: 'result'; readonly result: CallToolResult }
+  | { readonly kind: 'ask'; readonly question: ConfirmationQuestion };
+
+/** A call stopped to ask the person: the question, and the envelope its telemetry recorded. */
+interface Asking {
+  readonly asking: ConfirmationQuestion;
+  readonly envelope: OutcomeEnvelope;
+}
+
+const CANNOT_ASK: ConsentChannel = { canAsk: false };
+
+/** A consent step that stops the call: an answer, or a question for the person. */
+type Stop = Exclude<ConfirmationStep, { kind: 'proceed' }>;
 
 /**
  * The enforcement pipeline of DESIGN.md section 2, composed in one place. Each numbered step is one
@@ -101,7 +126,38 @@ export class Gateway {
     principal: Principal | null,
     signal?: AbortSignal,
   ): Promise<CallToolResult> {
-    const envelope = await this.callToolEnvelope(request, principal, signal);
+    return this.#asResult(await this.callToolEnvelope(request, principal, signal));
+  }
+
+  /**
+   * One tools/call from a client that may be able to ask its user (`request.consent`): the result, or
+   * the question to put to the user when the tool needs a person's confirmation first.
+   */
+  async callToolOrAsk(
+    request: ToolCallRequest,
+    principal: Principal | null,
+    signal?: AbortSignal,
+  ): Promise<CallAnswer> {
+    const answered = await this.callToolEnvelopeOrAsk(request, principal, signal);
+    if (answered.kind === 'ask') return answered;
+    return { kind: 'result', result: this.#asResult(answered.envelope) };
+  }
+
+  /** The same, with the envelope itself as the answer. */
+  async callToolEnvelopeOrAsk(
+    request: ToolCallRequest,
+    principal: Principal | null,
+    signal?: AbortSignal,
+  ): Promise<
+    | { readonly kind: 'envelope'; readonly envelope: OutcomeEnvelope }
+    | { readonly kind: 'ask'; readonly question: ConfirmationQuestion }
+  > {
+    const answered = await this.#traced(request, principal, signal);
+    if ('asking' in answered) return { kind: 'ask', question: answered.asking };
+    return { kind: 'envelope', envelope: answered };
+  }
+
+  #asResult(envelope: OutcomeEnvelope): CallToolResult {
     return {
       content: [{ type: 'text', text: this.#envelopeText(envelope) }],
       structuredContent: envelope,
@@ -138,9 +194,22 @@ export class Gateway {
     principal: Principal | null,
     signal?: AbortSignal,
   ): Promise<OutcomeEnvelope> {
+    const answered = await this.#traced(request, principal, signal);
+    return 'asking' in answered ? answered.envelope : answered;
+  }
+
+  async #traced(
+    request: ToolCallRequest,
+    principal: Principal | null,
+    signal: AbortSignal | undefined,
+  ): Promise<OutcomeEnvelope | Asking> {
     const span = (this.#deps.tracing ?? GatewayTracing.off).startCall(request.traceparent);
     try {
-      const envelope = await this.#pipeline(request, principal, signal, span);
+      let confirmation: string | null = null;
+      const answered = await this.#pipeline(request, principal, signal, span, (record) => {
+        confirmation = `${record.via}:${record.outcome}`;
+      });
+      const envelope = 'asking' in answered ? answered.envelope : answered;
       span.end({
         tool: envelope.tool,
         contractVersion: envelope.contract_version,
@@ -149,8 +218,9 @@ export class Gateway {
         replayed: envelope.replayed,
         operationId: envelope.operation_id,
         tenant: principal?.tenant ?? null,
+        confirmation,
       });
-      return envelope;
+      return answered;
     } catch (error) {
       span.fail(error);
       throw error;
@@ -162,7 +232,8 @@ export class Gateway {
     principal: Principal | null,
     signal: AbortSignal | undefined,
     span: CallTrace,
-  ): Promise<OutcomeEnvelope> {
+    onConfirmation: (record: NonNullable<CallState['confirmation']>) => void,
+  ): Promise<OutcomeEnvelope | Asking> {
     // 1. Protocol: unknown tool or non-object arguments are JSON-RPC errors.
     const tool = resolveTool(this.#deps.registry, request.name, principal);
     const rawArgs = requireArgumentsObject(request.arguments);
@@ -177,6 +248,7 @@ export class Gateway {
       mode: 'execute',
       key: null,
       trace: span,
+      confirmation: null,
       auditedWithOutcome: false,
     };
     // Rate limit first: a caller over its rate is refused before any other work and reserves no key.
@@ -209,7 +281,7 @@ export class Gateway {
     const slot = writing ? this.#deps.limits?.holdWrite(who) : undefined;
     if (slot && !slot.ok) return this.#finish(call, rateLimited(tool, slot));
     try {
-      return await this.#admitAndExecute(call, signal, request.onReserved);
+      return await this.#admitAndExecute(call, signal, request);
     } catch (error) {
       // Reached only when a layer itself failed before the handler ran: nothing was executed.
       this.#log.error(
@@ -227,21 +299,39 @@ export class Gateway {
       );
     } finally {
       if (slot?.ok) slot.release();
+      if (call.confirmation) onConfirmation(call.confirmation);
     }
   }
 
   async #admitAndExecute(
     call: CallState,
     signal: AbortSignal | undefined,
-    onReserved: ((operationId: string) => void) | undefined,
-  ): Promise<OutcomeEnvelope> {
+    request: ToolCallRequest,
+  ): Promise<OutcomeEnvelope | Asking> {
     const { tool, principal: who } = call;
     const span = call.trace;
+    const consent = request.consent ?? CANNOT_ASK;
+    const aborted = signal ?? new AbortController().signal;
+    // 4b. Consent: a person confirms before a new operation starts (checked once the key is known to
+    // be free, so that a retry of an executed operation is answered from its record, not asked again).
+    let confirmation: ConfirmationView | null = null;
+    const confirming = tool.definition.confirm
+      ? async (): Promise<Stop | null> => {
+          const step = await span.step('toolgate.confirm', () => confirmationStep(call, consent, aborted));
+          if (step.kind !== 'proceed') return step;
+          confirmation = step.confirmation;
+          return null;
+        }
+      : undefined;
+    const stopped = async (step: Stop): Promise<OutcomeEnvelope | Asking> => {
+      const envelope = await this.#finish(call, step.envelope);
+      return step.kind === 'ask' ? { asking: step.question, envelope } : envelope;
+    };
     // 5. Idempotency: writes and requests executing for real reserve their key; dry runs never do.
     let admission: Admission | null = null;
     const key = call.key;
     if (tool.definition.kind !== 'read' && call.mode === 'execute' && key !== null) {
-      admission = await span.step('toolgate.reserve', () =>
+      const admitted = await span.step('toolgate.reserve', () =>
         this.#deps.idempotency.admit(
           {
             tool,
@@ -256,11 +346,17 @@ export class Gateway {
             args: call.args,
             correlationId: call.correlationId,
           },
-          signal ?? new AbortController().signal,
+          aborted,
+          confirming,
         ),
       );
-      if (admission.kind === 'answer') return this.#finish(call, admission.envelope);
-      onReserved?.(admission.operation.id);
+      if (admitted.kind === 'held') return stopped(admitted.held);
+      if (admitted.kind === 'answer') return this.#finish(call, admitted.envelope);
+      admission = admitted;
+      request.onReserved?.(admission.operation.id);
+    } else if (confirming) {
+      const held = await confirming();
+      if (held) return stopped(held);
     }
     // A handler may settle its operation in the transaction of its own last write (OperationHandle.commit).
     let committed: OutcomeEnvelope | null = null;
@@ -292,6 +388,7 @@ export class Gateway {
           principal: who,
           correlationId: call.correlationId,
           operation,
+          confirmation,
           ...(traceparent ? { traceparent } : {}),
         },
         signal,

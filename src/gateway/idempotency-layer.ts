@@ -36,7 +36,17 @@ export type Admission =
     }
   | { readonly kind: 'answer'; readonly envelope: OutcomeEnvelope };
 
+/**
+ * Runs once the key is known to be free, before it is reserved: null lets the reservation go on;
+ * anything else stops the call there (nothing reserved) and is handed back as `held`.
+ */
+export type ReserveGate<H> = () => Promise<H | null>;
+
 /** Layer 5 (write/request tools only): reserve atomically, or replay, join or refuse. */
 export interface IdempotencyLayer {
-  admit(call: KeyedCall, signal: AbortSignal): Promise<Admission>;
+  admit<H = never>(
+    call: KeyedCall,
+    signal: AbortSignal,
+    gate?: ReserveGate<H>,
+  ): Promise<Admission | { readonly kind: 'held'; readonly held: H }>;
 }

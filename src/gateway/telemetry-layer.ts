@@ -27,6 +27,9 @@ export async function recordCall(
   metrics.duration.observe({ tool: name, contract_version: version, status: envelope.status }, seconds);
   if (envelope.code) metrics.errors.inc({ tool: name, contract_version: version, code: envelope.code });
   if (envelope.replayed) metrics.replays.inc({ tool: name, contract_version: version });
+  if (call.confirmation) {
+    metrics.confirmations.inc({ tool: name, via: call.confirmation.via, outcome: call.confirmation.outcome });
+  }
   log.debug(
     {
       corr: call.correlationId,
@@ -74,6 +77,19 @@ export function callAuditEntry(call: CallState, envelope: OutcomeEnvelope): Audi
     tool: tool.definition.name,
     contractVersion: tool.definition.version,
     traceId: call.trace.traceId,
-    detail: { mode: call.mode },
+    detail: call.confirmation
+      ? { mode: call.mode, confirmation: confirmationDetail(call.confirmation, principal.subject) }
+      : { mode: call.mode },
   };
+}
+
+const ANSWERED: ReadonlySet<string> = new Set(['accepted', 'declined', 'cancelled']);
+
+/**
+ * A confirmation in the audit trail: how it was asked (client elicitation, or relayed by the agent),
+ * how it ended, the digest of what was shown, and who answered (the caller's own user: the principal
+ * the token names; relayed answers are the agent's word for it).
+ */
+function confirmationDetail(record: NonNullable<CallState['confirmation']>, subject: string) {
+  return ANSWERED.has(record.outcome) ? { ...record, answered_by: subject } : { ...record };
 }

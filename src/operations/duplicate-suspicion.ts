@@ -1,4 +1,5 @@
 import { canonicalJson, sha256Hex } from '../contract/canonical-json.ts';
+import { CONFIRMATION_FIELD } from '../contract/confirmation.ts';
 import type { AnyToolDefinition } from '../contract/define-tool.ts';
 import type { OutcomeEnvelope } from '../contract/envelope.ts';
 import type { KeyedCall } from '../gateway/idempotency-layer.ts';
@@ -20,6 +21,8 @@ export function requestContentHash(
   delete content.idempotency_key;
   delete content.dry_run;
   delete content[suspicion.confirmField];
+  // The relayed digest of a person's confirmation says nothing about what the request does.
+  delete content[CONFIRMATION_FIELD];
   return sha256Hex(
     canonicalJson({ tool: definition.name, contract_major: definition.majorVersion, args: content }),
   );

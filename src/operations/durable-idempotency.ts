@@ -2,7 +2,7 @@ import type { Clock } from '../app/clock.ts';
 import type { OperationHandle } from '../contract/define-tool.ts';
 import type { OutcomeEnvelope } from '../contract/envelope.ts';
 import type { ToolRegistry } from '../contract/tool-registry.ts';
-import type { Admission, IdempotencyLayer, KeyedCall } from '../gateway/idempotency-layer.ts';
+import type { Admission, IdempotencyLayer, KeyedCall, ReserveGate } from '../gateway/idempotency-layer.ts';
 import type { SqlExecutor } from '../store/sql-database.ts';
 import { requestContentHash, suspectDuplicate } from './duplicate-suspicion.ts';
 import { abandonedEnvelope, conflictEnvelope, inProgressEnvelope } from './operation-envelopes.ts';
@@ -36,7 +36,11 @@ const MAX_POLL_MS = 100;
 export class DurableIdempotency implements IdempotencyLayer {
   constructor(private readonly deps: DurableIdempotencyDeps) {}
 
-  async admit(call: KeyedCall, signal: AbortSignal): Promise<Admission> {
+  async admit<H = never>(
+    call: KeyedCall,
+    signal: AbortSignal,
+    gate?: ReserveGate<H>,
+  ): Promise<Admission | { readonly kind: 'held'; readonly held: H }> {
     const { store, clock } = this.deps;
     const { tenant, subject } = call.principal;
     // A key already taken is answered from its own record (replayed, waited on, or refused when the
@@ -52,10 +56,15 @@ export class DurableIdempotency implements IdempotencyLayer {
     const contentHash = requestContentHash(definition, call.args);
     const duplicate = await suspectDuplicate(store, call, contentHash, now);
     if (duplicate) return { kind: 'answer', envelope: duplicate };
+    // What must hold before a new operation may start (a person's confirmation) is settled now, with
+    // the key still free: a call stopped here reserved nothing.
+    const held = gate ? await gate() : null;
+    if (held !== null) return { kind: 'held', held };
+    const reserveAt = gate ? clock.now() : now;
     const summary = JSON.stringify(requestSummary(call.args, definition.sensitiveFields));
     // The key frees up again only when its record expired or was purged; then this delivery reserves it.
     for (let round = 0; round < 3; round += 1) {
-      const at = round === 0 ? now : clock.now();
+      const at = round === 0 ? reserveAt : clock.now();
       const id = newOperationId(at);
       const reservation = await store.reserveOrFind({
         id,

@@ -2,6 +2,7 @@ import { ProtocolError, type Server, type ServerContext } from '@modelcontextpro
 import { z } from 'zod';
 import type { Principal } from '../auth/principal.ts';
 import type { OutcomeEnvelope } from '../contract/envelope.ts';
+import type { ConfirmationQuestion } from '../gateway/confirmation-layer.ts';
 import type { Gateway, ToolCallRequest } from '../gateway/gateway.ts';
 import type { OperationRecord } from '../operations/operation-record.ts';
 import type { OperationTasks } from './operation-tasks.ts';
@@ -83,13 +84,16 @@ export async function callToolServerDirected(
   tasks: OperationTasks,
   request: ToolCallRequest,
   principal: Principal,
+  toAsk: (question: ConfirmationQuestion) => Promise<Record<string, unknown>> = () => {
+    throw new Error('a call that cannot ask its user was answered with a question');
+  },
 ): Promise<Record<string, unknown>> {
   let reservedId: string | null = null;
   let reserved: () => void = () => undefined;
   const reservation = new Promise<void>((resolve) => {
     reserved = resolve;
   });
-  const execution = gateway.callToolEnvelope(
+  const execution = gateway.callToolEnvelopeOrAsk(
     {
       ...request,
       onReserved: (operationId) => {
@@ -102,7 +106,9 @@ export async function callToolServerDirected(
   const waited = reservation.then(
     () => new Promise<null>((resolve) => setTimeout(() => resolve(null), TASK_AFTER_MS)),
   );
-  const first = await Promise.race([execution, waited]);
+  const answered = await Promise.race([execution, waited]);
+  if (answered?.kind === 'ask') return toAsk(answered.question);
+  const first = answered === null ? null : answered.envelope;
   if (first === null) {
     execution.catch((error: unknown) =>
       tasks.logger.error({ err: error, op: reservedId }, 'task execution failed after its task was created'),

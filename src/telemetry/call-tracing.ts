@@ -30,6 +30,8 @@ export interface CallSpanFacts {
   readonly replayed: boolean;
   readonly operationId: string | null;
   readonly tenant: string | null;
+  /** How a person's confirmation went (`via:outcome`, e.g. `client:accepted`), when the tool asked. */
+  readonly confirmation?: string | null;
 }
 
 /** The span of one tool call; a no-op when tracing is off. */
@@ -144,5 +146,6 @@ function callAttributes(facts: CallSpanFacts): Attributes {
     ...(facts.code ? { 'toolgate.code': facts.code } : {}),
     ...(facts.operationId ? { 'toolgate.operation_id': facts.operationId } : {}),
     ...(facts.tenant ? { 'toolgate.tenant': facts.tenant } : {}),
+    ...(facts.confirmation ? { 'toolgate.confirmation': facts.confirmation } : {}),
   };
 }

@@ -34,6 +34,12 @@ export class GatewayMetrics {
     labelNames: ['tool', 'contract_version'] as const,
     registers: [this.registry],
   });
+  readonly confirmations = new Counter({
+    name: 'toolgate_confirmations_total',
+    help: "People's confirmations of tool calls: via client (elicitation) or agent (relayed), by outcome (asked, accepted, declined, cancelled, mismatch, unavailable, relayed).",
+    labelNames: ['tool', 'via', 'outcome'] as const,
+    registers: [this.registry],
+  });
   readonly duration = new Histogram({
     name: 'toolgate_tool_duration_seconds',
     help: 'Tool call duration through the whole pipeline.',

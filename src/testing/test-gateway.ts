@@ -41,7 +41,10 @@ export interface TestGatewayOptions {
   /** Where logs go; silent unless TOOLGATE_TEST_LOG_LEVEL is set. */
   readonly logger?: Logger;
   readonly http?: Partial<
-    Pick<HttpTransportOptions, 'localPrincipalToken' | 'bodyLimitBytes' | 'allowedHosts' | 'toolsPageSize'>
+    Pick<
+      HttpTransportOptions,
+      'localPrincipalToken' | 'bodyLimitBytes' | 'allowedHosts' | 'toolsPageSize' | 'confirmationTtlSeconds'
+    >
   >;
 }
 

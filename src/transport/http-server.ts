@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { App } from '../app/create-app.ts';
+import { loadConsentKey } from '../auth/consent-key.ts';
 import type { Principal } from '../auth/principal.ts';
 import {
   RESOURCE_METADATA_PATH,
@@ -10,6 +11,7 @@ import {
 import { createTokenVerifier, type KeySource, type TokenVerifier } from '../auth/token-verifier.ts';
 import { httpRouteLabel } from '../telemetry/http-route-label.ts';
 import { BearerAuthenticator } from './bearer-authenticator.ts';
+import { ConfirmationElicitation } from './confirmation-elicitation.ts';
 import { DirectMethods } from './direct-methods.ts';
 import {
   DEFAULT_CONNECTION_LIMITS,
@@ -58,6 +60,14 @@ export interface HttpTransportOptions {
   readonly maxTokenLifetimeSeconds?: number;
   /** Answer a request the server has not answered after this long (default: slowest tool timeout + 10 s). */
   readonly replyDeadlineMs?: number;
+  /**
+   * The consent key (see loadConsentKey): the same on every gateway that may receive a confirmation's
+   * retry. Absent: with dev keys, the data dir's; otherwise no client is asked to confirm (tools fall
+   * back as their contract says).
+   */
+  readonly consentKey?: string | Uint8Array;
+  /** How long a person has to answer a confirmation question (default 600 s). */
+  readonly confirmationTtlSeconds?: number;
 }
 
 /** What an extra route family's handler gets for one request that passed the Host guard and the bearer check. */
@@ -162,11 +172,26 @@ export async function startHttpTransport(app: App, options: HttpTransportOptions
       app.gateway,
       new SerializedListings(app.gateway, options.toolsPageSize ?? DEFAULT_TOOLS_PAGE_SIZE),
     );
+    const consentKey =
+      options.consentKey ?? (options.keys.kind === 'dev' ? loadConsentKey(options.keys.dataDir) : undefined);
+    if (consentKey === undefined && app.registry.all().some((t) => t.definition.confirm)) {
+      app.logger.warn(
+        'no consent key: confirmations are not asked through clients; tools answer with their fallback',
+      );
+    }
     const modern = new ModernEndpoint(
       {
         gateway: app.gateway,
         toolsPageSize: options.toolsPageSize ?? DEFAULT_TOOLS_PAGE_SIZE,
         tasks: app.tasks,
+        ...(consentKey !== undefined
+          ? {
+              confirmations: new ConfirmationElicitation({
+                key: consentKey,
+                ...(options.confirmationTtlSeconds ? { ttlSeconds: options.confirmationTtlSeconds } : {}),
+              }),
+            }
+          : {}),
       },
       (error) => app.logger.debug({ err: error }, 'MCP request refused or failed on the 2026-07-28 leg'),
     );

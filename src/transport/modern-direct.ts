@@ -2,6 +2,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type { Principal } from '../auth/principal.ts';
 import type { Gateway } from '../gateway/gateway.ts';
 import { acceptsTasksIn } from '../tasks/task-extension.ts';
+import { declaresFormElicitation } from './confirmation-elicitation.ts';
 import { type DirectHandler, listingReply, paramsRefusal } from './direct-methods.ts';
 import { asCompleteResult, MODERN_REVISION } from './modern-results.ts';
 import type { SerializedListings } from './serialized-listings.ts';
@@ -21,19 +22,26 @@ interface ModernRequest {
  * The 2026-07-28 hot path: a plain tools/call and tools/list, answered without a per-request SDK server
  * (which costs about as much again as the call itself). It takes only requests the SDK's entry would
  * serve unchanged: the revision served, the envelope with client capabilities, `MCP-Protocol-Version`,
- * `Mcp-Method` and `Mcp-Name` present and equal to the body, no multi-round-trip retry, and no call the
- * Tasks extension could answer as a task. Everything else, every refusal included, goes to the SDK.
+ * `Mcp-Method` and `Mcp-Name` present and equal to the body, no multi-round-trip retry, no call the
+ * Tasks extension could answer as a task, and no call that may ask the person to confirm it. Everything else, every refusal included, goes to the SDK.
  * The results are stamped as the SDK stamps them (`resultType`, `serverInfo`, the listing's cache hints).
  */
 export class ModernDirect {
   readonly #gateway: Gateway;
   readonly #listings: SerializedListings;
   readonly #tasksServed: boolean;
+  readonly #confirmationsAsked: boolean;
 
-  constructor(gateway: Gateway, listings: SerializedListings, tasksServed: boolean) {
+  constructor(
+    gateway: Gateway,
+    listings: SerializedListings,
+    tasksServed: boolean,
+    confirmationsAsked: boolean,
+  ) {
     this.#gateway = gateway;
     this.#listings = listings;
     this.#tasksServed = tasksServed;
+    this.#confirmationsAsked = confirmationsAsked;
   }
 
   /** How to answer this request on the direct path, or null when the SDK's entry answers it. */
@@ -49,8 +57,12 @@ export class ModernDirect {
     if (typeof name !== 'string' || headers['mcp-name']?.toString().trim() !== name) return null;
     const args = params?.arguments;
     if (args !== undefined && (args === null || typeof args !== 'object' || Array.isArray(args))) return null;
-    const kind = this.#gateway.registry.get(name)?.definition.kind;
+    const definition = this.#gateway.registry.get(name)?.definition;
+    const kind = definition?.kind;
     if (this.#tasksServed && kind !== undefined && kind !== 'read' && acceptsTasksIn(params?._meta))
+      return null;
+    // A call that may put a question to the person is answered by the SDK's entry, which asks.
+    if (this.#confirmationsAsked && definition?.confirm && declaresFormElicitation(params?._meta))
       return null;
     const call = {
       name,

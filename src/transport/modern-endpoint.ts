@@ -24,7 +24,12 @@ export class ModernEndpoint {
   constructor(options: ModernServerOptions, onerror: (error: Error) => void) {
     this.#options = options;
     const listings = new SerializedListings(options.gateway, options.toolsPageSize, MODERN_LISTING_FORM);
-    this.#direct = new ModernDirect(options.gateway, listings, options.tasks !== undefined);
+    this.#direct = new ModernDirect(
+      options.gateway,
+      listings,
+      options.tasks !== undefined,
+      options.confirmations !== undefined,
+    );
     this.#handler = createMcpHandler(
       (ctx) => {
         const principal = principalFromAuthInfo(ctx.authInfo);

@@ -13,6 +13,7 @@ import {
   serveTaskExtension,
   TASKS_EXTENSION,
 } from '../tasks/task-extension.ts';
+import type { ConfirmationElicitation } from './confirmation-elicitation.ts';
 import { LISTING_TTL_MS, SERVER_INFO, withoutTaskSupport } from './modern-results.ts';
 import { pageOfTools } from './serialized-listings.ts';
 import { INSTRUCTIONS } from './server-instructions.ts';
@@ -22,6 +23,11 @@ export interface ModernServerOptions {
   readonly toolsPageSize: number;
   /** Durable operations as tasks of the `io.modelcontextprotocol/tasks` extension. */
   readonly tasks?: OperationTasks;
+  /**
+   * Confirmations asked through the client (form-mode elicitation, integrity-protected state); absent:
+   * no client is asked, and tools that need a person's confirmation answer with their fallback.
+   */
+  readonly confirmations?: ConfirmationElicitation;
 }
 
 /**
@@ -36,7 +42,7 @@ export function createModernServer(
   options: ModernServerOptions,
   principalNow: () => Principal | null | Promise<Principal | null>,
 ): Server {
-  const { tasks } = options;
+  const { tasks, confirmations } = options;
   const server = new Server(
     { ...SERVER_INFO },
     {
@@ -50,6 +56,8 @@ export function createModernServer(
         'tools/list': { ttlMs: LISTING_TTL_MS, cacheScope: 'private' },
         'server/discover': { ttlMs: LISTING_TTL_MS, cacheScope: 'private' },
       },
+      // Echoed confirmation state is verified before any handler runs; what fails is the SDK's -32602.
+      ...(confirmations ? { requestState: { verify: confirmations.verify } } : {}),
     },
   );
   server.setRequestHandler('tools/list', async (request) => {
@@ -70,11 +78,22 @@ export function createModernServer(
       traceparent: headerValue(ctx.http?.req?.headers.get('traceparent')),
     };
     const principal = await principalNow();
-    const kind = options.gateway.registry.get(params.name)?.definition.kind;
+    const definition = options.gateway.registry.get(params.name)?.definition;
+    const kind = definition?.kind;
+    // A tool that may need a person's confirmation learns whether this client can ask them.
+    const consent = confirmations && definition?.confirm ? confirmations.channelOf(ctx) : undefined;
+    const consenting = consent ? { ...call, consent } : call;
     if (tasks && principal && kind !== undefined && kind !== 'read' && acceptsTasks(ctx)) {
-      return (await callToolServerDirected(options.gateway, tasks, call, principal)) as CallToolResult;
+      return (await callToolServerDirected(options.gateway, tasks, consenting, principal, (question) =>
+        confirmations!.ask(question, ctx),
+      )) as CallToolResult;
     }
-    return (await options.gateway.callTool(call, principal, ctx.mcpReq.signal)) as CallToolResult;
+    if (!consent) {
+      return (await options.gateway.callTool(call, principal, ctx.mcpReq.signal)) as CallToolResult;
+    }
+    const answered = await options.gateway.callToolOrAsk(consenting, principal, ctx.mcpReq.signal);
+    if (answered.kind === 'ask') return (await confirmations!.ask(answered.question, ctx)) as never;
+    return answered.result as CallToolResult;
   });
   if (tasks) serveTaskExtension(server, tasks, principalNow);
   return server;

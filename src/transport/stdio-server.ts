@@ -2,6 +2,7 @@ import type { Readable, Writable } from 'node:stream';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import type { App } from '../app/create-app.ts';
 import type { Principal } from '../auth/principal.ts';
+import { ConfirmationElicitation } from './confirmation-elicitation.ts';
 import { createMcpServer, type PrincipalSource } from './mcp-server.ts';
 import { claimsModernEnvelope } from './modern-results.ts';
 import { createModernServer } from './modern-server.ts';
@@ -32,7 +33,11 @@ export async function startStdioTransport(
   principal: Principal,
   streams: { input?: Readable; output?: Writable } = {},
   principalNow: PrincipalSource = () => principal,
-  options: { readonly toolsPageSize?: number } = {},
+  options: {
+    readonly toolsPageSize?: number;
+    /** The consent key (see loadConsentKey); absent: no confirmation is asked through the client. */
+    readonly consentKey?: string | Uint8Array;
+  } = {},
 ): Promise<StdioTransport> {
   const input = streams.input ?? process.stdin;
   const line = new StdioLineTransport(input, streams.output ?? process.stdout);
@@ -49,10 +54,21 @@ export async function startStdioTransport(
     const transport = new OpeningTransport(line, read, () => markClosed());
     if (claimsModernEnvelope(opening)) {
       const toolsPageSize = options.toolsPageSize ?? DEFAULT_TOOLS_PAGE_SIZE;
+      // A pipe carries no auth info: confirmation state is bound to the connection's one principal.
+      const confirmations =
+        options.consentKey !== undefined
+          ? new ConfirmationElicitation({ key: options.consentKey }, principal)
+          : undefined;
       const handle = serveStdio(
         () =>
-          createModernServer({ gateway: app.gateway, toolsPageSize, tasks: app.tasks }, () =>
-            principalNow({}),
+          createModernServer(
+            {
+              gateway: app.gateway,
+              toolsPageSize,
+              tasks: app.tasks,
+              ...(confirmations ? { confirmations } : {}),
+            },
+            () => principalNow({}),
           ),
         { transport: transport as never, legacy: 'reject', onerror },
       );

@@ -142,6 +142,7 @@ const toolContext = (): ToolContext => ({
   deadline: Date.now() + 5_000,
   correlationId: 'corr-guide',
   operation: handle,
+  confirmation: null,
   log: pino({ level: 'silent' }),
 });
 const snapshot: OperationSnapshot = {

@@ -3,6 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { z } from 'zod';
 import type { ModuleContext, ModuleInstance, ToolgateModule } from '../../src/app/module.ts';
 import type { Principal } from '../../src/auth/principal.ts';
+import type { ConfirmFallback, ConfirmSpec } from '../../src/contract/confirmation.ts';
 import { defineTool } from '../../src/contract/define-tool.ts';
 import { defineErrorCodes } from '../../src/contract/error-catalog.ts';
 import { outcome } from '../../src/contract/outcome.ts';
@@ -48,7 +49,47 @@ const creditInput = z.strictObject({
     .describe('True to confirm a credit that looks like a recent one.'),
   idempotency_key: idempotencyKeySchema,
   dry_run: z.boolean().default(false).describe('True to check without crediting.'),
+  confirmation: z
+    .string()
+    .max(64)
+    .optional()
+    .describe('The confirmation the answer named, once the user confirmed (relayed confirmations only).'),
 });
+
+/** Credits of at least this amount ask the person first (on the tools that confirm). */
+export const CONFIRMED_FROM_AMOUNT = 1_000;
+
+/** What the confirming test tools ask: large credits, with a choice when there is a memo. */
+function creditConfirmation(fallback: ConfirmFallback): ConfirmSpec<z.output<typeof creditInput>> {
+  return {
+    when: `credits of ${CONFIRMED_FROM_AMOUNT} cents or more`,
+    fallback,
+    async ask(input) {
+      if (input.account === 'unreachable') {
+        return {
+          refuse: outcome.failed('DEPENDENCY_UNAVAILABLE', 'The bank cannot tell what this would do.'),
+        };
+      }
+      if (input.amount < CONFIRMED_FROM_AMOUNT) return null;
+      return {
+        message: `Credit ${input.amount} cents to account ${input.account}.`,
+        details: { account: input.account, amount: input.amount },
+        ...(input.memo
+          ? {
+              choice: {
+                title: 'Statement line',
+                options: [
+                  { value: 'print', title: `Print "${input.memo}"` },
+                  { value: 'omit', title: 'Leave it off' },
+                ],
+              },
+              facts: { memo: input.memo },
+            }
+          : {}),
+      };
+    },
+  };
+}
 const creditResult = z.strictObject({
   transfer_id: z.string().nullable(),
   account: z.string(),
@@ -70,7 +111,7 @@ export function testDomain(options: TestDomainOptions = {}): ToolgateModule {
       {
         id: '0900_testing',
         sql: `CREATE TABLE test_executions (execution_id TEXT PRIMARY KEY, operation_id TEXT, tool TEXT NOT NULL,
-            mode TEXT NOT NULL, pid INTEGER NOT NULL, at BIGINT NOT NULL);
+            mode TEXT NOT NULL, pid INTEGER NOT NULL, at BIGINT NOT NULL, confirmed TEXT);
           CREATE TABLE test_reconciles (call_id TEXT PRIMARY KEY, operation_id TEXT NOT NULL, pid INTEGER NOT NULL,
             at BIGINT NOT NULL);
           CREATE TABLE test_bank_credits (request_id TEXT PRIMARY KEY, tenant TEXT NOT NULL, account TEXT NOT NULL,
@@ -85,7 +126,7 @@ function createTestDomain(moduleContext: ModuleContext, options: TestDomainOptio
   const context = withSimulation(moduleContext);
   const { db, faults, clock } = context;
   const bank = new TestBank(db, context.ledger, TEST_SYSTEM);
-  const credit = (name: string, suspicion: boolean) =>
+  const credit = (name: string, suspicion: boolean, confirm?: ConfirmFallback) =>
     defineTool({
       name,
       title: 'Credit an account',
@@ -102,12 +143,23 @@ function createTestDomain(moduleContext: ModuleContext, options: TestDomainOptio
       timeoutMs: options.timeoutMs ?? 5_000,
       supportsDryRun: true,
       ...(suspicion ? { duplicateSuspicion: { windowSeconds: 600, confirmField: 'confirm_duplicate' } } : {}),
+      ...(confirm ? { confirm: creditConfirmation(confirm) } : {}),
       examples: [
         { title: 'Credit', input: { account: 'acc-1', amount: 100, idempotency_key: 'example-key-000001' } },
       ],
       async handler(input, ctx) {
         const operationId = ctx.operation?.id ?? null;
-        await recordExecution(db, name, operationId, input.dry_run ? 'dry_run' : 'execute', clock.now());
+        const confirmed = ctx.confirmation
+          ? `${ctx.confirmation.via}:${ctx.confirmation.choice ?? ''}:${ctx.confirmation.digest}`
+          : null;
+        await recordExecution(
+          db,
+          name,
+          operationId,
+          input.dry_run ? 'dry_run' : 'execute',
+          clock.now(),
+          confirmed,
+        );
         if (input.dry_run || !operationId) {
           return outcome.validated({
             transfer_id: null,
@@ -173,7 +225,12 @@ function createTestDomain(moduleContext: ModuleContext, options: TestDomainOptio
       },
     });
   return {
-    tools: [credit('testing_credit_account', false), credit('testing_send_gift', true)],
+    tools: [
+      credit('testing_credit_account', false),
+      credit('testing_send_gift', true),
+      credit('testing_credit_confirmed', false, 'refuse'),
+      credit('testing_credit_relayed', false, 'agent'),
+    ],
     simulation: {
       principals: [],
       async seed() {},
@@ -197,10 +254,11 @@ async function recordExecution(
   operationId: string | null,
   mode: string,
   at: number,
+  confirmed: string | null,
 ): Promise<void> {
   await db.execute(
-    'INSERT INTO test_executions (execution_id, operation_id, tool, mode, pid, at) VALUES (?, ?, ?, ?, ?, ?)',
-    [randomUUID(), operationId, tool, mode, process.pid, at],
+    'INSERT INTO test_executions (execution_id, operation_id, tool, mode, pid, at, confirmed) VALUES (?, ?, ?, ?, ?, ?, ?)',
+    [randomUUID(), operationId, tool, mode, process.pid, at, confirmed],
   );
 }
 
@@ -208,10 +266,12 @@ async function recordExecution(
 export async function executions(
   db: SqlExecutor,
   mode?: 'execute' | 'dry_run',
-): Promise<{ operation_id: string | null; tool: string; mode: string; pid: number }[]> {
+): Promise<
+  { operation_id: string | null; tool: string; mode: string; pid: number; confirmed: string | null }[]
+> {
   const where = mode ? ' WHERE mode = ?' : '';
   return db.query(
-    `SELECT operation_id, tool, mode, pid FROM test_executions${where} ORDER BY at`,
+    `SELECT operation_id, tool, mode, pid, confirmed FROM test_executions${where} ORDER BY at`,
     mode ? [mode] : [],
   );
 }

@@ -91,6 +91,7 @@ for (const target of storeTargets) {
           deadline: Date.now() + 5_000,
           correlationId: 'corr-died',
           operation,
+          confirmation: null,
           log: pino({ level: 'silent' }),
         }),
       ).rejects.toThrow(ProcessDied);

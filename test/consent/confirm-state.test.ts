@@ -1,0 +1,146 @@
+import { describe, expect, it } from 'vitest';
+import { storeTargets } from '../store/store-targets.ts';
+import { gatewayOnStore } from '../support/store-gateway.ts';
+import { executions, testDomain } from '../support/test-domain.ts';
+import { modernRequest, type WireAnswer } from '../tasks/extension-client.ts';
+
+const ALICE = { sub: 'alice', tenant: 'tenant-a', actor: 'customer', scopes: ['testing:write'] } as const;
+const MALLORY = { sub: 'mallory', tenant: 'tenant-a', actor: 'customer', scopes: ['testing:write'] } as const;
+const ASKING = { elicitation: { form: {} } };
+
+/** One 2026-07-28 tools/call of the confirming credit, as a client that can ask its user sends it. */
+function call(
+  url: string,
+  token: string,
+  args: Record<string, unknown>,
+  retry: Record<string, unknown> = {},
+) {
+  return modernRequest(
+    url,
+    token,
+    'tools/call',
+    { name: 'testing_credit_confirmed', arguments: args, ...retry },
+    { capabilities: ASKING },
+  );
+}
+
+const ACCEPTED = { confirmation: { action: 'accept', content: { confirm: true } } };
+
+function stateOf(answer: WireAnswer): string {
+  expect(answer.body.result).toMatchObject({ resultType: 'input_required' });
+  return answer.body.result!.requestState as string;
+}
+
+for (const target of storeTargets) {
+  describe.skipIf(!target.available)(
+    `confirmation state is checked before anything runs (${target.dialect})`,
+    () => {
+      const suite = gatewayOnStore(target, { modules: [testDomain()] });
+      const args = { account: 'acc-9', amount: 4_000, idempotency_key: 'consent-state-000001' };
+      const nothingRan = async () => {
+        const { db } = suite.gw.app;
+        expect(await executions(db, 'execute')).toEqual([]);
+        expect(await db.query('SELECT id FROM operations')).toEqual([]);
+      };
+
+      it('the first answer is one form elicitation and signed state; nothing is reserved', async () => {
+        const answer = await call(suite.gw.url, await suite.gw.tokenFor(ALICE), args);
+        expect(answer.status).toBe(200);
+        const result = answer.body.result!;
+        expect(Object.keys(result.inputRequests as object)).toEqual(['confirmation']);
+        expect(result.inputRequests).toMatchObject({
+          confirmation: {
+            method: 'elicitation/create',
+            params: { mode: 'form', message: expect.stringContaining('Credit 4000 cents') },
+          },
+        });
+        expect(stateOf(answer)).toMatch(/^v1\./);
+        await nothingRan();
+      });
+
+      it('the retry with the state and an accept executes the confirmed request once', async () => {
+        const token = await suite.gw.tokenFor(ALICE);
+        const state = stateOf(await call(suite.gw.url, token, args));
+        const done = await call(suite.gw.url, token, args, { inputResponses: ACCEPTED, requestState: state });
+        expect(done.body.result).toMatchObject({
+          structuredContent: { status: 'completed', replayed: false },
+        });
+        const again = await call(suite.gw.url, token, args, {
+          inputResponses: ACCEPTED,
+          requestState: state,
+        });
+        expect(again.body.result).toMatchObject({
+          structuredContent: { status: 'completed', replayed: true },
+        });
+        expect(await executions(suite.gw.app.db, 'execute')).toHaveLength(1);
+      });
+
+      it('changed arguments with the state of other ones execute nothing', async () => {
+        const token = await suite.gw.tokenFor(ALICE);
+        const state = stateOf(await call(suite.gw.url, token, args));
+        for (const changed of [
+          { ...args, amount: 40_000 },
+          { ...args, account: 'acc-10' },
+          { ...args, idempotency_key: 'consent-state-000002' },
+        ]) {
+          const answer = await call(suite.gw.url, token, changed, {
+            inputResponses: ACCEPTED,
+            requestState: state,
+          });
+          expect(answer.body.result).toMatchObject({
+            structuredContent: { status: 'failed', code: 'CONFIRMATION_MISMATCH' },
+          });
+        }
+        await nothingRan();
+      });
+
+      it('tampered, foreign and another principal’s state is the spec’s invalid state; nothing runs', async () => {
+        const token = await suite.gw.tokenFor(ALICE);
+        const state = stateOf(await call(suite.gw.url, token, args));
+        const [version, body, mac] = state.split('.');
+        const payload = JSON.parse(Buffer.from(body!, 'base64url').toString());
+        payload.p.digest = '0'.repeat(24);
+        const forged = `${version}.${Buffer.from(JSON.stringify(payload)).toString('base64url')}.${mac}`;
+        const mallory = await suite.gw.tokenFor(MALLORY);
+        for (const [who, sent] of [
+          [token, forged],
+          [token, 'v1.e30.AAAA'],
+          [token, 'not even state'],
+          [mallory, state],
+        ] as const) {
+          const answer = await call(suite.gw.url, who, args, {
+            inputResponses: ACCEPTED,
+            requestState: sent,
+          });
+          expect(answer.body.error).toMatchObject({
+            code: -32602,
+            message: 'Invalid or expired requestState',
+          });
+        }
+        await nothingRan();
+      });
+
+      it('an accept without state is asked again, not executed', async () => {
+        const token = await suite.gw.tokenFor(ALICE);
+        const answer = await call(suite.gw.url, token, args, { inputResponses: ACCEPTED });
+        expect(answer.body.result).toMatchObject({ resultType: 'input_required' });
+        await nothingRan();
+      });
+    },
+  );
+}
+
+describe('confirmation state expires', () => {
+  const sqlite = storeTargets.find((t) => t.dialect === 'sqlite')!;
+  const suite = gatewayOnStore(sqlite, { modules: [testDomain()], http: { confirmationTtlSeconds: 1 } });
+
+  it('an answer after the expiry executes nothing', async () => {
+    const token = await suite.gw.tokenFor(ALICE);
+    const args = { account: 'acc-9', amount: 4_000, idempotency_key: 'consent-expiry-00001' };
+    const state = stateOf(await call(suite.gw.url, token, args));
+    await new Promise((resolve) => setTimeout(resolve, 2_100));
+    const answer = await call(suite.gw.url, token, args, { inputResponses: ACCEPTED, requestState: state });
+    expect(answer.body.error).toMatchObject({ code: -32602 });
+    expect(await executions(suite.gw.app.db, 'execute')).toEqual([]);
+  });
+});
