@@ -29,9 +29,16 @@ export interface DiffOptions {
 }
 
 /** Server-side operation policy published in the contract; changes are reported, never breaking. */
-const POLICY_FIELDS = ['idempotency', 'duplicate_suspicion', 'supports_dry_run', 'external_systems'] as const;
+const POLICY_FIELDS = [
+  'idempotency',
+  'duplicate_suspicion',
+  'confirmation',
+  'supports_dry_run',
+  'external_systems',
+] as const;
 
-const same = (a: unknown, b: unknown): boolean => canonicalJson(a) === canonicalJson(b);
+const same = (a: unknown, b: unknown): boolean =>
+  a === undefined || b === undefined ? a === b : canonicalJson(a) === canonicalJson(b);
 
 function major(version: string | null): number {
   const match = version === null ? null : /^(\d+)\./.exec(version);

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
+import { CONFIRM_FALLBACKS } from '../contract/confirmation.ts';
 import { TOOL_KINDS } from '../contract/define-tool.ts';
 
 /** Identifies the file format, so a future layout change is detected instead of misread. */
@@ -41,6 +42,12 @@ export const duplicateSuspicionSchema = z.strictObject({
   confirm_field: z.string(),
 });
 
+/** When a person must confirm an execution, and what a client that cannot ask them gets. */
+export const confirmationPolicySchema = z.strictObject({
+  when: z.string(),
+  fallback: z.enum(CONFIRM_FALLBACKS),
+});
+
 /** One tool as published: what the agent sees plus what the server enforces. */
 export const contractToolSchema = z.strictObject({
   name: z.string(),
@@ -60,6 +67,8 @@ export const contractToolSchema = z.strictObject({
   supports_dry_run: z.boolean(),
   idempotency: idempotencyPolicySchema.nullable(),
   duplicate_suspicion: duplicateSuspicionSchema.nullable(),
+  /** Present only for tools that ask a person to confirm (`defineTool({ confirm })`). */
+  confirmation: confirmationPolicySchema.optional(),
   external_systems: z.array(z.string()),
   notes: z.array(z.string()),
   /** MCP `execution.taskSupport` (absent in contracts exported before tasks were served). */

@@ -69,6 +69,9 @@ function contractTool(tool: RegisteredTool): ContractTool {
           confirm_field: definition.duplicateSuspicion.confirmField,
         }
       : null,
+    ...(definition.confirm
+      ? { confirmation: { when: definition.confirm.when, fallback: definition.confirm.fallback ?? 'refuse' } }
+      : {}),
     external_systems: [...(definition.externalSystems ?? [])].sort(),
     notes: [...(definition.notes ?? []), ...taskNotesOf(definition.kind)],
     task_support: taskSupportOf(definition.kind),

@@ -151,6 +151,16 @@ function toolSection(tool: ContractTool, common: ReadonlySet<string>): string {
     const { window_seconds, confirm_field } = tool.duplicate_suspicion;
     out.push(`| Duplicate check | within ${window_seconds} s; confirm with ${code(confirm_field)} |`);
   }
+  if (tool.confirmation) {
+    const { when, fallback } = tool.confirmation;
+    const other =
+      fallback === 'agent'
+        ? 'the agent relays the question and sends back its confirmation digest'
+        : 'refused (`CONFIRMATION_UNAVAILABLE`)';
+    out.push(
+      `| Confirmation | a person confirms ${cell(when)}, asked by the client (MCP 2026-07-28 elicitation); clients that cannot ask: ${other} |`,
+    );
+  }
   if (tool.external_systems.length > 0)
     out.push(`| External systems | ${tool.external_systems.join(', ')} |`);
   out.push(`| Definition SHA-256 | ${code(tool.definition_sha256)} |`, '');
