@@ -120,6 +120,23 @@ for (const target of storeTargets) {
         await nothingRan();
       });
 
+      it('a client that also accepts tasks is asked the same way, and its confirmed call runs once', async () => {
+        const token = await suite.gw.tokenFor(ALICE);
+        const both = { ...ASKING, extensions: { 'io.modelcontextprotocol/tasks': {} } };
+        const send = (retry: Record<string, unknown> = {}) =>
+          modernRequest(
+            suite.gw.url,
+            token,
+            'tools/call',
+            { name: 'testing_credit_confirmed', arguments: args, ...retry },
+            { capabilities: both },
+          );
+        const state = stateOf(await send());
+        const done = await send({ inputResponses: ACCEPTED, requestState: state });
+        expect(done.body.result).toMatchObject({ structuredContent: { status: 'completed' } });
+        expect(await executions(suite.gw.app.db, 'execute')).toHaveLength(1);
+      });
+
       it('an accept without state is asked again, not executed', async () => {
         const token = await suite.gw.tokenFor(ALICE);
         const answer = await call(suite.gw.url, token, args, { inputResponses: ACCEPTED });
