@@ -48,7 +48,7 @@ export class DurableIdempotency implements IdempotencyLayer {
     // for a duplicate of another operation, and a replay costs one lookup and its audit entry.
     const taken = await store.findByKey(tenant, subject, call.key);
     if (taken) {
-      const joined = await this.#join(call, signal, taken);
+      const joined = await this.#join(call, signal, taken, gate);
       if (joined) return joined;
     }
     const definition = call.tool.definition;
@@ -83,7 +83,7 @@ export class DurableIdempotency implements IdempotencyLayer {
         requestSummary: summary,
       });
       if (reservation.reserved) return this.#execute(id, call.key, {}, {});
-      const joined = await this.#join(call, signal, reservation.existing);
+      const joined = await this.#join(call, signal, reservation.existing, gate);
       if (joined) return joined;
     }
     throw new Error(`operation for key of ${definition.name} kept disappearing during reservation`);
@@ -97,11 +97,12 @@ export class DurableIdempotency implements IdempotencyLayer {
    * Answers a delivery whose key is taken; null when the record is gone and the key is free again.
    * `found` is the record as the reservation read it (null: not read, look it up first).
    */
-  async #join(
+  async #join<H>(
     call: KeyedCall,
     signal: AbortSignal,
     found: OperationRecord | null,
-  ): Promise<Admission | null> {
+    gate: ReserveGate<H> | undefined,
+  ): Promise<Admission | { readonly kind: 'held'; readonly held: H } | null> {
     const { store, clock, tuning, settleSignal } = this.deps;
     const deadline = performance.now() + tuning.joinWaitMs;
     let pollMs = FIRST_POLL_MS;
@@ -138,6 +139,10 @@ export class DurableIdempotency implements IdempotencyLayer {
       }
       // An execution that changed nothing may run again, but not for the deliveries that waited on it.
       if (record.status === 'failed' && !waited) {
+        // Running it again is a new execution: what must hold before one (a person's confirmation)
+        // holds again, before the record is taken over.
+        const held = gate ? await gate() : null;
+        if (held !== null) return { kind: 'held', held };
         const taken = await store.takeOver(record.id, call.correlationId, now, this.#leaseFrom(call, now));
         if (taken) return this.#execute(taken.id, call.key, taken.checkpoints, taken.externalRefs);
         continue;

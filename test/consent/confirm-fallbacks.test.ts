@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { simulationWorld } from '../../src/external/simulation-world.ts';
 import { storeTargets } from '../store/store-targets.ts';
 import { gatewayOnStore } from '../support/store-gateway.ts';
 import { executions, testDomain } from '../support/test-domain.ts';
@@ -114,6 +115,34 @@ for (const target of storeTargets) {
         expect(answer.structuredContent).toMatchObject({ code: 'CONFIRMATION_DECLINED' });
         expect(await ran()).toEqual([]);
         await client.close();
+      });
+
+      it('a key whose execution failed without effect is asked again before it runs again', async () => {
+        const args = { account: 'acc-7', amount: 5_000, idempotency_key: 'consent-failed-retry1' };
+        simulationWorld(suite.gw.app.db).faults.arm({ target: 'test_bank', fault: 'unavailable', times: 1 });
+        const first = await suite.gw.callTool(ALICE, 'testing_credit_relayed', args);
+        const [digest] = digestsIn(first.resolution);
+        const failed = await suite.gw.callTool(ALICE, 'testing_credit_relayed', {
+          ...args,
+          confirmation: digest,
+        });
+        expect(failed).toMatchObject({ status: 'failed', code: 'DEPENDENCY_UNAVAILABLE' });
+        const bare = await suite.gw.callTool(ALICE, 'testing_credit_relayed', args);
+        expect(bare).toMatchObject({ status: 'requires_confirmation', code: 'CONFIRMATION_REQUIRED' });
+        expect(await ran()).toHaveLength(1);
+        const refused = await suite.gw.callTool(ALICE, 'testing_credit_confirmed', {
+          ...args,
+          idempotency_key: 'consent-failed-retry2',
+        });
+        expect(refused).toMatchObject({ code: 'CONFIRMATION_UNAVAILABLE' });
+        const done = await suite.gw.callTool(ALICE, 'testing_credit_relayed', {
+          ...args,
+          confirmation: digest,
+        });
+        expect(done).toMatchObject({ status: 'completed' });
+        const executed = await ran();
+        expect(executed).toHaveLength(2);
+        expect(executed[1]!.confirmed).toBe(`agent::${digest}`);
       });
 
       it('a dry run never asks', async () => {
