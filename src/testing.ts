@@ -1,7 +1,8 @@
 /**
  * toolgate/testing: what a team needs to test its own tools in-process against a real store: a
- * gateway over real HTTP with dev tokens, and the simulation kit for their own simulated dependency
- * (a fault injector, an effects ledger, the fault gate). The project's own tests use the same helpers.
+ * gateway over real HTTP with dev tokens, a client whose user answers confirmations from a script,
+ * and the simulation kit for their own simulated dependency (a fault injector, an effects ledger, the
+ * fault gate). The project's own tests use the same helpers.
  * Every name is documented in docs/api.md.
  */
 
@@ -23,5 +24,7 @@ export {
   simulationWorld,
   withSimulation,
 } from './external/simulation-world.ts';
+export type { AskedQuestion, ConfirmingClient, ScriptedAnswer } from './testing/confirming-client.ts';
+export { confirmingClient } from './testing/confirming-client.ts';
 export type { PrincipalRef, TestGateway, TestGatewayOptions } from './testing/test-gateway.ts';
 export { startTestGateway, TEST_CONTROLLER, toolsModule } from './testing/test-gateway.ts';

@@ -54,3 +54,15 @@ describe('the README example tool', () => {
     });
   });
 });
+
+describe('the confirmations guide', () => {
+  const read = (path: string) => readFileSync(new URL(`../../${path}`, import.meta.url), 'utf8');
+
+  it('shows the refund tool and its test as they are', () => {
+    const guide = read('docs/confirmations.md');
+    const tool = read('docs/examples/confirmations/refunds-tool.ts');
+    const test = read('docs/examples/confirmations/refunds.test.ts');
+    expect(guide).toContain(tool.slice(tool.indexOf('/** Refunds of this many cents')).trim());
+    expect(guide).toContain(test.slice(test.indexOf('const ada =')).trim());
+  });
+});

@@ -13,7 +13,7 @@ import {
   type ToolgateConfig,
   type ToolOutcome,
 } from '../../src/index.ts';
-import type { TestGateway } from '../../src/testing.ts';
+import type { ConfirmingClient, confirmingClient, ScriptedAnswer, TestGateway } from '../../src/testing.ts';
 
 const ROOT = join(import.meta.dirname, '../..');
 const ENTRIES = { toolgate: 'src/index.ts', 'toolgate/testing': 'src/testing.ts' } as const;
@@ -78,6 +78,8 @@ describe('the public package surface', () => {
     // @ts-expect-error a config has no such setting
     defineConfig({ tools: [tool], prot: 1 });
     expectTypeOf<TestGateway['callTool']>().returns.resolves.toHaveProperty('status');
+    expectTypeOf<typeof confirmingClient>().returns.resolves.toEqualTypeOf<ConfirmingClient>();
+    expectTypeOf<ScriptedAnswer['action']>().toEqualTypeOf<'accept' | 'decline' | 'cancel'>();
     expect(tool.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: true });
   });
 });
