@@ -32,6 +32,16 @@ export { createHttpBackend } from './backend/http-backend.ts';
 export type { LookupContext, StatusDecision, StatusLookup } from './backend/status-lookup.ts';
 export type { ToolgateConfig } from './config/define-config.ts';
 export { defineConfig } from './config/define-config.ts';
+// A person's confirmation of an execution (docs/confirmations.md).
+export type {
+  ConfirmationAsk,
+  ConfirmationOption,
+  ConfirmationView,
+  ConfirmContext,
+  ConfirmFallback,
+  ConfirmRefusal,
+  ConfirmSpec,
+} from './contract/confirmation.ts';
 // Tool contracts.
 export type {
   AnyToolDefinition,

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { simulationWorld } from '../../src/external/simulation-world.ts';
+import { confirmingClient } from '../../src/testing.ts';
 import { storeTargets } from '../store/store-targets.ts';
 import { gatewayOnStore } from '../support/store-gateway.ts';
 import { executions, testDomain } from '../support/test-domain.ts';
 import { modernRequest } from '../tasks/extension-client.ts';
-import { confirmingClient } from './confirm-client.ts';
 
 const ALICE = { sub: 'alice', tenant: 'tenant-a', actor: 'customer', scopes: ['testing:write'] } as const;
 
