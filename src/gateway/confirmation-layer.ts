@@ -194,7 +194,7 @@ function agentRelay(
     };
   }
   decided('agent', 'relayed', digests[0]!.digest);
-  const how = match(digests);
+  const how = relayInstructions(digests);
   return {
     kind: 'answer',
     envelope: buildEnvelope(call.tool, {
@@ -206,7 +206,10 @@ function agentRelay(
   };
 }
 
-function match(digests: { option: { value: string; title: string } | null; digest: string }[]): string {
+/** What the model must send back for each answer the person may give. */
+function relayInstructions(
+  digests: { option: { value: string; title: string } | null; digest: string }[],
+): string {
   if (digests.length === 1 && digests[0]!.option === null) {
     return `Only if they agree, call again with the same arguments and ${CONFIRMATION_FIELD}: "${digests[0]!.digest}".`;
   }

@@ -1,4 +1,9 @@
-import { ProtocolError, type Server, type ServerContext } from '@modelcontextprotocol/server';
+import {
+  CLIENT_CAPABILITIES_META_KEY,
+  ProtocolError,
+  type Server,
+  type ServerContext,
+} from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import type { Principal } from '../auth/principal.ts';
 import type { OutcomeEnvelope } from '../contract/envelope.ts';
@@ -65,9 +70,9 @@ export function acceptsTasks(ctx: ServerContext): boolean {
 
 /** The same, read from a request's `_meta` (or its lifted envelope). */
 export function acceptsTasksIn(meta: unknown): boolean {
-  const capabilities = (meta as Record<string, unknown> | undefined)?.[
-    'io.modelcontextprotocol/clientCapabilities'
-  ] as { extensions?: Record<string, unknown> } | undefined;
+  const capabilities = (meta as Record<string, unknown> | undefined)?.[CLIENT_CAPABILITIES_META_KEY] as
+    | { extensions?: Record<string, unknown> }
+    | undefined;
   const declared = capabilities?.extensions?.[TASKS_EXTENSION];
   return typeof declared === 'object' && declared !== null;
 }

@@ -1,4 +1,5 @@
 import {
+  CLIENT_CAPABILITIES_META_KEY,
   createRequestStateCodec,
   type InputRequiredResult,
   inputRequired,
@@ -20,7 +21,6 @@ import { principalFromAuthInfo } from './principal-auth-info.ts';
 export const CONFIRMATION_TTL_SECONDS = 600;
 /** The key of the one input request a confirmation question makes. */
 export const CONFIRMATION_REQUEST_KEY = 'confirmation';
-const ENVELOPE_CAPABILITIES = 'io.modelcontextprotocol/clientCapabilities';
 
 /** The consent key and how long a question stays answerable. */
 export interface ConfirmationSettings {
@@ -30,7 +30,7 @@ export interface ConfirmationSettings {
 
 /** Whether the request's client capabilities (2026-07-28 `_meta`) declare form-mode elicitation. */
 export function declaresFormElicitation(meta: unknown): boolean {
-  const capabilities = (meta as Record<string, unknown> | undefined)?.[ENVELOPE_CAPABILITIES] as
+  const capabilities = (meta as Record<string, unknown> | undefined)?.[CLIENT_CAPABILITIES_META_KEY] as
     | { elicitation?: unknown }
     | undefined;
   const elicitation = capabilities?.elicitation;

@@ -1,4 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http';
+import { CLIENT_CAPABILITIES_META_KEY } from '@modelcontextprotocol/server';
 import type { Principal } from '../auth/principal.ts';
 import type { Gateway } from '../gateway/gateway.ts';
 import { acceptsTasksIn } from '../tasks/task-extension.ts';
@@ -8,7 +9,6 @@ import { asCompleteResult, MODERN_REVISION } from './modern-results.ts';
 import type { SerializedListings } from './serialized-listings.ts';
 
 const ENVELOPE_VERSION = 'io.modelcontextprotocol/protocolVersion';
-const ENVELOPE_CAPABILITIES = 'io.modelcontextprotocol/clientCapabilities';
 /** Members of a multi-round-trip retry: such a request is the SDK's to answer. */
 const RETRY_MEMBERS = ['inputResponses', 'requestState'];
 
@@ -85,7 +85,7 @@ export class ModernDirect {
     const params = message.params;
     const meta = params?._meta as Record<string, unknown> | undefined;
     if (meta?.[ENVELOPE_VERSION] !== MODERN_REVISION) return false;
-    const capabilities = meta[ENVELOPE_CAPABILITIES];
+    const capabilities = meta[CLIENT_CAPABILITIES_META_KEY];
     if (typeof capabilities !== 'object' || capabilities === null) return false;
     return !RETRY_MEMBERS.some((member) => params !== undefined && member in params);
   }
