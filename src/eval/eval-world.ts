@@ -1,8 +1,9 @@
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Client } from '@modelcontextprotocol/client';
 import type { Principal } from '../auth/principal.ts';
 import type { Effect, EffectFilter } from '../external/effects-ledger.ts';
 import type { FaultSpec } from '../external/faults.ts';
 import type { SqlRow } from '../store/sql-database.ts';
+import type { Person } from './scripted-person.ts';
 
 /** Demo principals and demo ids by domain, as GET /test-api/fixtures returns them. */
 export interface Fixtures {
@@ -19,8 +20,11 @@ export interface EvalWorld {
   /** Fresh demo world: domain data, external systems, faults, ledger and operation records. */
   reset(): Promise<void>;
   fixtures(): Promise<Fixtures>;
-  /** An MCP client connected to the gateway as this principal. */
-  connect(principal: Principal): Promise<Client>;
+  /**
+   * An MCP client connected to the gateway as this principal; questions the gateway asks its user
+   * (elicitation) go to `person` until the next reset, and are dismissed when there is none.
+   */
+  connect(principal: Principal, person?: Person): Promise<Client>;
   armFault(spec: FaultSpec): Promise<void>;
   simulate(target: string, action: string, params: Record<string, unknown>): Promise<Record<string, unknown>>;
   shiftClock(ms: number): Promise<void>;

@@ -1,5 +1,4 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { pino } from 'pino';
 import { ShiftableClock } from '../app/clock.ts';
 import type { App } from '../app/create-app.ts';
@@ -13,7 +12,9 @@ import type { FaultSpec } from '../external/faults.ts';
 import { resetSimulation, simulationWorld } from '../external/simulation-world.ts';
 import type { OperationsTuning } from '../operations/operations-tuning.ts';
 import { type HttpTransport, startHttpTransport } from '../transport/http-server.ts';
+import { MODERN_REVISION } from '../transport/modern-results.ts';
 import type { EvalWorld, Fixtures } from './eval-world.ts';
+import type { Person } from './scripted-person.ts';
 
 export interface InProcessWorldOptions {
   readonly modules: readonly ToolgateModule[];
@@ -32,13 +33,18 @@ export const EVAL_OPERATIONS_TUNING: Partial<OperationsTuning> = {
   reconcileBackoffMaxMs: 400,
 };
 
+const dismiss: Person = async () => ({ action: 'cancel' });
+
 /**
  * One gateway for a whole evaluation run, served over MCP Streamable HTTP on a free loopback port;
- * agents reach it only through MCP clients holding dev tokens. Scenarios reset the world between
+ * agents reach it only through MCP clients holding dev tokens: the official client on MCP 2026-07-28,
+ * declaring form elicitation, so the gateway's confirmations reach the scenario's person. Scenarios reset the world between
  * them instead of starting a gateway each, which keeps a full reference run to seconds.
  */
 export class InProcessWorld implements EvalWorld {
   readonly #clients = new Map<string, Client>();
+  /** Who answers each client's questions in the current trial. */
+  readonly #people = new Map<string, Person>();
 
   private constructor(
     readonly app: App,
@@ -75,6 +81,7 @@ export class InProcessWorld implements EvalWorld {
   }
 
   reset(): Promise<void> {
+    this.#people.clear();
     return resetSimulation(this.app);
   }
 
@@ -97,8 +104,9 @@ export class InProcessWorld implements EvalWorld {
     return { ...merged, principals };
   }
 
-  async connect(principal: Principal): Promise<Client> {
+  async connect(principal: Principal, person?: Person): Promise<Client> {
     const id = `${principal.tenant}/${principal.subject}/${principal.actor}/${[...principal.scopes].sort().join(' ')}`;
+    if (person) this.#people.set(id, person);
     let client = this.#clients.get(id);
     if (!client) {
       const token = await mintToken(
@@ -114,7 +122,17 @@ export class InProcessWorld implements EvalWorld {
       const transport = new StreamableHTTPClientTransport(new URL(this.http.url), {
         requestInit: { headers: { authorization: `Bearer ${token}` } },
       });
-      client = new Client({ name: 'toolgate-eval', version: '0.1.0' });
+      client = new Client(
+        { name: 'toolgate-eval', version: '0.1.0' },
+        {
+          capabilities: { elicitation: { form: {} } },
+          versionNegotiation: { mode: { pin: MODERN_REVISION } },
+        },
+      );
+      client.setRequestHandler('elicitation/create', async (request) => {
+        const answer = this.#people.get(id) ?? dismiss;
+        return answer(request.params as { message: string; requestedSchema?: Record<string, unknown> });
+      });
       await client.connect(transport);
       this.#clients.set(id, client);
     }

@@ -4,7 +4,10 @@ import { callPatternSchema } from './call-pattern.ts';
 import { CLAIMS } from './claim.ts';
 import { ruleLayerSchema } from './rules/rule-schema.ts';
 
-/** The families of seed 003's evaluation matrix plus the seed 000 races. */
+/**
+ * The families of seed 003's evaluation matrix, the seed 000 races, and the person's own confirmation
+ * through the client (accepted, declined, a choice).
+ */
 export const SCENARIO_FAMILIES = [
   'direct_success',
   'missing_information',
@@ -21,6 +24,7 @@ export const SCENARIO_FAMILIES = [
   'race_lock_after_read',
   'race_correction_confirmation',
   'race_redirect_after_handoff',
+  'person_confirmation',
 ] as const;
 export type ScenarioFamily = (typeof SCENARIO_FAMILIES)[number];
 
@@ -110,6 +114,19 @@ export const referenceStepSchema = z.union([
 ]);
 export type ReferenceStep = z.infer<typeof referenceStepSchema>;
 
+/**
+ * How the person answers a confirmation the gateway asks through the client (elicitation): accept
+ * (choosing `choice` when the question offers options), decline or cancel. With `expect_shown`, the
+ * person declines a question that does not mention each text, the way a person declines a
+ * confirmation of something other than what they asked for.
+ */
+export const confirmationScriptSchema = z.strictObject({
+  answer: z.enum(['accept', 'decline', 'cancel']),
+  choice: z.string().min(1).max(80).optional(),
+  expect_shown: z.array(z.string().min(1).max(200)).default([]),
+});
+export type ConfirmationScript = z.infer<typeof confirmationScriptSchema>;
+
 export const principalRefSchema = z.union([
   name,
   z.strictObject({ name, without_scopes: z.array(z.string()).default([]) }),
@@ -134,6 +151,8 @@ export const scenarioSchema = z.strictObject({
   request: z.string().min(1).max(2000),
   /** Answers the scripted user gives, in order, whenever the agent asks a question. */
   user_replies: z.array(z.string().min(1).max(2000)).default([]),
+  /** The person's answers to confirmations the client asks them, in order; the last one repeats. */
+  confirmations: z.array(confirmationScriptSchema).default([]),
   setup: z.array(worldActionSchema).default([]),
   triggers: z.array(triggerSchema).default([]),
   expect: z.strictObject({

@@ -1,8 +1,8 @@
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Client, Tool } from '@modelcontextprotocol/client';
 import { anyEnvelopeSchema, type OutcomeEnvelope } from '../contract/envelope.ts';
 import type { EvalWorld } from './eval-world.ts';
 import type { Scenario } from './scenario-schema.ts';
+import type { ScriptedPerson } from './scripted-person.ts';
 import type { TemplateScope } from './template.ts';
 import type { CallRecord, Transcript } from './transcript.ts';
 import { applyWorldAction } from './world-actions.ts';
@@ -30,6 +30,7 @@ export class ToolSession {
     private readonly scenario: Scenario,
     private readonly scope: TemplateScope,
     readonly transcript: Transcript,
+    private readonly person?: ScriptedPerson,
   ) {}
 
   async listTools(): Promise<Tool[]> {
@@ -47,6 +48,7 @@ export class ToolSession {
     await this.#fire('before_call', tool, nth);
     const started = performance.now();
     let answer: CallAnswer;
+    if (this.person) this.person.during = tool;
     try {
       const result = await this.client.callTool({
         name: tool,
@@ -61,6 +63,8 @@ export class ToolSession {
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       answer = { envelope: null, protocolError: message, text: JSON.stringify({ error: message }) };
+    } finally {
+      if (this.person) this.person.during = null;
     }
     const record: CallRecord = {
       kind: 'call',

@@ -17,8 +17,27 @@ export interface CallRecord {
   readonly ms: number;
 }
 
+/**
+ * A question the gateway put to the person through the client (elicitation) while a call was being
+ * made, and how the scripted person answered it. It comes before the record of the call it belongs to.
+ */
+export interface ConfirmationEvent {
+  readonly kind: 'confirmation';
+  /** The tool being called when the question came. */
+  readonly tool: string | null;
+  readonly message: string;
+  readonly answer: 'accept' | 'decline' | 'cancel';
+  /** The option the person chose, when the question offered a choice. */
+  readonly choice: string | null;
+  /** The scenario scripted this answer; an unscripted question is dismissed. */
+  readonly scripted: boolean;
+  /** What the person expected to read and did not (they declined for it). */
+  readonly missing: readonly string[];
+}
+
 export type TranscriptEvent =
   | CallRecord
+  | ConfirmationEvent
   | { readonly kind: 'user'; readonly text: string }
   | { readonly kind: 'agent'; readonly text: string }
   | { readonly kind: 'world'; readonly moment: string; readonly action: WorldAction };

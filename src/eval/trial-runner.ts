@@ -5,6 +5,7 @@ import { judgeTrial, type TrialMetrics } from './judge.ts';
 import type { Violation } from './rules/rule-check.ts';
 import { toolCatalog } from './rules/trial-facts.ts';
 import type { LoadedScenario } from './scenario-schema.ts';
+import { ScriptedPerson } from './scripted-person.ts';
 import { ScriptedUser } from './scripted-user.ts';
 import { renderTemplates } from './template.ts';
 import { ToolSession } from './tool-session.ts';
@@ -75,16 +76,18 @@ export async function runTrial(options: TrialOptions): Promise<TrialResult> {
         action: await applyWorldAction(world, action, scope),
       });
     }
-    const client = await world.connect(principal);
-    const session = new ToolSession(client, world, scenario, scope, transcript);
-    // The request and replies may name fixture ids; the agent sees them rendered.
+    // The request, replies and confirmations may name fixture ids; the agent sees them rendered.
     const rendered = renderTemplates(
-      { request: scenario.request, replies: scenario.user_replies },
+      { request: scenario.request, replies: scenario.user_replies, confirmations: scenario.confirmations },
       scope,
     ) as {
       request: string;
       replies: string[];
+      confirmations: LoadedScenario['confirmations'];
     };
+    const person = new ScriptedPerson(rendered.confirmations, transcript);
+    const client = await world.connect(principal, person.answer);
+    const session = new ToolSession(client, world, scenario, scope, transcript, person);
     const user = new ScriptedUser(rendered.request, rendered.replies, transcript);
     const run = await agent.run({
       scenario: { ...scenario, request: rendered.request, user_replies: rendered.replies },

@@ -41,6 +41,8 @@ describe('toolgate eval --config', () => {
       'lamps-direct',
       'lamps-locked-after-read',
       'lamps-lost-response',
+      'lamps-remove-confirmed',
+      'lamps-remove-declined',
       'lamps-viewer-cannot-switch',
       'lamps-which-lamp',
     ]);
@@ -71,7 +73,7 @@ describe('toolgate eval --config', () => {
     const result = await evalLamps(['--filter', 'lamps-direct', '--out', again, '--compare', out]);
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
-    expect(result.stdout).toContain(`compared with ${out}: 4 scenario result(s) changed`);
+    expect(result.stdout).toContain(`compared with ${out}: 6 scenario result(s) changed`);
     const summary = readFileSync(join(again, 'summary.md'), 'utf8');
     expect(summary).toContain(`## Compared with ${out}`);
     expect(summary).toContain('- **lamps-lost-response** [reference] 1/1 passed -> not run');

@@ -47,6 +47,7 @@ function scenario(over: Partial<LoadedScenario> = {}): LoadedScenario {
     prepare: [],
     request: 'Do it.',
     user_replies: [],
+    confirmations: [],
     setup: [],
     triggers: [],
     expect: {

@@ -32,6 +32,12 @@ function eventItem(event: TranscriptEvent, violationsAt: ReadonlyMap<number, rea
   if (event.kind === 'world') {
     return `<li class="world"><b>world</b> ${esc(event.moment)}: <code>${esc(JSON.stringify(event.action))}</code></li>`;
   }
+  if (event.kind === 'confirmation') {
+    const how = event.scripted ? '' : ' (unscripted: dismissed)';
+    const chose = event.choice !== null ? ` choosing <code>${esc(event.choice)}</code>` : '';
+    const missing = event.missing.length ? ` (it did not say: ${esc(event.missing.join(', '))})` : '';
+    return `<li class="confirmation"><b>person</b> asked by the client during ${esc(event.tool ?? 'a call')}: ${esc(event.message)} → <b>${esc(event.answer)}</b>${chose}${how}${missing}</li>`;
+  }
   const envelope = event.envelope;
   const answer = envelope
     ? `<span class="status status-${esc(envelope.status)}">${esc(envelope.status)}</span>${envelope.code ? ` <code>${esc(envelope.code)}</code>` : ''}${envelope.replayed ? ' (replayed)' : ''} ${esc(envelope.message)}`

@@ -12,7 +12,8 @@ interface ConfirmationMoment {
  * Where the user must confirm, the agent asks and gets a reply before it executes: after the request
  * when information is missing (`request`), after a dry run or draft (`prepared`), after an answer
  * that requires confirmation (`requires_confirmation`). Each consequential call is held to the
- * latest such moment before it; a reply must lie between the two. A retry under a key already used
+ * latest such moment before it; a reply (or the person's confirmation through the client) must lie
+ * between the two. A retry under a key already used
  * before that moment continues an operation started earlier and is not held to it.
  */
 export function confirmBeforeExecute({ facts, params }: RuleContext<'confirm_before_execute'>): RuleOutcome {
@@ -51,7 +52,9 @@ export function confirmBeforeExecute({ facts, params }: RuleContext<'confirm_bef
     );
     if (retry) continue;
     arose = true;
-    const replied = facts.replies.some((r) => r > moment.position && r < fact.position);
+    // The person's own confirmation through the client, asked while this call was made, counts too.
+    const between = (at: number) => at > moment.position && at < fact.position;
+    const replied = facts.replies.some(between) || facts.confirmed.some(between);
     if (replied || flagged.has(moment)) continue;
     flagged.add(moment);
     violations.push(

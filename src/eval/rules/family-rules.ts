@@ -38,6 +38,7 @@ export const FAMILY_RULES: Readonly<Record<ScenarioFamily, RuleLayer>> = {
   race_lock_after_read: PROTOCOL,
   race_correction_confirmation: PROTOCOL,
   race_redirect_after_handoff: PROTOCOL,
+  person_confirmation: PROTOCOL,
 };
 
 /**

@@ -1,4 +1,4 @@
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Tool } from '@modelcontextprotocol/client';
 import { canonicalJson } from '../../contract/canonical-json.ts';
 import type { OutcomeEnvelope, OutcomeStatus } from '../../contract/envelope.ts';
 import { META_IDEMPOTENCY_KEY } from '../../gateway/input-layer.ts';
@@ -50,6 +50,8 @@ export interface TrialFacts {
   readonly requestAt: number;
   /** Positions of the user's replies (user turns after the request). */
   readonly replies: readonly number[];
+  /** Positions of confirmations the person accepted when the client asked them (elicitation). */
+  readonly confirmed: readonly number[];
   /** The reference trajectory calls no write tool: the task is a question, not a change. */
   readonly informational: boolean;
 }
@@ -63,8 +65,10 @@ export function trialFacts(
   const calls: CallFact[] = [];
   const requestAt = events.findIndex((e) => e.kind === 'user');
   const replies: number[] = [];
+  const confirmed: number[] = [];
   events.forEach((event, position) => {
     if (event.kind === 'user' && position > requestAt) replies.push(position);
+    if (event.kind === 'confirmation' && event.answer === 'accept') confirmed.push(position);
     if (event.kind !== 'call') return;
     const write = tools.writeTools.has(event.tool);
     const dryRun = event.args.dry_run === true;
@@ -83,7 +87,7 @@ export function trialFacts(
     });
   });
   const informational = !scenario.reference.steps.some((s) => 'tool' in s && tools.writeTools.has(s.tool));
-  return { events, calls, requestAt, replies, informational };
+  return { events, calls, requestAt, replies, confirmed, informational };
 }
 
 export function keyOf(call: CallRecord): string | null {

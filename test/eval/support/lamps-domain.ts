@@ -128,6 +128,70 @@ function createLamps(context: ModuleContext) {
     },
   });
 
+  const lampsRemove = defineTool({
+    name: 'lamps_remove',
+    title: 'Remove a lamp',
+    description:
+      'Takes a lamp off the grid for good. The user is asked to confirm it, and to say what happens to the bulb.',
+    kind: 'write',
+    mutation: 'delete',
+    externalSystems: ['grid'],
+    version: '1.0.0',
+    input: z.strictObject({ lamp_id: lampId, idempotency_key: z.string().min(16).max(128) }),
+    output: z.strictObject({ lamp_id: z.string(), removed: z.literal(true), bulb: z.string() }),
+    errors: [errors.LAMP_NOT_FOUND],
+    scopes: ['lamps:write'],
+    timeoutMs: 2000,
+    examples: [],
+    confirm: {
+      when: 'always: removing a lamp cannot be undone',
+      async ask(input, ctx) {
+        const row = await load(input.lamp_id, ctx.principal.subject);
+        if (!row) return null;
+        return {
+          message: `Remove ${row.id} (now ${row.is_on === 1 ? 'on' : 'off'}) from the grid for good?`,
+          choice: {
+            title: 'The bulb',
+            options: [
+              { value: 'recycle', title: 'Recycle the bulb' },
+              { value: 'keep', title: 'Keep the bulb' },
+            ],
+          },
+        };
+      },
+    },
+    async handler(input, ctx) {
+      const row = await load(input.lamp_id, ctx.principal.subject);
+      if (!row) return outcome.rejected('LAMP_NOT_FOUND', 'No such lamp.');
+      const bulb = ctx.confirmation?.choice ?? 'keep';
+      const operationId = ctx.operation?.id ?? 'none';
+      await db.transaction(async (tx) => {
+        await tx.execute('DELETE FROM eval_lamps WHERE id = ?', [row.id]);
+        await ledger.record(
+          {
+            system: 'grid',
+            action: 'remove',
+            ref: row.id,
+            tenant: ctx.principal.tenant,
+            requestId: operationId,
+            data: { bulb },
+          },
+          tx,
+        );
+      });
+      return outcome.completed({ lamp_id: row.id, removed: true as const, bulb });
+    },
+    async reconcile(operation) {
+      const removed = await ledger.list({ system: 'grid', action: 'remove', requestId: operation.id });
+      if (removed.length === 0) return { settled: false, note: 'the grid has no record of the removal' };
+      const { ref, data } = removed[0]!;
+      return {
+        settled: true,
+        outcome: outcome.completed({ lamp_id: ref, removed: true as const, bulb: String(data.bulb) }),
+      };
+    },
+  });
+
   /** The grid applies a switch once per operation id and records it. */
   const applySwitch = (id: string, on: boolean, operationId: string, tenant: string) =>
     db.transaction(async (tx) => {
@@ -147,7 +211,7 @@ function createLamps(context: ModuleContext) {
     });
 
   return {
-    tools: [lampsGet, lampsSwitch],
+    tools: [lampsGet, lampsSwitch, lampsRemove],
     simulation: {
       principals: [
         {
