@@ -79,8 +79,9 @@ describe.skipIf(!pgUp)('a frozen PostgreSQL', () => {
   }, 20_000);
 
   test('a database that freezes during the call does not hold the answer past the tool timeout and the settle margin', async () => {
+    let executing = (_: string) => {};
     const slow = await startGateway({
-      modules: [testDomain({ timeoutMs: TOOL_TIMEOUT_MS, delayMs: 300 })],
+      modules: [testDomain({ timeoutMs: TOOL_TIMEOUT_MS, delayMs: 300, onExecute: (id) => executing(id) })],
       principals: [teller],
       databaseUrl: proxy.url,
       app: { backgroundJobs: false, statementTimeoutMs: STATEMENT_TIMEOUT_MS } as StartGatewayOptions['app'],
@@ -91,6 +92,9 @@ describe.skipIf(!pgUp)('a frozen PostgreSQL', () => {
         amount: 1,
         idempotency_key: 'frozen-late-warm-0001',
       });
+      const handlerStarted = new Promise<string>((resolve) => {
+        executing = resolve;
+      });
       const started = Date.now();
       const answering = slow.callTool('teller', 'testing_credit_account', {
         account: 'acc-late',
@@ -98,7 +102,7 @@ describe.skipIf(!pgUp)('a frozen PostgreSQL', () => {
         idempotency_key: 'frozen-late-key-00001',
       });
       // Frozen after the reservation, while the handler is still waiting to apply the credit.
-      await new Promise((resolve) => setTimeout(resolve, 150));
+      await handlerStarted;
       proxy.freeze();
       const answer = await answering;
       const tookMs = Date.now() - started;

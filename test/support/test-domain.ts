@@ -32,6 +32,8 @@ const errors = defineErrorCodes({
 export interface TestDomainOptions {
   /** Time the handler spends before applying the effect (makes concurrent deliveries overlap). */
   readonly delayMs?: number;
+  /** Runs when an execution's handler starts, its key reserved (before the delay). */
+  readonly onExecute?: (operationId: string) => void;
   readonly timeoutMs?: number;
   /** Runs after the effect was applied and before the handler returns (the crash test stops here). */
   readonly afterApply?: (operationId: string) => Promise<void>;
@@ -168,6 +170,7 @@ function createTestDomain(moduleContext: ModuleContext, options: TestDomainOptio
             applied: false,
           });
         }
+        options.onExecute?.(operationId);
         if (options.delayMs) await sleep(options.delayMs);
         try {
           await throughFaults(faults, TEST_SYSTEM, { action: 'credit' }, ctx.signal, () =>
