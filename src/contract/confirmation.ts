@@ -129,7 +129,8 @@ export function confirmedArguments(args: Readonly<Record<string, unknown>>): Rec
 
 /**
  * The digest of one confirmable request: the tool, its arguments (as confirmed), what the person is
- * shown, what the domain found, and the option chosen. 24 hex characters (96 bits): short enough to
+ * shown, what the domain found, the option chosen and, when given, the idempotency key the request
+ * runs under (so one confirmation runs one operation). 24 hex characters (96 bits): short enough to
  * relay, long enough that no other request matches it.
  */
 export function confirmationDigest(
@@ -137,6 +138,7 @@ export function confirmationDigest(
   args: Readonly<Record<string, unknown>>,
   ask: ConfirmationAsk,
   choice: string | null,
+  key: string | null = null,
 ): string {
   return sha256Hex(
     canonicalJson({
@@ -147,6 +149,7 @@ export function confirmationDigest(
       options: ask.choice?.options.map((o) => o.value) ?? [],
       facts: ask.facts ?? {},
       choice,
+      ...(key !== null ? { key } : {}),
     }),
   ).slice(0, 24);
 }

@@ -164,8 +164,9 @@ export async function confirmationStep(
 
 /**
  * The `agent` fallback: the model relays the question; the execution runs only when it sends back,
- * in `confirmation`, the digest of the request as it was shown (one digest per option when the person
- * chooses). What runs is what was shown, though only the model says that a person agreed.
+ * in `confirmation`, the digest of the request as it was shown under its idempotency key (one digest
+ * per option when the person chooses). What runs is what was shown, once, though only the model says
+ * that a person agreed.
  */
 function agentRelay(
   call: CallState,
@@ -174,9 +175,11 @@ function agentRelay(
 ): ConfirmationStep {
   const name = call.tool.definition.name;
   const options = ask.choice?.options ?? [];
+  // Bound to the key too: the digest the model relays runs this one operation, never a second one.
+  const digestOf = (choice: string | null) => confirmationDigest(name, call.args, ask, choice, call.key);
   const digests = options.length
-    ? options.map((o) => ({ option: o, digest: confirmationDigest(name, call.args, ask, o.value) }))
-    : [{ option: null, digest: confirmationDigest(name, call.args, ask, null) }];
+    ? options.map((o) => ({ option: o, digest: digestOf(o.value) }))
+    : [{ option: null, digest: digestOf(null) }];
   const sent = call.args[CONFIRMATION_FIELD];
   if (typeof sent === 'string' && sent.length > 0) {
     const match = digests.find((d) => d.digest === sent);

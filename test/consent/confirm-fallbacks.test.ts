@@ -83,6 +83,14 @@ for (const target of storeTargets) {
         const executed = await ran();
         expect(executed).toHaveLength(1);
         expect(executed[0]!.confirmed).toBe(`agent::${digest}`);
+        // The same confirmation under a new key would be a second operation nobody confirmed.
+        const again = await suite.gw.callTool(ALICE, 'testing_credit_relayed', {
+          ...args,
+          idempotency_key: 'consent-relay-0000002',
+          confirmation: digest,
+        });
+        expect(again).toMatchObject({ status: 'failed', code: 'CONFIRMATION_MISMATCH' });
+        expect(await ran()).toHaveLength(1);
       });
 
       it('agent: a choice names one digest per option, and the option chosen reaches the handler', async () => {
