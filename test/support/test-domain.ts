@@ -111,7 +111,7 @@ export function testDomain(options: TestDomainOptions = {}): ToolgateModule {
       {
         id: '0900_testing',
         sql: `CREATE TABLE test_executions (execution_id TEXT PRIMARY KEY, operation_id TEXT, tool TEXT NOT NULL,
-            mode TEXT NOT NULL, pid INTEGER NOT NULL, at BIGINT NOT NULL, confirmed TEXT);
+            mode TEXT NOT NULL, pid INTEGER NOT NULL, at BIGINT NOT NULL, confirmed TEXT, subject TEXT NOT NULL);
           CREATE TABLE test_reconciles (call_id TEXT PRIMARY KEY, operation_id TEXT NOT NULL, pid INTEGER NOT NULL,
             at BIGINT NOT NULL);
           CREATE TABLE test_bank_credits (request_id TEXT PRIMARY KEY, tenant TEXT NOT NULL, account TEXT NOT NULL,
@@ -152,14 +152,14 @@ function createTestDomain(moduleContext: ModuleContext, options: TestDomainOptio
         const confirmed = ctx.confirmation
           ? `${ctx.confirmation.via}:${ctx.confirmation.choice ?? ''}:${ctx.confirmation.digest}`
           : null;
-        await recordExecution(
-          db,
-          name,
+        await recordExecution(db, {
+          tool: name,
           operationId,
-          input.dry_run ? 'dry_run' : 'execute',
-          clock.now(),
+          mode: input.dry_run ? 'dry_run' : 'execute',
+          at: clock.now(),
           confirmed,
-        );
+          subject: ctx.principal.subject,
+        });
         if (input.dry_run || !operationId) {
           return outcome.validated({
             transfer_id: null,
@@ -230,6 +230,7 @@ function createTestDomain(moduleContext: ModuleContext, options: TestDomainOptio
       credit('testing_send_gift', true),
       credit('testing_credit_confirmed', false, 'refuse'),
       credit('testing_credit_relayed', false, 'agent'),
+      credit('testing_credit_approved', false, 'operator'),
     ],
     simulation: {
       principals: [],
@@ -248,17 +249,20 @@ function createTestDomain(moduleContext: ModuleContext, options: TestDomainOptio
   };
 }
 
-async function recordExecution(
-  db: SqlExecutor,
-  tool: string,
-  operationId: string | null,
-  mode: string,
-  at: number,
-  confirmed: string | null,
-): Promise<void> {
+/** One handler execution: which tool, operation and mode, how it was confirmed, and as whom it ran. */
+interface Execution {
+  readonly tool: string;
+  readonly operationId: string | null;
+  readonly mode: string;
+  readonly at: number;
+  readonly confirmed: string | null;
+  readonly subject: string;
+}
+
+async function recordExecution(db: SqlExecutor, e: Execution): Promise<void> {
   await db.execute(
-    'INSERT INTO test_executions (execution_id, operation_id, tool, mode, pid, at, confirmed) VALUES (?, ?, ?, ?, ?, ?, ?)',
-    [randomUUID(), operationId, tool, mode, process.pid, at, confirmed],
+    'INSERT INTO test_executions (execution_id, operation_id, tool, mode, pid, at, confirmed, subject) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+    [randomUUID(), e.operationId, e.tool, e.mode, process.pid, e.at, e.confirmed, e.subject],
   );
 }
 
@@ -267,11 +271,18 @@ export async function executions(
   db: SqlExecutor,
   mode?: 'execute' | 'dry_run',
 ): Promise<
-  { operation_id: string | null; tool: string; mode: string; pid: number; confirmed: string | null }[]
+  {
+    operation_id: string | null;
+    tool: string;
+    mode: string;
+    pid: number;
+    confirmed: string | null;
+    subject: string;
+  }[]
 > {
   const where = mode ? ' WHERE mode = ?' : '';
   return db.query(
-    `SELECT operation_id, tool, mode, pid, confirmed FROM test_executions${where} ORDER BY at`,
+    `SELECT operation_id, tool, mode, pid, confirmed, subject FROM test_executions${where} ORDER BY at`,
     mode ? [mode] : [],
   );
 }
