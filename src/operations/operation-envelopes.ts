@@ -142,6 +142,20 @@ export function confirmationDeclinedEnvelope(
   });
 }
 
+export function confirmationMismatchEnvelope(
+  record: OperationRecord,
+  catalog: ReadonlyMap<string, ErrorCodeSpec>,
+): OutcomeEnvelope {
+  return recordEnvelope(record, catalog, {
+    status: 'failed',
+    code: 'CONFIRMATION_MISMATCH',
+    message:
+      'Not executed: when the approver confirmed, the request would no longer do what they were shown.',
+    resolution:
+      'Call again with the same arguments and idempotency_key so that an approver is asked about the request as it is now.',
+  });
+}
+
 export function confirmationExpiredEnvelope(
   record: OperationRecord,
   catalog: ReadonlyMap<string, ErrorCodeSpec>,

@@ -7,11 +7,15 @@ import type { SqlDatabase, SqlExecutor } from '../store/sql-database.ts';
 import type { AuditEntry } from '../telemetry/audit.ts';
 import type { GatewayMetrics } from '../telemetry/metrics.ts';
 import type { AuditLog } from './audit-log.ts';
-import { confirmationDeclinedEnvelope, confirmationExpiredEnvelope } from './operation-envelopes.ts';
+import {
+  confirmationDeclinedEnvelope,
+  confirmationExpiredEnvelope,
+  confirmationMismatchEnvelope,
+} from './operation-envelopes.ts';
 import { type OperationRecord, type OperationRow, recordFromRow } from './operation-record.ts';
 
 /** Where a parked question stands. */
-export type ParkedState = 'pending' | 'accepted' | 'declined' | 'expired';
+export type ParkedState = 'pending' | 'accepted' | 'declined' | 'expired' | 'mismatch';
 
 /** A call parked for an approver: everything its execution needs, and how it was answered. */
 export interface ParkedConfirmation {
@@ -192,6 +196,22 @@ export class OperatorConfirmations {
   }
 
   /**
+   * The approver confirmed, but the tool's question now comes out otherwise (what the domain found
+   * changed): nothing runs, and the operation settles `failed` / CONFIRMATION_MISMATCH, which changed
+   * nothing, so that a retry of the key parks the request as it is now; false when no longer parked.
+   */
+  async mismatch(record: OperationRecord, answer: ApproverAnswer): Promise<boolean> {
+    const envelope = confirmationMismatchEnvelope(record, this.deps.catalog);
+    return this.#settle(record, 'mismatch', envelope, {
+      subject: answer.approver.subject,
+      actor: answer.approver.actor,
+      answeredBy: answer.approver.subject,
+      note: answer.note,
+      traceId: answer.traceId ?? null,
+    });
+  }
+
+  /**
    * Settles a parked operation whose question expired (`rejected` / CONFIRMATION_EXPIRED), when it is
    * next touched; answers the record as it stands afterwards.
    */
@@ -234,7 +254,7 @@ export class OperatorConfirmations {
 
   async #settle(
     record: OperationRecord,
-    state: 'declined' | 'expired',
+    state: 'declined' | 'expired' | 'mismatch',
     envelope: OutcomeEnvelope,
     by: {
       subject: string;
@@ -249,7 +269,7 @@ export class OperatorConfirmations {
     const settled = await db.transaction(async (tx) => {
       const expiredOnly = state === 'expired' ? ' AND expires_at <= ?' : '';
       const changed = await tx.execute(`${SETTLE_PARKED}${expiredOnly}`, [
-        'rejected',
+        envelope.status,
         JSON.stringify(envelope),
         now,
         now + retentionSeconds * 1000,
@@ -270,7 +290,7 @@ export class OperatorConfirmations {
           subject: by.subject,
           actor: by.actor,
           action: 'operations_confirmation_answer',
-          status: 'rejected',
+          status: envelope.status,
           code: envelope.code,
           operationId: record.id,
           replayed: false,

@@ -2,7 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import type { App } from '../app/create-app.ts';
 import type { Principal } from '../auth/principal.ts';
+import { confirmationDigest } from '../contract/confirmation.ts';
 import type { OutcomeEnvelope } from '../contract/envelope.ts';
+import type { RegisteredTool } from '../contract/tool-registry.ts';
 import { operatorConfirmationView } from '../gateway/confirmation-layer.ts';
 import type { OperationRecord } from '../operations/operation-record.ts';
 import type { ParkedConfirmation } from '../operations/operator-confirmations.ts';
@@ -67,7 +69,13 @@ export type AnswerResult =
   | { readonly kind: 'four_eyes'; readonly requester: string }
   | { readonly kind: 'invalid'; readonly problems: QueryProblem[] }
   | { readonly kind: 'not_pending'; readonly confirmation: ConfirmationQuestionView; readonly status: string }
-  | { readonly kind: 'not_served'; readonly tool: string };
+  | { readonly kind: 'not_served'; readonly tool: string }
+  | {
+      readonly kind: 'mismatch';
+      readonly confirmation: ConfirmationQuestionView;
+      readonly outcome: OutcomeEnvelope;
+    }
+  | { readonly kind: 'cannot_check'; readonly message: string };
 
 /**
  * An approver's answer to a question parked for them. Four eyes: the requester cannot answer their
@@ -109,6 +117,15 @@ export async function answerConfirmation(
   if (!tool) return { kind: 'not_served', tool: parked.tool };
   const problems = choiceProblems(parked, answer.choice);
   if (problems.length > 0) return { kind: 'invalid', problems };
+  // What the approver saw must still be what the request would do, as for a client's answer.
+  const again = await askAgain(tool, parked);
+  if (again.kind === 'cannot_check') return again;
+  if (again.kind === 'changed') {
+    if (!(await confirmations.mismatch(record, by))) return notPending();
+    const now = await confirmations.find(approver.tenant, operationId);
+    const settled = await store.findById(operationId);
+    return { kind: 'mismatch', confirmation: confirmationQuestionView(now!), outcome: settled!.envelope! };
+  }
   const choice = answer.choice ?? null;
   const key = String(parked.args.idempotency_key ?? record.key);
   const confirmation = operatorConfirmationView(parked.tool, parked.args, parked.ask, choice);
@@ -133,6 +150,39 @@ export async function answerConfirmation(
   );
   const now = await confirmations.find(approver.tenant, operationId);
   return { kind: 'answered', confirmation: confirmationQuestionView(now!), outcome };
+}
+
+/**
+ * The tool's question asked again, as the requester, before the confirmed call runs: `changed` when
+ * it no longer comes out as it was shown (other facts, or no confirmation needed now), `cannot_check`
+ * when the domain cannot say (its refusal, an error, no answer in the tool's time).
+ */
+async function askAgain(
+  tool: RegisteredTool,
+  parked: ParkedConfirmation,
+): Promise<
+  { readonly kind: 'same' | 'changed' } | { readonly kind: 'cannot_check'; readonly message: string }
+> {
+  const spec = tool.definition.confirm;
+  if (!spec) return { kind: 'changed' };
+  try {
+    const asked = await spec.ask(parked.args, {
+      principal: parked.requester,
+      signal: AbortSignal.timeout(tool.definition.timeoutMs),
+      correlationId: randomUUID(),
+    });
+    if (asked !== null && 'refuse' in asked) {
+      return {
+        kind: 'cannot_check',
+        message: asked.refuse.message ?? 'The tool cannot check the request now.',
+      };
+    }
+    const same =
+      asked !== null && confirmationDigest(parked.tool, parked.args, asked, null) === parked.digest;
+    return { kind: same ? 'same' : 'changed' };
+  } catch {
+    return { kind: 'cannot_check', message: 'The tool could not check the request now; nothing changed.' };
+  }
 }
 
 async function answered(app: App, tenant: string, operationId: string): Promise<AnswerResult> {

@@ -146,6 +146,19 @@ export function operatorRoutes(app: App): HttpRouteFamily {
             status: answer.status,
             confirmation: answer.confirmation,
           });
+        case 'mismatch':
+          return reply(res, 409, {
+            error: 'confirmation_mismatch',
+            message:
+              'The request would no longer do what was shown; nothing ran. A retry of the call asks again.',
+            confirmation: answer.confirmation,
+            outcome: answer.outcome,
+          });
+        case 'cannot_check':
+          return reply(res, 503, {
+            error: 'cannot_check',
+            message: `${answer.message} Nothing changed; answer again later.`,
+          });
         case 'answered':
           return reply(res, 200, { confirmation: answer.confirmation, outcome: answer.outcome });
       }

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type { TokenSubject } from '../../src/auth/token-claims.ts';
 import type { OutcomeEnvelope } from '../../src/contract/envelope.ts';
 import { storeTargets } from '../store/store-targets.ts';
@@ -36,7 +36,12 @@ for (const target of storeTargets) {
   describe.skipIf(!target.available)(
     `the operator fallback: an approver confirms in the console (${target.dialect})`,
     () => {
-      const suite = gatewayOnStore(target, { modules: [testDomain()] });
+      /** What the bank says about the account when the question is asked (null: it cannot say). */
+      let bank: Record<string, unknown> | null = { holder: 'Alice A.' };
+      const suite = gatewayOnStore(target, { modules: [testDomain({ accountFacts: () => bank })] });
+      beforeEach(() => {
+        bank = { holder: 'Alice A.' };
+      });
       const db = () => suite.gw.app.db;
       const ran = () => executions(db(), 'execute');
       const credits = () => db().query('SELECT request_id, account, amount FROM test_bank_credits');
@@ -120,7 +125,7 @@ for (const target of storeTargets) {
           message: 'Credit 5000 cents to account acc-9.',
           details: { account: 'acc-9', amount: 5_000 },
           choice: { title: 'Statement line' },
-          facts: { memo: 'rent' },
+          facts: { memo: 'rent', holder: 'Alice A.' },
         });
         expect(await confirmationsOf(id)).toEqual([
           {
@@ -403,6 +408,48 @@ for (const target of storeTargets) {
         ]);
         expect(await ran()).toEqual([]);
         expect(await credits()).toEqual([]);
+      });
+
+      it('confirmed after what the question found changed: nothing runs, and a retry parks it as it is now', async () => {
+        const { operation_id: id } = await parked('approve-changed-0001');
+        bank = null;
+        const unsure = await answer(BOB, id!, { decision: 'confirm' });
+        expect(unsure).toMatchObject({ status: 503, body: { error: 'cannot_check' } });
+        expect((await suite.gw.operation(id!))?.status).toBe('awaiting_confirmation');
+        expect((await parkedRows())[0]).toMatchObject({ state: 'pending' });
+
+        bank = { holder: 'Mallory M.' };
+        const changed = await answer(BOB, id!, { decision: 'confirm' });
+        expect(changed).toMatchObject({
+          status: 409,
+          body: {
+            error: 'confirmation_mismatch',
+            outcome: { status: 'failed', code: 'CONFIRMATION_MISMATCH', operation_id: id },
+            confirmation: { state: 'mismatch', answered_by: 'bob' },
+          },
+        });
+        expect(await ran()).toEqual([]);
+        expect(await credits()).toEqual([]);
+        expect((await confirmationsOf(id!))[1]).toMatchObject({
+          subject: 'bob',
+          status: 'failed',
+          confirmation: { via: 'operator', outcome: 'mismatch' },
+        });
+
+        // The same call again is parked again, with the question as it is now, under the same operation.
+        const again = await suite.gw.callTool(ALICE, TOOL, creditArgs('approve-changed-0001'));
+        expect(again).toMatchObject({
+          status: 'in_progress',
+          code: 'CONFIRMATION_PENDING',
+          operation_id: id,
+        });
+        const [row] = await parkedRows();
+        expect(row).toMatchObject({ state: 'pending', answered_by: null });
+        expect(JSON.parse(String(row!.question)).facts).toEqual({ holder: 'Mallory M.' });
+        expect((await answer(BOB, id!, { decision: 'confirm' })).status).toBe(200);
+        const executed = await ran();
+        expect(executed).toHaveLength(1);
+        expect(executed[0]).toMatchObject({ operation_id: id, subject: 'alice' });
       });
 
       it('two approvers confirming at once: exactly one execution, one credit', async () => {

@@ -37,6 +37,11 @@ export interface TestDomainOptions {
   readonly afterApply?: (operationId: string) => Promise<void>;
   /** How the bank answers status queries: `answer` (default), `down` (no answer), `no_query` (escalate). */
   readonly statusQuery?: () => 'answer' | 'down' | 'no_query';
+  /**
+   * What the bank tells the confirming tools' question about the account (bound as facts: when it
+   * changes between the question and the answer, nothing runs); null: the bank cannot say.
+   */
+  readonly accountFacts?: () => Record<string, unknown> | null;
 }
 
 const creditInput = z.strictObject({
@@ -60,7 +65,10 @@ const creditInput = z.strictObject({
 export const CONFIRMED_FROM_AMOUNT = 1_000;
 
 /** What the confirming test tools ask: large credits, with a choice when there is a memo. */
-function creditConfirmation(fallback: ConfirmFallback): ConfirmSpec<z.output<typeof creditInput>> {
+function creditConfirmation(
+  fallback: ConfirmFallback,
+  accountFacts: TestDomainOptions['accountFacts'],
+): ConfirmSpec<z.output<typeof creditInput>> {
   return {
     when: `credits of ${CONFIRMED_FROM_AMOUNT} cents or more`,
     fallback,
@@ -71,6 +79,13 @@ function creditConfirmation(fallback: ConfirmFallback): ConfirmSpec<z.output<typ
         };
       }
       if (input.amount < CONFIRMED_FROM_AMOUNT) return null;
+      const found = accountFacts ? accountFacts() : {};
+      if (found === null) {
+        return {
+          refuse: outcome.failed('DEPENDENCY_UNAVAILABLE', 'The bank cannot say what this would do.'),
+        };
+      }
+      const facts = { ...(input.memo ? { memo: input.memo } : {}), ...found };
       return {
         message: `Credit ${input.amount} cents to account ${input.account}.`,
         details: { account: input.account, amount: input.amount },
@@ -83,9 +98,9 @@ function creditConfirmation(fallback: ConfirmFallback): ConfirmSpec<z.output<typ
                   { value: 'omit', title: 'Leave it off' },
                 ],
               },
-              facts: { memo: input.memo },
             }
           : {}),
+        ...(Object.keys(facts).length > 0 ? { facts } : {}),
       };
     },
   };
@@ -143,7 +158,7 @@ function createTestDomain(moduleContext: ModuleContext, options: TestDomainOptio
       timeoutMs: options.timeoutMs ?? 5_000,
       supportsDryRun: true,
       ...(suspicion ? { duplicateSuspicion: { windowSeconds: 600, confirmField: 'confirm_duplicate' } } : {}),
-      ...(confirm ? { confirm: creditConfirmation(confirm) } : {}),
+      ...(confirm ? { confirm: creditConfirmation(confirm, options.accountFacts) } : {}),
       examples: [
         { title: 'Credit', input: { account: 'acc-1', amount: 100, idempotency_key: 'example-key-000001' } },
       ],
