@@ -31,6 +31,8 @@ export interface AppConfig extends DatabaseConfig {
   readonly tracing?: GatewayTracing;
   /** How long audit entries are kept (default 90 days). */
   readonly auditRetentionSeconds?: number;
+  /** How long a call parked for an approver (the `operator` confirmation fallback) waits (default 24 h). */
+  readonly operatorConfirmationTtlSeconds?: number;
   /** Lease, reconcile and purge timings (tests shorten them). */
   readonly operations?: Partial<OperationsTuning>;
   /** Per-principal rate and in-flight limits (none when absent). */
@@ -89,6 +91,9 @@ export async function createApp(config: AppConfig): Promise<App> {
       metrics,
       ...(config.tracing ? { tracing: config.tracing } : {}),
       ...(config.auditRetentionSeconds ? { auditRetentionSeconds: config.auditRetentionSeconds } : {}),
+      ...(config.operatorConfirmationTtlSeconds
+        ? { confirmationTtlSeconds: config.operatorConfirmationTtlSeconds }
+        : {}),
     });
     await runMigrations(db, [...operations.migrations, ...config.modules.flatMap((m) => m.migrations ?? [])]);
     metrics.watchBacklog(() => readSettlementBacklog(db));

@@ -28,6 +28,10 @@ export function registerServeCommand(program: Command): void {
     .option('--issuer <iss>', 'production: required token issuer (TOOLGATE_ISSUER)')
     .option('--audience <url>', 'public resource URL tokens must name in aud (TOOLGATE_AUDIENCE)')
     .option('--retention-seconds <n>', 'keep operation records this long (TOOLGATE_RETENTION_SECONDS)')
+    .option(
+      '--operator-confirmation-ttl-seconds <n>',
+      'how long a call waits for an approver before it is rejected; default 86400 (TOOLGATE_OPERATOR_CONFIRMATION_TTL_SECONDS)',
+    )
     .option('--allowed-hosts <hosts>', 'extra Host names, comma-separated (TOOLGATE_ALLOWED_HOSTS)')
     .option(
       '--rate-limit-per-principal <n>',

@@ -31,6 +31,7 @@ export interface RawServeOptions {
   issuer?: string;
   audience?: string;
   retentionSeconds?: string;
+  operatorConfirmationTtlSeconds?: string;
   allowedHosts?: string;
   config?: string;
   rateLimitPerPrincipal?: string;
@@ -59,6 +60,8 @@ export interface ServeConfig {
   /** Explicit resource URL / audience; the bound address when absent. */
   readonly audience: string | undefined;
   readonly retentionSeconds: number | undefined;
+  /** How long a call parked for an approver waits (default 24 h). */
+  readonly operatorConfirmationTtlSeconds: number | undefined;
   readonly allowedHosts: readonly string[];
   readonly operations: Partial<OperationsTuning> | undefined;
   /** Per-principal rate limit (off unless given) and writes in flight (default 8). */
@@ -151,6 +154,13 @@ export function resolveServeConfig(raw: RawServeOptions, file: ToolgateConfig = 
     raw.retentionSeconds ?? env('TOOLGATE_RETENTION_SECONDS') ?? file.retentionSeconds,
     seconds,
   );
+  const operatorConfirmationTtlSeconds = number(
+    '--operator-confirmation-ttl-seconds',
+    raw.operatorConfirmationTtlSeconds ??
+      env('TOOLGATE_OPERATOR_CONFIRMATION_TTL_SECONDS') ??
+      file.operatorConfirmationTtlSeconds,
+    seconds,
+  );
   const rate = number(
     '--rate-limit-per-principal',
     raw.rateLimitPerPrincipal ?? env('TOOLGATE_RATE_LIMIT_PER_PRINCIPAL') ?? file.rateLimit?.perPrincipal,
@@ -240,6 +250,7 @@ export function resolveServeConfig(raw: RawServeOptions, file: ToolgateConfig = 
     keys: jwksUrl && issuer ? { kind: 'jwks', jwksUrl, issuer } : { kind: 'dev', dataDir },
     audience,
     retentionSeconds,
+    operatorConfirmationTtlSeconds,
     allowedHosts: (raw.allowedHosts ?? env('TOOLGATE_ALLOWED_HOSTS') ?? file.allowedHosts?.join(',') ?? '')
       .split(',')
       .map((h) => h.trim())

@@ -61,6 +61,9 @@ async function serve(config: ServeConfig, served: ServedModules): Promise<void> 
     logger,
     seed: config.seed,
     retentionSeconds: config.retentionSeconds,
+    ...(config.operatorConfirmationTtlSeconds
+      ? { operatorConfirmationTtlSeconds: config.operatorConfirmationTtlSeconds }
+      : {}),
     modules: served.modules,
     processMetrics: true,
     limits: config.limits,

@@ -52,6 +52,11 @@ export interface ToolgateConfig {
   readonly allowedHosts?: readonly string[];
   /** How long operation records are kept, in seconds (default 86400). */
   readonly retentionSeconds?: number;
+  /**
+   * How long a call parked for an approver (confirmation fallback `operator`) waits before it is
+   * rejected as CONFIRMATION_EXPIRED, in seconds (default 86400).
+   */
+  readonly operatorConfirmationTtlSeconds?: number;
   /** Mount /test-api/* for modules with simulation hooks. */
   readonly enableTestApi?: boolean;
   /** Insert the simulated modules' demo world on start (default true). */

@@ -40,6 +40,7 @@ const settingsSchema = z.strictObject({
   audience: z.url({ protocol: /^https?$/ }).optional(),
   allowedHosts: z.array(z.string().min(1)).optional(),
   retentionSeconds: z.number().int().min(60).max(31_536_000).optional(),
+  operatorConfirmationTtlSeconds: z.number().int().min(60).max(31_536_000).optional(),
   enableTestApi: z.boolean().optional(),
   seed: z.boolean().optional(),
   operations: z.record(z.string(), z.number().int().positive()).optional(),

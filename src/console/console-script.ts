@@ -62,9 +62,54 @@ async function showQueue(view) {
   view.append(table(HEADERS, operationRows(operations, true)));
 }
 
+async function showConfirmations(view) {
+  const { status, data } = await call('GET', '/operator/v1/confirmations');
+  if (status !== 200) return view.append(el('p', { text: 'This token may not see confirmations (' + status + ').' }));
+  view.append(el('h2', { text: 'Confirmations awaiting an approver (' + data.confirmations.length + ')' }));
+  if (data.confirmations.length === 0) return view.append(el('p', { text: 'No call waits for an approver.' }));
+  view.append(table(['Operation', 'Tool', 'Requested by', 'Question', 'Asked (UTC)', 'Expires (UTC)'],
+    data.confirmations.map((c) => [el('a', { href: '#operation/' + c.operation_id, class: 'mono', text: c.operation_id, 'aria-label': 'Open ' + c.operation_id }),
+      c.tool, c.requester, c.message, c.asked_at.replace('T', ' ').slice(0, 19), c.expires_at.replace('T', ' ').slice(0, 19)])));
+}
+
+/** The question exactly as the tool built it; for a pending one, the approver's answer form. */
+function confirmationSection(c) {
+  const section = el('section', { 'aria-labelledby': 'confirmation-title' }, el('h3', { id: 'confirmation-title', text: 'Confirmation (' + c.state + ')' }));
+  const question = el('div', { class: 'question' }, el('p', { text: c.message }),
+    el('dl', {}, ...Object.entries(c.details).flatMap(([k, v]) => [el('dt', { text: k }), el('dd', { text: v === null ? 'none' : String(v) })])));
+  section.append(question, el('p', { text: 'Requested by ' + c.requester + ' at ' + c.asked_at + '; expires ' + c.expires_at + '. Digest ' + c.digest + '.' }));
+  if (c.state !== 'pending') {
+    section.append(el('p', { text: 'Answered ' + c.state + (c.answered_by ? ' by ' + c.answered_by : '') + (c.answered_at ? ' at ' + c.answered_at : '') + (c.chosen ? ' (' + c.chosen + ')' : '') + (c.note ? ': ' + c.note : '') }));
+    return section;
+  }
+  const form = el('form', { id: 'confirm-form' });
+  if (c.choice) {
+    form.append(el('fieldset', {}, el('legend', { text: c.choice.title }),
+      ...c.choice.options.map((o) => el('label', {}, el('input', { type: 'radio', name: 'choice', value: o.value }), o.title))));
+  }
+  form.append(el('label', { for: 'confirm-note', text: 'Note (optional)' }), el('textarea', { id: 'confirm-note', name: 'note', rows: '2', maxlength: '500' }),
+    el('p', { id: 'confirm-error', role: 'alert' }),
+    el('div', { class: 'actions' },
+      el('button', { type: 'button', text: 'Confirm and run', onclick: () => answerConfirmation(c, 'confirm', form) }),
+      el('button', { type: 'button', text: 'Refuse', onclick: () => answerConfirmation(c, 'refuse', form) })));
+  section.append(form);
+  return section;
+}
+
+async function answerConfirmation(c, decision, form) {
+  const choice = form.elements.choice ? form.querySelector('input[name=choice]:checked')?.value : undefined;
+  if (decision === 'confirm' && c.choice && !choice) return ($('confirm-error').textContent = 'Choose: ' + c.choice.title + '.');
+  const note = form.elements.note.value.trim();
+  const body = { decision, ...(decision === 'confirm' && choice ? { choice } : {}), ...(note ? { note } : {}) };
+  const { status, data } = await call('POST', '/operator/v1/operations/' + encodeURIComponent(c.operation_id) + '/confirmation', body);
+  if (status !== 200) return ($('confirm-error').textContent = data.message ?? (data.problems ? data.problems.map((p) => p.parameter + ' ' + p.message).join('; ') : 'Refused (' + status + ').'));
+  say((decision === 'confirm' ? 'Confirmed ' : 'Refused ') + c.operation_id + ': ' + data.outcome.status + (data.outcome.code ? ' (' + data.outcome.code + ')' : '') + '.');
+  route();
+}
+
 async function showOperations(view, params) {
   const form = el('form', { class: 'filters', role: 'search' },
-    el('label', {}, 'Status ', el('select', { name: 'status' }, ...['', 'in_progress', 'completed', 'submitted', 'rejected', 'requires_confirmation', 'failed', 'outcome_unknown', 'needs_review'].map((s) => el('option', { value: s, text: s || 'any' })))),
+    el('label', {}, 'Status ', el('select', { name: 'status' }, ...['', 'in_progress', 'awaiting_confirmation', 'completed', 'submitted', 'rejected', 'requires_confirmation', 'failed', 'outcome_unknown', 'needs_review'].map((s) => el('option', { value: s, text: s || 'any' })))),
     el('label', {}, 'Tool ', el('input', { name: 'tool' })),
     el('label', {}, 'Since (UTC) ', el('input', { name: 'since', type: 'datetime-local' })),
     el('button', { type: 'submit', text: 'Filter' }));
@@ -91,6 +136,7 @@ async function showOperation(view, id) {
     ['Last finding', o.last_finding ?? ''], ['Next check', o.next_check_at ?? ''], ['Request', requestText(o.request)], ['External refs', JSON.stringify(o.external_refs)]];
   view.append(el('h2', { class: 'mono', text: o.operation_id }), el('dl', {}, ...facts.flatMap(([k, v]) => [el('dt', { text: k }), el('dd', { text: String(v) })])));
   if (o.status === 'needs_review' || o.status === 'outcome_unknown') view.append(el('button', { type: 'button', text: 'Resolve', onclick: () => openResolve(o) }));
+  if (data.confirmation) view.append(confirmationSection(data.confirmation));
   view.append(el('h3', { text: 'Timeline (audit)' }), table(['At', 'Action', 'Who', 'Status', 'Code', 'Replayed', 'Detail'],
     data.audit.map((a) => [a.at, a.action, a.subject + ' (' + a.actor + ')', a.status, a.code ?? '', a.replayed ? 'yes' : '', JSON.stringify(a.detail)])));
   view.append(el('h3', { text: 'Review decisions' }), data.reviews.length === 0 ? el('p', { text: 'None yet.' })
@@ -165,6 +211,7 @@ async function route() {
     if (page === 'operations') await showOperations(view, new URLSearchParams(rest));
     else if (page === 'operation') await showOperation(view, rest);
     else if (page === 'tools') await showTools(view);
+    else if (page === 'confirmations') await showConfirmations(view);
     else await showQueue(view);
   } catch (error) {
     if (error.message !== '401') say('Could not load: ' + error.message);

@@ -153,10 +153,12 @@ function toolSection(tool: ContractTool, common: ReadonlySet<string>): string {
   }
   if (tool.confirmation) {
     const { when, fallback } = tool.confirmation;
-    const other =
-      fallback === 'agent'
-        ? 'the agent relays the question and sends back its confirmation digest'
-        : 'refused (`CONFIRMATION_UNAVAILABLE`)';
+    const other = {
+      refuse: 'refused (`CONFIRMATION_UNAVAILABLE`)',
+      agent: 'the agent relays the question and sends back its confirmation digest',
+      operator:
+        'parked (`in_progress`, `CONFIRMATION_PENDING`) until an approver confirms it in the operator console',
+    }[fallback];
     out.push(
       `| Confirmation | a person confirms ${cell(when)}, asked by the client (MCP 2026-07-28 elicitation); clients that cannot ask: ${other} |`,
     );

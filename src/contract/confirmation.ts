@@ -8,9 +8,12 @@ import type { ToolOutcome } from './outcome.ts';
  * user (a 2025-era client, or one that declares no elicitation):
  * - `refuse`: `failed` / `CONFIRMATION_UNAVAILABLE`, nothing executed;
  * - `agent`: the model relays the question; the answer carries a digest of the request as shown, and
- *   only an execution that sends that digest back (input field `confirmation`) runs.
+ *   only an execution that sends that digest back (input field `confirmation`) runs;
+ * - `operator`: the key is reserved and the operation parked (`in_progress`) until a signed-in approver
+ *   other than the requester confirms it in the operator console; then it runs once, as the requester's
+ *   call. A refusal or the expiry of the question settles it `rejected`.
  */
-export const CONFIRM_FALLBACKS = ['refuse', 'agent'] as const;
+export const CONFIRM_FALLBACKS = ['refuse', 'agent', 'operator'] as const;
 export type ConfirmFallback = (typeof CONFIRM_FALLBACKS)[number];
 
 /** The input field an `agent`-fallback tool declares: the digest its confirmation answer carried. */
@@ -77,8 +80,8 @@ export interface ConfirmSpec<I> {
   readonly ask: (input: I, ctx: ConfirmContext) => Promise<ConfirmationAsk | ConfirmRefusal | null>;
 }
 
-/** How a confirmation was given. */
-export type ConfirmationVia = 'client' | 'agent';
+/** How a confirmation was given: the client's own dialog, relayed by the agent, or an approver. */
+export type ConfirmationVia = 'client' | 'agent' | 'operator';
 
 /** The confirmation a handler executes under (`ctx.confirmation`); null when none was needed. */
 export interface ConfirmationView {
@@ -111,6 +114,20 @@ export const confirmationErrors = defineErrorCodes({
     status: 'failed',
     description:
       'The request differs from what the person confirmed (other arguments, another choice, or the domain now finds something else); nothing was executed. Ask again with the request as it is now.',
+  },
+  CONFIRMATION_PENDING: {
+    category: 'confirmation',
+    retryable: true,
+    status: 'in_progress',
+    description:
+      'The request waits for an approver to confirm it in the operator console; nothing was executed yet. Tell the user an approver must confirm it, then poll operations_get with the operation_id; do not start a new operation.',
+  },
+  CONFIRMATION_EXPIRED: {
+    category: 'confirmation',
+    retryable: false,
+    status: 'rejected',
+    description:
+      'No approver confirmed the request before its confirmation expired; nothing was executed. Make a new request with a new idempotency_key only if the user still wants it.',
   },
   CONFIRMATION_UNAVAILABLE: {
     category: 'confirmation',

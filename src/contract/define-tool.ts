@@ -4,6 +4,7 @@ import type { Principal } from '../auth/principal.ts';
 import type { SqlExecutor } from '../store/sql-database.ts';
 import {
   type ConfirmationView,
+  type ConfirmFallback,
   type ConfirmSpec,
   confirmationErrors,
   confirmSpecProblems,
@@ -172,6 +173,13 @@ export interface ToolDefinition<I extends z.ZodObject = z.ZodObject, O extends z
 // biome-ignore lint/suspicious/noExplicitAny: handler parameter types are erased in the registry
 export type AnyToolDefinition = ToolDefinition<z.ZodObject, any>;
 
+/** The codes a client that cannot ask its user may get, by the tool's fallback. */
+const fallbackErrors: Record<ConfirmFallback, readonly ErrorCodeSpec[]> = {
+  refuse: [confirmationErrors.CONFIRMATION_UNAVAILABLE],
+  agent: [confirmationErrors.CONFIRMATION_REQUIRED],
+  operator: [confirmationErrors.CONFIRMATION_PENDING, confirmationErrors.CONFIRMATION_EXPIRED],
+};
+
 /**
  * Checks a tool contract and derives what must never be hand-written: the namespace, the major
  * version and the MCP annotations. Throws a ToolContractError (a programmer error) naming every rule
@@ -226,11 +234,7 @@ export function defineTool<I extends z.ZodObject, O extends z.ZodType>(
   if (suspicion) added.push(duplicateErrors.POSSIBLE_DUPLICATE);
   if (spec.confirm) {
     added.push(confirmationErrors.CONFIRMATION_DECLINED, confirmationErrors.CONFIRMATION_MISMATCH);
-    added.push(
-      (spec.confirm.fallback ?? 'refuse') === 'agent'
-        ? confirmationErrors.CONFIRMATION_REQUIRED
-        : confirmationErrors.CONFIRMATION_UNAVAILABLE,
-    );
+    added.push(...fallbackErrors[spec.confirm.fallback ?? 'refuse']);
   }
   const errors = [...spec.errors, ...added.filter((a) => !spec.errors.some((e) => e.code === a.code))];
 

@@ -52,19 +52,30 @@ export type ConfirmationOutcome =
   | 'cancelled'
   | 'mismatch'
   | 'unavailable'
-  | 'relayed';
+  | 'relayed'
+  | 'expired';
 
 /** What the call's audit entry and span say about its confirmation. */
 export interface ConfirmationRecord {
   readonly via: ConfirmationVia;
   readonly outcome: ConfirmationOutcome;
   readonly digest: string;
+  /** Who answered, when it was not the caller's own user (an approver, for `via: operator`). */
+  readonly answeredBy?: string;
+}
+
+/** A question an approver answers in the operator console, for a call that reserves and parks its key. */
+export interface OperatorQuestion {
+  readonly ask: ConfirmationAsk;
+  /** The digest of the request and question as shown (no choice made yet). */
+  readonly digest: string;
 }
 
 export type ConfirmationStep =
   | { readonly kind: 'proceed'; readonly confirmation: ConfirmationView | null }
   | { readonly kind: 'answer'; readonly envelope: OutcomeEnvelope }
-  | { readonly kind: 'ask'; readonly question: ConfirmationQuestion; readonly envelope: OutcomeEnvelope };
+  | { readonly kind: 'ask'; readonly question: ConfirmationQuestion; readonly envelope: OutcomeEnvelope }
+  | { readonly kind: 'park'; readonly question: OperatorQuestion };
 
 const NO_CONFIRMATION: ConfirmationStep = { kind: 'proceed', confirmation: null };
 /** The elicitation form's fields: the confirmation, and the option when there is a choice. */
@@ -76,7 +87,7 @@ export const CHOICE_FIELD = 'choice';
  * delivery of a key already taken, which is answered from its record): asks the tool whether this
  * input needs a person's confirmation and what they are shown; then either the person's answer,
  * carried back by the client, lets exactly the confirmed request run, or the tool's fallback for a
- * client that cannot ask decides. Records the outcome on the call for its audit entry and metrics.
+ * client that cannot ask decides (`park`: reserve the key and wait for an approver). Records the outcome on the call for its audit entry and metrics.
  */
 export async function confirmationStep(
   call: CallState,
@@ -159,6 +170,10 @@ export async function confirmationStep(
       }),
     };
   }
+  if (fallback === 'operator') {
+    decided('operator', 'asked');
+    return { kind: 'park', question: { ask, digest } };
+  }
   return agentRelay(call, ask, decided);
 }
 
@@ -224,6 +239,16 @@ function detailText(details: Readonly<Record<string, ConfirmationDetail>> | unde
   const entries = Object.entries(details ?? {});
   if (entries.length === 0) return '';
   return ` (${entries.map(([k, v]) => `${k}: ${v === null ? 'none' : String(v)}`).join('; ')})`;
+}
+
+/** The confirmation an approver gave, as the handler executes under it. */
+export function operatorConfirmationView(
+  tool: string,
+  args: Readonly<Record<string, unknown>>,
+  ask: ConfirmationAsk,
+  choice: string | null,
+): ConfirmationView {
+  return view('operator', ask, choice, confirmationDigest(tool, args, ask, choice));
 }
 
 function view(

@@ -7,6 +7,7 @@ import type { OperationHandle } from '../contract/define-tool.ts';
 import type { FieldError, OutcomeEnvelope } from '../contract/envelope.ts';
 import { requestFingerprint } from '../contract/fingerprint.ts';
 import type { RegisteredTool, ToolRegistry } from '../contract/tool-registry.ts';
+import { parkedEnvelope } from '../operations/operation-envelopes.ts';
 import type { SqlExecutor } from '../store/sql-database.ts';
 import { isStoreUnavailable } from '../store/store-unavailable.ts';
 import type { AuditSink } from '../telemetry/audit.ts';
@@ -19,6 +20,7 @@ import {
   type ConfirmationStep,
   type ConsentChannel,
   confirmationStep,
+  type OperatorQuestion,
 } from './confirmation-layer.ts';
 import { buildEnvelope, storeUnavailable } from './envelope-builder.ts';
 import { executeWithTimeout } from './execution-layer.ts';
@@ -91,7 +93,22 @@ interface Asking {
 const CANNOT_ASK: ConsentChannel = { canAsk: false };
 
 /** A consent step that stops the call: an answer, or a question for the person. */
-type Stop = Exclude<ConfirmationStep, { kind: 'proceed' }>;
+type Stop = Extract<ConfirmationStep, { kind: 'answer' | 'ask' }>;
+
+/** An admission that executes (holds the reserved operation). */
+type Executing = Admission & { readonly kind: 'execute' };
+
+/** A parked call an approver confirmed, to execute as its requester's call. */
+export interface ConfirmedCall {
+  readonly tool: RegisteredTool;
+  readonly principal: Principal;
+  readonly args: Record<string, unknown>;
+  readonly key: string;
+  readonly correlationId: string;
+  readonly confirmation: ConfirmationView;
+  /** The approver's subject, for the call's audit entry. */
+  readonly answeredBy: string;
+}
 
 /**
  * The enforcement pipeline of DESIGN.md section 2, composed in one place. Each numbered step is one
@@ -315,9 +332,15 @@ export class Gateway {
     // 4b. Consent: a person confirms before a new operation starts (checked once the key is known to
     // be free, so that a retry of an executed operation is answered from its record, not asked again).
     let confirmation: ConfirmationView | null = null;
+    // The `operator` fallback reserves the key and parks the operation instead of executing it.
+    let parking: OperatorQuestion | null = null;
     const confirming = tool.definition.confirm
       ? async (): Promise<Stop | null> => {
           const step = await span.step('toolgate.confirm', () => confirmationStep(call, consent, aborted));
+          if (step.kind === 'park') {
+            parking = step.question;
+            return null;
+          }
           if (step.kind !== 'proceed') return step;
           confirmation = step.confirmation;
           return null;
@@ -353,11 +376,61 @@ export class Gateway {
       if (admitted.kind === 'held') return stopped(admitted.held);
       if (admitted.kind === 'answer') return this.#finish(call, admitted.envelope);
       admission = admitted;
+      const parked: OperatorQuestion | null = parking;
+      if (parked) {
+        const envelope = await this.#park(call, admitted, parked);
+        request.onReserved?.(admitted.operation.id);
+        return this.#finish(call, envelope);
+      }
       request.onReserved?.(admission.operation.id);
     } else if (confirming) {
       const held = await confirming();
       if (held) return stopped(held);
     }
+    return this.#execute(call, admission, confirmation, signal);
+  }
+
+  /**
+   * Executes a parked call an approver confirmed, as its requester's call under the operation the
+   * approver's claim holds: the same execution, settlement, audit and metrics as any delivery.
+   */
+  async executeConfirmed(confirmed: ConfirmedCall, admission: Executing): Promise<OutcomeEnvelope> {
+    const call: CallState = {
+      tool: confirmed.tool,
+      principal: confirmed.principal,
+      correlationId: confirmed.correlationId,
+      startedAt: performance.now(),
+      args: confirmed.args,
+      mode: 'execute',
+      key: confirmed.key,
+      trace: GatewayTracing.off.startCall(undefined),
+      confirmation: {
+        via: 'operator',
+        outcome: 'accepted',
+        digest: confirmed.confirmation.digest,
+        answeredBy: confirmed.answeredBy,
+      },
+      auditedWithOutcome: false,
+    };
+    return this.#execute(call, admission, confirmed.confirmation, undefined);
+  }
+
+  /** Parks the reserved operation with its question; the call's audit entry commits with it. */
+  async #park(call: CallState, admission: Executing, question: OperatorQuestion): Promise<OutcomeEnvelope> {
+    return admission.park({ principal: call.principal, args: call.args, question }, (expiresAt) => {
+      const envelope = parkedEnvelope(call.tool, admission.operation.id, question.ask.message, expiresAt);
+      return { envelope, alongside: this.#auditAlongside(call, envelope) };
+    });
+  }
+
+  async #execute(
+    call: CallState,
+    admission: Executing | null,
+    confirmation: ConfirmationView | null,
+    signal: AbortSignal | undefined,
+  ): Promise<OutcomeEnvelope> {
+    const { tool, principal: who } = call;
+    const span = call.trace;
     // A handler may settle its operation in the transaction of its own last write (OperationHandle.commit).
     let committed: OutcomeEnvelope | null = null;
     const executing = admission;
@@ -445,7 +518,7 @@ export class Gateway {
    * Stores the outcome for later deliveries. If that fails the caller still gets the outcome; the record
    * stays in progress until its lease expires and the reconciler settles it from the owning system.
    */
-  async #settle(call: CallState, admission: Admission & { kind: 'execute' }, envelope: OutcomeEnvelope) {
+  async #settle(call: CallState, admission: Executing, envelope: OutcomeEnvelope) {
     try {
       // The call's audit entry commits with the outcome it records.
       await admission.settle(envelope, this.#auditAlongside(call, envelope));

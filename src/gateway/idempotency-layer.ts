@@ -3,6 +3,7 @@ import type { OperationHandle } from '../contract/define-tool.ts';
 import type { OutcomeEnvelope } from '../contract/envelope.ts';
 import type { RegisteredTool } from '../contract/tool-registry.ts';
 import type { SqlExecutor } from '../store/sql-database.ts';
+import type { OperatorQuestion } from './confirmation-layer.ts';
 
 /** A write/request call in execute mode, as the idempotency layer sees it. */
 export interface KeyedCall {
@@ -12,6 +13,13 @@ export interface KeyedCall {
   readonly fingerprint: string;
   readonly args: Readonly<Record<string, unknown>>;
   readonly correlationId: string;
+}
+
+/** What a parked call keeps for its later execution: who asked, the validated input, the question. */
+export interface ParkedCall {
+  readonly principal: Principal;
+  readonly args: Readonly<Record<string, unknown>>;
+  readonly question: OperatorQuestion;
 }
 
 /** Either this delivery executes the operation, or it is answered without executing anything. */
@@ -33,6 +41,19 @@ export type Admission =
       ): Promise<void>;
       /** A transaction of the database the operation record lives in. */
       transaction<T>(work: (tx: SqlExecutor) => Promise<T>): Promise<T>;
+      /**
+       * Parks the reserved operation for an approver instead of executing it (the `operator`
+       * confirmation fallback): the record waits, with its question, until an approver answers or the
+       * question expires. `answer` builds the caller's envelope for that expiry; its `alongside` work
+       * (the call's audit entry) commits with the parking. Answers that envelope.
+       */
+      park(
+        call: ParkedCall,
+        answer: (expiresAt: number) => {
+          readonly envelope: OutcomeEnvelope;
+          readonly alongside?: ((tx: SqlExecutor) => Promise<void>) | undefined;
+        },
+      ): Promise<OutcomeEnvelope>;
     }
   | { readonly kind: 'answer'; readonly envelope: OutcomeEnvelope };
 

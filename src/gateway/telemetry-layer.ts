@@ -86,10 +86,12 @@ export function callAuditEntry(call: CallState, envelope: OutcomeEnvelope): Audi
 const ANSWERED: ReadonlySet<string> = new Set(['accepted', 'declined', 'cancelled']);
 
 /**
- * A confirmation in the audit trail: how it was asked (client elicitation, or relayed by the agent),
- * how it ended, the digest of what was shown, and who answered (the caller's own user: the principal
- * the token names; relayed answers are the agent's word for it).
+ * A confirmation in the audit trail: how it was asked (client elicitation, relayed by the agent, or an
+ * approver in the operator console), how it ended, the digest of what was shown, and who answered (the
+ * caller's own user: the principal the token names, relayed answers being the agent's word for it; or
+ * the approver).
  */
 function confirmationDetail(record: NonNullable<CallState['confirmation']>, subject: string) {
-  return ANSWERED.has(record.outcome) ? { ...record, answered_by: subject } : { ...record };
+  const { answeredBy, ...rest } = record;
+  return ANSWERED.has(record.outcome) ? { ...rest, answered_by: answeredBy ?? subject } : rest;
 }

@@ -10,6 +10,7 @@ import { newOperationId } from './operation-id.ts';
 import { type OperationRecord, statusOfOutcome, TERMINAL_STATUSES } from './operation-record.ts';
 import type { OperationStore, Settlement } from './operation-store.ts';
 import type { OperationsTuning } from './operations-tuning.ts';
+import type { OperatorConfirmations } from './operator-confirmations.ts';
 import { requestSummary } from './request-summary.ts';
 import type { SettleSignal } from './settle-signal.ts';
 
@@ -22,6 +23,10 @@ export interface DurableIdempotencyDeps {
   readonly settleSignal: SettleSignal;
   /** Asks the reconciler to look now (a caller is waiting on an unknown outcome). */
   readonly wakeReconciler: () => void;
+  /** Questions parked for approvers (the `operator` confirmation fallback). */
+  readonly confirmations: OperatorConfirmations;
+  /** How long a parked question waits for an approver before the operation is rejected. */
+  readonly confirmationTtlSeconds: number;
 }
 
 /** How often a duplicate delivery re-reads a record another process is executing, at first and at most. */
@@ -82,14 +87,14 @@ export class DurableIdempotency implements IdempotencyLayer {
         expiresAt: at + this.deps.retentionSeconds * 1000,
         requestSummary: summary,
       });
-      if (reservation.reserved) return this.#execute(id, call.key, {}, {});
+      if (reservation.reserved) return this.#execute(id, call, {}, {});
       const joined = await this.#join(call, signal, reservation.existing, gate);
       if (joined) return joined;
     }
     throw new Error(`operation for key of ${definition.name} kept disappearing during reservation`);
   }
 
-  #leaseFrom(call: KeyedCall, now: number): number {
+  #leaseFrom(call: Pick<KeyedCall, 'tool'>, now: number): number {
     return now + call.tool.definition.timeoutMs + this.deps.tuning.leaseGraceMs;
   }
 
@@ -120,6 +125,15 @@ export class DurableIdempotency implements IdempotencyLayer {
         return null;
       }
       if (record.fingerprint !== call.fingerprint) return answer(conflictEnvelope(call.tool, record));
+      // Parked for an approver: the same answer again, nothing executed; past its expiry, rejected.
+      if (record.status === 'awaiting_confirmation') {
+        const current = await this.deps.confirmations.expireIfDue(record);
+        if (current.status !== 'awaiting_confirmation') {
+          known = current;
+          continue;
+        }
+        return answer({ ...current.envelope!, operation_id: current.id, replayed: false });
+      }
       if (record.status === 'in_progress') {
         if (record.leaseExpiresAt !== null && record.leaseExpiresAt <= now) {
           await store.abandon(
@@ -144,7 +158,7 @@ export class DurableIdempotency implements IdempotencyLayer {
         const held = gate ? await gate() : null;
         if (held !== null) return { kind: 'held', held };
         const taken = await store.takeOver(record.id, call.correlationId, now, this.#leaseFrom(call, now));
-        if (taken) return this.#execute(taken.id, call.key, taken.checkpoints, taken.externalRefs);
+        if (taken) return this.#execute(taken.id, call, taken.checkpoints, taken.externalRefs);
         continue;
       }
       if (record.status === 'outcome_unknown' && now - record.updatedAt >= tuning.reconcileBackoffMs) {
@@ -155,13 +169,33 @@ export class DurableIdempotency implements IdempotencyLayer {
     }
   }
 
+  /**
+   * The execution of a parked operation an approver confirmed: exactly one approver's claim moves it
+   * from `awaiting_confirmation` to `in_progress` (with the lease of its tool), and that claim executes;
+   * null when it is no longer parked (answered meanwhile, or expired).
+   */
+  async claimParked(
+    call: Pick<KeyedCall, 'tool' | 'key' | 'correlationId'>,
+    claim: (run: { correlationId: string; leaseExpiresAt: number }) => Promise<OperationRecord | null>,
+  ): Promise<(Admission & { readonly kind: 'execute' }) | null> {
+    const now = this.deps.clock.now();
+    const claimed = await claim({
+      correlationId: call.correlationId,
+      leaseExpiresAt: this.#leaseFrom(call, now),
+    });
+    if (!claimed) return null;
+    return this.#execute(claimed.id, call, claimed.checkpoints, claimed.externalRefs);
+  }
+
   #execute(
     id: string,
-    key: string,
+    call: Pick<KeyedCall, 'tool' | 'key'>,
     checkpoints: Record<string, unknown>,
     externalRefs: Record<string, string>,
-  ): Admission {
-    const { store, clock, tuning, settleSignal, retentionSeconds } = this.deps;
+  ): Admission & { readonly kind: 'execute' } {
+    const { store, clock, tuning, settleSignal, retentionSeconds, confirmations } = this.deps;
+    const { key } = call;
+    const ttlMs = this.deps.confirmationTtlSeconds * 1000;
     let savedCheckpoints = { ...checkpoints };
     let savedRefs = { ...externalRefs };
     // Progress writes of one execution apply in call order, each carrying everything saved so far.
@@ -213,6 +247,25 @@ export class DurableIdempotency implements IdempotencyLayer {
         // Deliveries waiting on this operation look again once what may have settled it is committed.
         settleSignal.settled(id);
         return result;
+      },
+      async park(parked, answer) {
+        const askedAt = clock.now();
+        const expiresAt = askedAt + ttlMs;
+        const { envelope, alongside } = answer(expiresAt);
+        const request = {
+          operationId: id,
+          requester: parked.principal,
+          tool: call.tool.definition.name,
+          args: { ...parked.args },
+          ask: parked.question.ask,
+          digest: parked.question.digest,
+          askedAt,
+          expiresAt,
+        };
+        const done = await store.transaction((tx) => confirmations.park(tx, request, envelope, alongside));
+        if (!done) throw new Error(`operation ${id} was no longer in progress when it was to be parked`);
+        settleSignal.settled(id);
+        return envelope;
       },
     };
   }

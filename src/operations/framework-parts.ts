@@ -4,6 +4,8 @@ import { auditMigration } from './audit-migration.ts';
 import type { OperationStore } from './operation-store.ts';
 import { operationsGetTool } from './operations-get-tool.ts';
 import { operationsMigration } from './operations-migration.ts';
+import type { OperatorConfirmations } from './operator-confirmations.ts';
+import { operatorConfirmationsMigration } from './operator-confirmations-migration.ts';
 
 /** How long a settled operation answers for its key unless configured (published in write contracts). */
 export const DEFAULT_RETENTION_SECONDS = 24 * 60 * 60;
@@ -12,8 +14,16 @@ export const DEFAULT_RETENTION_SECONDS = 24 * 60 * 60;
  * What every gateway adds to its modules: the operations and audit tables, and operations_get. The
  * serving runtime and the contract build (lint, export) take them from here, so both register the same.
  */
-export const FRAMEWORK_MIGRATIONS: readonly Migration[] = [operationsMigration, auditMigration];
+export const FRAMEWORK_MIGRATIONS: readonly Migration[] = [
+  operationsMigration,
+  auditMigration,
+  operatorConfirmationsMigration,
+];
 
-export function frameworkTools(store: OperationStore): AnyToolDefinition[] {
-  return [operationsGetTool(store)];
+/** `confirmations` settles a parked operation whose question expired when operations_get reads it. */
+export function frameworkTools(
+  store: OperationStore,
+  confirmations?: OperatorConfirmations,
+): AnyToolDefinition[] {
+  return [operationsGetTool(store, confirmations)];
 }

@@ -111,3 +111,60 @@ export function resolvedEnvelope(
     resolution: 'If the change is still wanted, make a new request with a new idempotency_key.',
   });
 }
+
+/** A call parked for an approver (the `operator` confirmation fallback): reserved, nothing executed yet. */
+export function parkedEnvelope(
+  tool: RegisteredTool,
+  operationId: string,
+  message: string,
+  expiresAt: number,
+): OutcomeEnvelope {
+  const until = new Date(expiresAt).toISOString();
+  return buildEnvelope(tool, {
+    status: 'in_progress',
+    code: 'CONFIRMATION_PENDING',
+    message: `${message} An approver must confirm this request in the operator console before it runs; nothing was executed yet.`,
+    resolution: `Tell the user an approver must confirm it (by ${until}; unconfirmed by then, it is rejected). Poll operations_get with the operation_id; do not start a new operation, and retry only with the same idempotency_key.`,
+    operation_id: operationId,
+  });
+}
+
+export function confirmationDeclinedEnvelope(
+  record: OperationRecord,
+  catalog: ReadonlyMap<string, ErrorCodeSpec>,
+  approver: string,
+): OutcomeEnvelope {
+  return recordEnvelope(record, catalog, {
+    status: 'rejected',
+    code: 'CONFIRMATION_DECLINED',
+    message: `An approver (${approver}) refused this request; nothing was executed.`,
+    resolution: 'Tell the user it was refused; do not call again unless they ask for it.',
+  });
+}
+
+export function confirmationMismatchEnvelope(
+  record: OperationRecord,
+  catalog: ReadonlyMap<string, ErrorCodeSpec>,
+): OutcomeEnvelope {
+  return recordEnvelope(record, catalog, {
+    status: 'failed',
+    code: 'CONFIRMATION_MISMATCH',
+    message:
+      'Not executed: when the approver confirmed, the request would no longer do what they were shown.',
+    resolution:
+      'Call again with the same arguments and idempotency_key so that an approver is asked about the request as it is now.',
+  });
+}
+
+export function confirmationExpiredEnvelope(
+  record: OperationRecord,
+  catalog: ReadonlyMap<string, ErrorCodeSpec>,
+): OutcomeEnvelope {
+  return recordEnvelope(record, catalog, {
+    status: 'rejected',
+    code: 'CONFIRMATION_EXPIRED',
+    message: 'No approver confirmed this request in time; nothing was executed.',
+    resolution:
+      'Tell the user it expired unconfirmed; only if they still want it, make a new request with a new idempotency_key.',
+  });
+}

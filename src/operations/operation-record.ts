@@ -11,8 +11,12 @@ export const OPERATION_STATUSES = [
   'failed',
   'outcome_unknown',
   'needs_review',
+  'awaiting_confirmation',
 ] as const;
-/** Where a durable operation stands; `needs_review` waits for an operator. */
+/**
+ * Where a durable operation stands; `needs_review` waits for an operator to say what happened,
+ * `awaiting_confirmation` for an approver to confirm it before it runs (nothing was executed).
+ */
 export type OperationStatus = (typeof OPERATION_STATUSES)[number];
 
 /** Settled for good: purged once expired, replayed as stored. `failed` changed nothing and may be retried. */

@@ -4,8 +4,9 @@ import { defineTool } from '../contract/define-tool.ts';
 import { defineErrorCodes } from '../contract/error-catalog.ts';
 import { outcome } from '../contract/outcome.ts';
 import { OPERATION_ID_PATTERN } from './operation-id.ts';
-import { OPERATION_STATUSES, type OperationRecord } from './operation-record.ts';
+import type { OperationRecord, OperationStatus } from './operation-record.ts';
 import type { OperationStore } from './operation-store.ts';
+import type { OperatorConfirmations } from './operator-confirmations.ts';
 
 const errors = defineErrorCodes({
   OPERATION_NOT_FOUND: {
@@ -16,11 +17,26 @@ const errors = defineErrorCodes({
   },
 });
 
+/**
+ * The statuses operations_get reports. A call parked for an approver is `in_progress` to its caller (the
+ * message says it waits for an approver); the operator API tells `awaiting_confirmation` apart.
+ */
+const REPORTED_STATUSES = [
+  'in_progress',
+  'completed',
+  'submitted',
+  'rejected',
+  'requires_confirmation',
+  'failed',
+  'outcome_unknown',
+  'needs_review',
+] as const satisfies readonly OperationStatus[];
+
 const operationView = z.strictObject({
   operation_id: z.string().describe('The operation id, as requested.'),
   tool: z.string().describe('The tool whose call created the operation.'),
   status: z
-    .enum(OPERATION_STATUSES)
+    .enum(REPORTED_STATUSES)
     .describe(
       'in_progress, a settled status, outcome_unknown (being reconciled) or needs_review (an operator decides).',
     ),
@@ -46,7 +62,7 @@ const operationView = z.strictObject({
 });
 
 /** The `operations_get` read tool: the state of one operation the caller may see. */
-export function operationsGetTool(store: OperationStore) {
+export function operationsGetTool(store: OperationStore, confirmations?: OperatorConfirmations) {
   return defineTool({
     name: 'operations_get',
     title: 'Get operation status',
@@ -70,9 +86,9 @@ export function operationsGetTool(store: OperationStore) {
       { title: 'Check an unknown outcome', input: { operation_id: 'op_01JD3Q5W7X9Y2Z4A6B8C0D1E2F' } },
     ],
     async handler(input, ctx) {
-      const record = await store.findById(input.operation_id);
+      const found = await store.findById(input.operation_id);
       // Someone else's operation answers exactly like one that does not exist.
-      if (!record || !visibleTo(record, ctx.principal)) {
+      if (!found || !visibleTo(found, ctx.principal)) {
         return outcome.rejected(
           errors.OPERATION_NOT_FOUND.code,
           `No operation ${input.operation_id} is visible to this caller.`,
@@ -82,6 +98,8 @@ export function operationsGetTool(store: OperationStore) {
           },
         );
       }
+      // A question that waited past its expiry is settled now, not reported as still waiting.
+      const record = confirmations ? await confirmations.expireIfDue(found) : found;
       const { message, resolution } = describeStatus(record);
       // The top-level message says where the operation stands, never only that the read worked.
       return outcome.completed(viewOf(record), { message, ...(resolution ? { resolution } : {}) });
@@ -128,6 +146,11 @@ export function describeStatus(record: OperationRecord): { message: string; reso
         message: `It could not be established automatically ${whether} took effect; an operator is reviewing it.`,
         resolution: `Tell the user it awaits review. ${POLL}`,
       };
+    case 'awaiting_confirmation':
+      return {
+        message: `${what} waits for an approver to confirm it in the operator console; nothing was executed yet.`,
+        resolution: `Tell the user an approver must confirm it (by ${new Date(record.expiresAt).toISOString()}, or it is rejected). ${POLL}`,
+      };
   }
 }
 
@@ -141,7 +164,7 @@ function viewOf(record: OperationRecord): z.output<typeof operationView> {
   return {
     operation_id: record.id,
     tool: record.tool,
-    status: record.status,
+    status: record.status === 'awaiting_confirmation' ? 'in_progress' : record.status,
     outcome: record.envelope,
     delivery_attempts: record.attempts,
     reconcile_attempts: record.reconcileAttempts,

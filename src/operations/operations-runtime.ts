@@ -12,6 +12,7 @@ import { DurableIdempotency } from './durable-idempotency.ts';
 import { FRAMEWORK_MIGRATIONS, frameworkTools } from './framework-parts.ts';
 import { OperationStore } from './operation-store.ts';
 import { DEFAULT_OPERATIONS_TUNING, type OperationsTuning } from './operations-tuning.ts';
+import { OperatorConfirmations } from './operator-confirmations.ts';
 import { ReconcileQueue } from './reconcile-queue.ts';
 import { Reconciler } from './reconciler.ts';
 import { purgeExpiredOperations } from './retention.ts';
@@ -32,12 +33,18 @@ export interface OperationsRuntimeOptions {
   readonly tracing?: GatewayTracing;
   /** Where reconciliation counts go (the gateway's metrics). */
   readonly metrics?: GatewayMetrics;
+  /** How long a question parked for an approver waits (default 24 h). */
+  readonly confirmationTtlSeconds?: number;
 }
 
 /** Durable operations: the idempotency layer, operations_get, the reconciler and retention. */
 export interface OperationsRuntime {
   readonly migrations: readonly Migration[];
   readonly idempotency: IdempotencyLayer;
+  /** The same layer, for the execution of a parked operation an approver confirmed. */
+  readonly durable: DurableIdempotency;
+  /** Questions parked for approvers (the `operator` confirmation fallback). */
+  readonly confirmations: OperatorConfirmations;
   readonly tools: readonly AnyToolDefinition[];
   readonly store: OperationStore;
   readonly reconciler: Reconciler;
@@ -55,6 +62,9 @@ export interface OperationsRuntime {
   purge(): Promise<number>;
 }
 
+/** A question parked for an approver waits 24 hours unless configured otherwise. */
+export const DEFAULT_CONFIRMATION_TTL_SECONDS = 24 * 60 * 60;
+
 /** Audit entries are kept 90 days unless configured otherwise. */
 export const DEFAULT_AUDIT_RETENTION_SECONDS = 90 * 24 * 60 * 60;
 
@@ -64,6 +74,14 @@ export function createOperationsRuntime(options: OperationsRuntimeOptions): Oper
   const audit = new AuditLog(db, logger);
   const auditRetentionSeconds = options.auditRetentionSeconds ?? DEFAULT_AUDIT_RETENTION_SECONDS;
   const store = new OperationStore(db);
+  const confirmations = new OperatorConfirmations({
+    db,
+    clock,
+    catalog: registry.catalog(),
+    audit,
+    retentionSeconds,
+    ...(options.metrics ? { metrics: options.metrics } : {}),
+  });
   const reconciler = new Reconciler({
     store,
     queue: new ReconcileQueue(db),
@@ -81,6 +99,8 @@ export function createOperationsRuntime(options: OperationsRuntimeOptions): Oper
     'reconcile',
     tuning.reconcileIntervalMs,
     async () => {
+      // Questions nobody answered in time are settled with the reconciler's pass.
+      await confirmations.expireDue(clock.now(), tuning.reconcileBatch);
       const pass = await reconciler.runOnce();
       if (pass.settled + pass.deferred + pass.escalated >= tuning.reconcileBatch) reconcileLoop.wake();
     },
@@ -88,7 +108,9 @@ export function createOperationsRuntime(options: OperationsRuntimeOptions): Oper
   );
   const purge = async () => {
     await audit.purge(clock.now() - auditRetentionSeconds * 1000);
-    return purgeExpiredOperations(db, clock.now());
+    const purged = await purgeExpiredOperations(db, clock.now());
+    await confirmations.purgeOrphans();
+    return purged;
   };
   const purgeLoop = new BackgroundLoop('purge', tuning.purgeIntervalMs, purge, logger);
   const idempotency = new DurableIdempotency({
@@ -99,11 +121,15 @@ export function createOperationsRuntime(options: OperationsRuntimeOptions): Oper
     retentionSeconds,
     settleSignal: new SettleSignal(),
     wakeReconciler: () => reconcileLoop.wake(),
+    confirmations,
+    confirmationTtlSeconds: options.confirmationTtlSeconds ?? DEFAULT_CONFIRMATION_TTL_SECONDS,
   });
   return {
     migrations: FRAMEWORK_MIGRATIONS,
     idempotency,
-    tools: frameworkTools(store),
+    durable: idempotency,
+    confirmations,
+    tools: frameworkTools(store, confirmations),
     store,
     reconciler,
     reviews: new ReviewQueue(db, registry.catalog(), audit),
@@ -120,6 +146,7 @@ export function createOperationsRuntime(options: OperationsRuntimeOptions): Oper
       await db.execute('DELETE FROM operations');
       await db.execute('DELETE FROM operation_reviews');
       await db.execute('DELETE FROM audit_log');
+      await db.execute('DELETE FROM operator_confirmations');
     },
     purge,
   };

@@ -1,6 +1,6 @@
 import type { Principal } from '../auth/principal.ts';
 
-export const OPERATOR_SCOPES = ['operations:read', 'operations:review'] as const;
+export const OPERATOR_SCOPES = ['operations:read', 'operations:review', 'operations:confirm'] as const;
 
 /** Reading the operator plane: `operations:review`, or `operations:read` held by an operator. */
 export function mayReadOperations(principal: Principal): boolean {
@@ -13,4 +13,13 @@ export function mayReadOperations(principal: Principal): boolean {
 /** Deciding an operation's outcome: `operations:review`, whatever the actor. */
 export function mayReviewOperations(principal: Principal): boolean {
   return principal.scopes.has('operations:review');
+}
+
+/**
+ * Confirming or refusing a call parked for an approver (the `operator` confirmation fallback):
+ * `operations:confirm`, whatever the actor. Authorizing a new effect is another capability than saying
+ * what happened to one (`operations:review`); the requester can never approve their own call.
+ */
+export function mayConfirmOperations(principal: Principal): boolean {
+  return principal.scopes.has('operations:confirm');
 }

@@ -1,12 +1,24 @@
 import type { ServerResponse } from 'node:http';
 import type { App } from '../app/create-app.ts';
+import { recordFromRow } from '../operations/operation-record.ts';
 import { sendJson } from '../transport/http-replies.ts';
 import type { HttpRouteFamily, RouteRequest } from '../transport/http-server.ts';
 import { readBody } from '../transport/read-body.ts';
+import {
+  answerConfirmation,
+  confirmationAnswerSchema,
+  confirmationQuestionView,
+} from './answer-confirmation.ts';
 import { findTenantOperation, listOperations, operationView } from './operation-listing.ts';
-import { mayReadOperations, mayReviewOperations, OPERATOR_SCOPES } from './operator-authority.ts';
+import {
+  mayConfirmOperations,
+  mayReadOperations,
+  mayReviewOperations,
+  OPERATOR_SCOPES,
+} from './operator-authority.ts';
 import {
   encodeCursor,
+  MAX_PAGE_SIZE,
   parseAuditFilter,
   parseOperationsFilter,
   type QueryProblem,
@@ -16,13 +28,14 @@ import { toolCatalogView } from './tool-catalog-view.ts';
 
 export const OPERATOR_API_PREFIX = '/operator/v1/';
 const BODY_LIMIT_BYTES = 16 * 1024;
-const OPERATION_PATH = /^\/operator\/v1\/operations\/(op_[0-9A-Z]{26})(\/resolve)?$/;
+const OPERATION_PATH = /^\/operator\/v1\/operations\/(op_[0-9A-Z]{26})(\/resolve|\/confirmation)?$/;
 
 /**
  * The operator API (docs/operator-api.md): JSON over the gateway's HTTP server, bearer tokens verified
  * as on /mcp by the transport, every answer confined to the token's tenant. Reads need
  * `operations:review` or an operator's `operations:read`; a decision needs `operations:review` and is
- * recorded under the token's subject.
+ * recorded under the token's subject; confirming a parked call needs `operations:confirm` (which may
+ * also read the confirmations and the operation it answers), never as the call's requester.
  */
 export function operatorRoutes(app: App): HttpRouteFamily {
   const { db, operations, registry, metrics } = app;
@@ -67,42 +80,98 @@ export function operatorRoutes(app: App): HttpRouteFamily {
         retention_seconds: operations.auditRetentionSeconds,
       });
     }
+    if (method === 'GET' && path === '/operator/v1/confirmations') {
+      if (!mayConfirmOperations(principal) && !mayReadOperations(principal)) {
+        return refuseScope(res, confirmNeed);
+      }
+      const parked = await operations.confirmations.pending(principal.tenant, MAX_PAGE_SIZE);
+      return reply(res, 200, { confirmations: parked.map(confirmationQuestionView) });
+    }
     if (method === 'GET' && path === '/operator/v1/tools') {
       if (!mayReadOperations(principal)) return refuseScope(res, readNeed);
       return reply(res, 200, { tools: await toolCatalogView(registry, metrics) });
     }
     const match = OPERATION_PATH.exec(path);
     if (match && method === 'GET' && !match[2]) {
-      if (!mayReadOperations(principal)) return refuseScope(res, readNeed);
-      const row = await findTenantOperation(db, principal.tenant, match[1]!);
-      if (!row) return reply(res, 404, { error: 'not_found' });
-      const [reviews, audit] = await Promise.all([
+      if (!mayReadOperations(principal) && !mayConfirmOperations(principal)) {
+        return refuseScope(res, readNeed);
+      }
+      const found = await findTenantOperation(db, principal.tenant, match[1]!);
+      if (!found) return reply(res, 404, { error: 'not_found' });
+      // A question that waited past its expiry is settled before it is shown.
+      await operations.confirmations.expireIfDue(recordFromRow(found));
+      const row = (await findTenantOperation(db, principal.tenant, found.id))!;
+      const [reviews, audit, parked] = await Promise.all([
         operations.reviews.history(row.id),
         operations.audit.list({ tenant: principal.tenant, operationId: row.id, limit: 200 }),
+        operations.confirmations.find(principal.tenant, row.id),
       ]);
       return reply(res, 200, {
         operation: operationView(row),
+        confirmation: parked ? confirmationQuestionView(parked) : null,
         reviews: reviews.map((r) => ({ ...r, at: new Date(Number(r.at)).toISOString() })),
         audit,
       });
     }
-    if (match && method === 'POST' && match[2]) {
+    if (match && method === 'POST' && match[2] === '/confirmation') {
+      if (!mayConfirmOperations(principal)) return refuseScope(res, 'scope operations:confirm');
+      const body = await readJson(req);
+      if (!body.ok)
+        return body.status === 413
+          ? reply(res, 413, { error: 'body_too_large' })
+          : badQuery(res, body.problems);
+      const parsed = confirmationAnswerSchema.safeParse(body.json);
+      if (!parsed.success) return badQuery(res, zodProblems(parsed.error.issues));
+      const answer = await answerConfirmation(app, principal, match[1]!, parsed.data);
+      switch (answer.kind) {
+        case 'not_found':
+          return reply(res, 404, { error: 'not_found' });
+        case 'four_eyes':
+          return reply(res, 403, {
+            error: 'four_eyes',
+            message: 'The requester of a call cannot confirm or refuse it; another approver must.',
+            requester: answer.requester,
+          });
+        case 'invalid':
+          return badQuery(res, answer.problems);
+        case 'not_served':
+          return reply(res, 409, {
+            error: 'tool_not_served',
+            message: `This gateway does not serve ${answer.tool}; answer it on one that does.`,
+          });
+        case 'not_pending':
+          return reply(res, 409, {
+            error: 'not_awaiting_confirmation',
+            message: `This operation is ${answer.status}; its confirmation was ${answer.confirmation.state}${answer.confirmation.answered_by ? ` by ${answer.confirmation.answered_by}` : ''}.`,
+            status: answer.status,
+            confirmation: answer.confirmation,
+          });
+        case 'mismatch':
+          return reply(res, 409, {
+            error: 'confirmation_mismatch',
+            message:
+              'The request would no longer do what was shown; nothing ran. A retry of the call asks again.',
+            confirmation: answer.confirmation,
+            outcome: answer.outcome,
+          });
+        case 'cannot_check':
+          return reply(res, 503, {
+            error: 'cannot_check',
+            message: `${answer.message} Nothing changed; answer again later.`,
+          });
+        case 'answered':
+          return reply(res, 200, { confirmation: answer.confirmation, outcome: answer.outcome });
+      }
+    }
+    if (match && method === 'POST' && match[2] === '/resolve') {
       if (!mayReviewOperations(principal)) return refuseScope(res, 'scope operations:review');
-      const body = await readBody(req, BODY_LIMIT_BYTES);
-      if (!body.ok) return reply(res, 413, { error: 'body_too_large' });
-      let json: unknown;
-      try {
-        json = JSON.parse(body.text);
-      } catch {
-        return badQuery(res, [{ parameter: 'body', message: 'must be a JSON object' }]);
-      }
-      const parsed = resolveRequestSchema.safeParse(json);
-      if (!parsed.success) {
-        return badQuery(
-          res,
-          parsed.error.issues.map((i) => ({ parameter: i.path.join('.') || 'body', message: i.message })),
-        );
-      }
+      const body = await readJson(req);
+      if (!body.ok)
+        return body.status === 413
+          ? reply(res, 413, { error: 'body_too_large' })
+          : badQuery(res, body.problems);
+      const parsed = resolveRequestSchema.safeParse(body.json);
+      if (!parsed.success) return badQuery(res, zodProblems(parsed.error.issues));
       const answer = await resolveOperation(resolveDepsOf(app), principal, match[1]!, parsed.data);
       if (answer.kind === 'not_found') return reply(res, 404, { error: 'not_found' });
       if (answer.kind === 'conflict') {
@@ -125,3 +194,22 @@ export function operatorRoutes(app: App): HttpRouteFamily {
 }
 
 const readNeed = 'scope operations:review, or operations:read with actor operator';
+const confirmNeed = `scope operations:confirm, or ${readNeed}`;
+
+type JsonBody =
+  | { readonly ok: true; readonly json: unknown }
+  | { readonly ok: false; readonly status: 400 | 413; readonly problems: QueryProblem[] };
+
+async function readJson(req: RouteRequest['req']): Promise<JsonBody> {
+  const body = await readBody(req, BODY_LIMIT_BYTES);
+  if (!body.ok) return { ok: false, status: 413, problems: [] };
+  try {
+    return { ok: true, json: JSON.parse(body.text) };
+  } catch {
+    return { ok: false, status: 400, problems: [{ parameter: 'body', message: 'must be a JSON object' }] };
+  }
+}
+
+function zodProblems(issues: readonly { path: PropertyKey[]; message: string }[]): QueryProblem[] {
+  return issues.map((i) => ({ parameter: i.path.map(String).join('.') || 'body', message: i.message }));
+}

@@ -65,6 +65,13 @@ export function taskStatusOf(record: OperationRecord): { status: Task['status'];
           'Awaiting human review: the outcome could not be settled automatically and an operator decides it ' +
           `(review queue, operation ${record.id}).`,
       };
+    case 'awaiting_confirmation':
+      return {
+        status: 'working',
+        message:
+          'Awaiting confirmation: nothing ran yet; an approver confirms or refuses it in the operator console ' +
+          `(operation ${record.id}, until ${new Date(record.expiresAt).toISOString()}).`,
+      };
     case 'failed':
       return {
         status: 'failed',

@@ -36,7 +36,7 @@ export class GatewayMetrics {
   });
   readonly confirmations = new Counter({
     name: 'toolgate_confirmations_total',
-    help: "People's confirmations of tool calls: via client (elicitation) or agent (relayed), by outcome (asked, accepted, declined, cancelled, mismatch, unavailable, relayed).",
+    help: "People's confirmations of tool calls: via client (elicitation), operator (an approver in the console) or agent (relayed), by outcome (asked, accepted, declined, cancelled, expired, mismatch, unavailable, relayed).",
     labelNames: ['tool', 'via', 'outcome'] as const,
     registers: [this.registry],
   });

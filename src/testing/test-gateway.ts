@@ -35,7 +35,13 @@ export interface TestGatewayOptions {
   readonly app?: Partial<
     Pick<
       AppConfig,
-      'retentionSeconds' | 'backgroundJobs' | 'clock' | 'operations' | 'tracing' | 'tasksPageSize'
+      | 'retentionSeconds'
+      | 'backgroundJobs'
+      | 'clock'
+      | 'operations'
+      | 'tracing'
+      | 'tasksPageSize'
+      | 'operatorConfirmationTtlSeconds'
     >
   >;
   /** Where logs go; silent unless TOOLGATE_TEST_LOG_LEVEL is set. */

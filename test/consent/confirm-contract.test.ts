@@ -51,12 +51,34 @@ describe('a tool that asks a person to confirm', () => {
     expect(renderToolCatalog(document)).toContain('| Confirmation | a person confirms always');
   });
 
+  it('with the operator fallback, publishes it and lists the codes of a parked call', () => {
+    const tool = removal({ when: 'always', ask, fallback: 'operator' });
+    const codes = tool.errors.map((e) => e.code);
+    expect(codes).toEqual(
+      expect.arrayContaining([
+        'CONFIRMATION_DECLINED',
+        'CONFIRMATION_MISMATCH',
+        'CONFIRMATION_PENDING',
+        'CONFIRMATION_EXPIRED',
+      ]),
+    );
+    expect(codes).not.toContain('CONFIRMATION_UNAVAILABLE');
+    expect(tool.errors.find((e) => e.code === 'CONFIRMATION_PENDING')).toMatchObject({
+      status: 'in_progress',
+    });
+    expect(tool.errors.find((e) => e.code === 'CONFIRMATION_EXPIRED')).toMatchObject({ status: 'rejected' });
+    const document = buildContractDocument(new ToolRegistry({ retentionSeconds: 60 }).register(tool));
+    const published = document.tools.find((t) => t.name === 'shop_remove_item')!;
+    expect(published.confirmation).toEqual({ when: 'always', fallback: 'operator' });
+    expect(renderToolCatalog(document)).toContain('until an approver confirms it in the operator console');
+  });
+
   it('refuses a contract that cannot be served', () => {
     expect(() => removal({ when: 'always', ask, fallback: 'agent' })).toThrow(
       /needs an optional string input field confirmation/,
     );
     expect(() => removal({ when: ' ', ask })).toThrow(/confirm.when/);
-    expect(() => removal({ when: 'always', ask, fallback: 'operator' })).toThrow(/confirm.fallback operator/);
+    expect(() => removal({ when: 'always', ask, fallback: 'anyone' })).toThrow(/confirm.fallback anyone/);
     const relayed = removal(
       { when: 'always', ask, fallback: 'agent' },
       input.extend({ confirmation: z.string().max(64).optional().describe('The confirmation shown.') }),

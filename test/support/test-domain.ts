@@ -39,6 +39,11 @@ export interface TestDomainOptions {
   readonly afterApply?: (operationId: string) => Promise<void>;
   /** How the bank answers status queries: `answer` (default), `down` (no answer), `no_query` (escalate). */
   readonly statusQuery?: () => 'answer' | 'down' | 'no_query';
+  /**
+   * What the bank tells the confirming tools' question about the account (bound as facts: when it
+   * changes between the question and the answer, nothing runs); null: the bank cannot say.
+   */
+  readonly accountFacts?: () => Record<string, unknown> | null;
 }
 
 const creditInput = z.strictObject({
@@ -62,7 +67,10 @@ const creditInput = z.strictObject({
 export const CONFIRMED_FROM_AMOUNT = 1_000;
 
 /** What the confirming test tools ask: large credits, with a choice when there is a memo. */
-function creditConfirmation(fallback: ConfirmFallback): ConfirmSpec<z.output<typeof creditInput>> {
+function creditConfirmation(
+  fallback: ConfirmFallback,
+  accountFacts: TestDomainOptions['accountFacts'],
+): ConfirmSpec<z.output<typeof creditInput>> {
   return {
     when: `credits of ${CONFIRMED_FROM_AMOUNT} cents or more`,
     fallback,
@@ -73,6 +81,13 @@ function creditConfirmation(fallback: ConfirmFallback): ConfirmSpec<z.output<typ
         };
       }
       if (input.amount < CONFIRMED_FROM_AMOUNT) return null;
+      const found = accountFacts ? accountFacts() : {};
+      if (found === null) {
+        return {
+          refuse: outcome.failed('DEPENDENCY_UNAVAILABLE', 'The bank cannot say what this would do.'),
+        };
+      }
+      const facts = { ...(input.memo ? { memo: input.memo } : {}), ...found };
       return {
         message: `Credit ${input.amount} cents to account ${input.account}.`,
         details: { account: input.account, amount: input.amount },
@@ -85,9 +100,9 @@ function creditConfirmation(fallback: ConfirmFallback): ConfirmSpec<z.output<typ
                   { value: 'omit', title: 'Leave it off' },
                 ],
               },
-              facts: { memo: input.memo },
             }
           : {}),
+        ...(Object.keys(facts).length > 0 ? { facts } : {}),
       };
     },
   };
@@ -113,7 +128,7 @@ export function testDomain(options: TestDomainOptions = {}): ToolgateModule {
       {
         id: '0900_testing',
         sql: `CREATE TABLE test_executions (execution_id TEXT PRIMARY KEY, operation_id TEXT, tool TEXT NOT NULL,
-            mode TEXT NOT NULL, pid INTEGER NOT NULL, at BIGINT NOT NULL, confirmed TEXT);
+            mode TEXT NOT NULL, pid INTEGER NOT NULL, at BIGINT NOT NULL, confirmed TEXT, subject TEXT NOT NULL);
           CREATE TABLE test_reconciles (call_id TEXT PRIMARY KEY, operation_id TEXT NOT NULL, pid INTEGER NOT NULL,
             at BIGINT NOT NULL);
           CREATE TABLE test_bank_credits (request_id TEXT PRIMARY KEY, tenant TEXT NOT NULL, account TEXT NOT NULL,
@@ -145,7 +160,7 @@ function createTestDomain(moduleContext: ModuleContext, options: TestDomainOptio
       timeoutMs: options.timeoutMs ?? 5_000,
       supportsDryRun: true,
       ...(suspicion ? { duplicateSuspicion: { windowSeconds: 600, confirmField: 'confirm_duplicate' } } : {}),
-      ...(confirm ? { confirm: creditConfirmation(confirm) } : {}),
+      ...(confirm ? { confirm: creditConfirmation(confirm, options.accountFacts) } : {}),
       examples: [
         { title: 'Credit', input: { account: 'acc-1', amount: 100, idempotency_key: 'example-key-000001' } },
       ],
@@ -154,14 +169,14 @@ function createTestDomain(moduleContext: ModuleContext, options: TestDomainOptio
         const confirmed = ctx.confirmation
           ? `${ctx.confirmation.via}:${ctx.confirmation.choice ?? ''}:${ctx.confirmation.digest}`
           : null;
-        await recordExecution(
-          db,
-          name,
+        await recordExecution(db, {
+          tool: name,
           operationId,
-          input.dry_run ? 'dry_run' : 'execute',
-          clock.now(),
+          mode: input.dry_run ? 'dry_run' : 'execute',
+          at: clock.now(),
           confirmed,
-        );
+          subject: ctx.principal.subject,
+        });
         if (input.dry_run || !operationId) {
           return outcome.validated({
             transfer_id: null,
@@ -233,6 +248,7 @@ function createTestDomain(moduleContext: ModuleContext, options: TestDomainOptio
       credit('testing_send_gift', true),
       credit('testing_credit_confirmed', false, 'refuse'),
       credit('testing_credit_relayed', false, 'agent'),
+      credit('testing_credit_approved', false, 'operator'),
     ],
     simulation: {
       principals: [],
@@ -251,17 +267,20 @@ function createTestDomain(moduleContext: ModuleContext, options: TestDomainOptio
   };
 }
 
-async function recordExecution(
-  db: SqlExecutor,
-  tool: string,
-  operationId: string | null,
-  mode: string,
-  at: number,
-  confirmed: string | null,
-): Promise<void> {
+/** One handler execution: which tool, operation and mode, how it was confirmed, and as whom it ran. */
+interface Execution {
+  readonly tool: string;
+  readonly operationId: string | null;
+  readonly mode: string;
+  readonly at: number;
+  readonly confirmed: string | null;
+  readonly subject: string;
+}
+
+async function recordExecution(db: SqlExecutor, e: Execution): Promise<void> {
   await db.execute(
-    'INSERT INTO test_executions (execution_id, operation_id, tool, mode, pid, at, confirmed) VALUES (?, ?, ?, ?, ?, ?, ?)',
-    [randomUUID(), operationId, tool, mode, process.pid, at, confirmed],
+    'INSERT INTO test_executions (execution_id, operation_id, tool, mode, pid, at, confirmed, subject) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+    [randomUUID(), e.operationId, e.tool, e.mode, process.pid, e.at, e.confirmed, e.subject],
   );
 }
 
@@ -270,11 +289,18 @@ export async function executions(
   db: SqlExecutor,
   mode?: 'execute' | 'dry_run',
 ): Promise<
-  { operation_id: string | null; tool: string; mode: string; pid: number; confirmed: string | null }[]
+  {
+    operation_id: string | null;
+    tool: string;
+    mode: string;
+    pid: number;
+    confirmed: string | null;
+    subject: string;
+  }[]
 > {
   const where = mode ? ' WHERE mode = ?' : '';
   return db.query(
-    `SELECT operation_id, tool, mode, pid, confirmed FROM test_executions${where} ORDER BY at`,
+    `SELECT operation_id, tool, mode, pid, confirmed, subject FROM test_executions${where} ORDER BY at`,
     mode ? [mode] : [],
   );
 }
