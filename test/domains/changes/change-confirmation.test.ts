@@ -7,7 +7,7 @@ import { changesDomain } from '../../../src/domains/changes/changes-module.ts';
 import { confirmingClient, type ScriptedAnswer } from '../../../src/testing.ts';
 import { storeTargets } from '../../store/store-targets.ts';
 import { gatewayOnStore } from '../../support/store-gateway.ts';
-import { MODERN, postModern } from '../../tasks/extension-client.ts';
+import { accepted, askingCall } from '../person-confirms.ts';
 import {
   allPlatformRecords,
   engineer,
@@ -17,30 +17,18 @@ import {
   testEnvironmentRequest,
 } from './changes-harness.ts';
 
-/** One 2026-07-28 change_create call of a client that can ask its user, with the mirrored headers. */
-function askingCall(url: string, token: string, args: Record<string, unknown>, retry = {}) {
-  const params = {
-    name: 'change_create',
-    arguments: args,
-    ...retry,
-    _meta: {
-      'io.modelcontextprotocol/protocolVersion': MODERN,
-      'io.modelcontextprotocol/clientCapabilities': { elicitation: { form: {} } },
-      'io.modelcontextprotocol/clientInfo': { name: 'change-confirmation-test', version: '1.0.0' },
-    },
-  };
-  return postModern(
+/** change_create from a client that can ask, with the headers the tool mirrors. */
+const askingCreate = (url: string, token: string, args: Record<string, unknown>, retry = {}) =>
+  askingCall(
     url,
     token,
-    { jsonrpc: '2.0', id: 1, method: 'tools/call', params },
     {
-      'mcp-method': 'tools/call',
-      'mcp-name': 'change_create',
-      'mcp-param-service-id': String(args.service_id),
-      'mcp-param-environment': String(args.environment),
+      name: 'change_create',
+      arguments: args,
+      headers: { 'Service-Id': String(args.service_id), Environment: String(args.environment) },
     },
+    retry,
   );
-}
 
 /**
  * A production change_create is the user's own decision: the question shows what the dry run
@@ -139,16 +127,13 @@ for (const target of storeTargets) {
 
     it('an answer sent back with other arguments creates nothing', async () => {
       const request = productionRequest(app(), { dry_run: false });
-      const first = await askingCall(suite.gw.url, await token(), request);
+      const first = await askingCreate(suite.gw.url, await token(), request);
       expect(first.body.result).toMatchObject({ resultType: 'input_required' });
-      const changed = await askingCall(
+      const changed = await askingCreate(
         suite.gw.url,
         await token(),
         { ...request, duration_minutes: 90 },
-        {
-          inputResponses: { confirmation: { action: 'accept', content: { confirm: true } } },
-          requestState: first.body.result!.requestState,
-        },
+        { inputResponses: accepted(), requestState: first.body.result!.requestState },
       );
       expect(changed.body.result).toMatchObject({
         structuredContent: { status: 'failed', code: 'CONFIRMATION_MISMATCH', operation_id: null },
