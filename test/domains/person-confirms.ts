@@ -27,10 +27,12 @@ export async function callAsPerson(
   name: string,
   args: Record<string, unknown>,
   reply: PersonReply = { action: 'accept' },
+  signal?: AbortSignal,
 ): Promise<ConfirmedCall> {
   const first = await app.gateway.callToolEnvelopeOrAsk(
     { name, arguments: args, consent: { canAsk: true } },
     principal,
+    signal,
   );
   if (first.kind === 'envelope') return { envelope: first.envelope, asked: null };
   const { question } = first;
@@ -48,6 +50,7 @@ export async function callAsPerson(
       },
     },
     principal,
+    signal,
   );
   if (second.kind === 'ask') throw new Error(`${name} asked again after the person answered`);
   return { envelope: second.envelope, asked: question };

@@ -278,7 +278,7 @@ describe('hot statements on SQLite', () => {
         label: 'workitems_commit',
         run: async () =>
           saveOperation(
-            await gw.callTool('workitems_member', 'workitems_commit', {
+            await callConfirmed('workitems_member', 'workitems_commit', {
               draft_id: draftId,
               idempotency_key: commitKey,
             }),
@@ -296,25 +296,26 @@ describe('hot statements on SQLite', () => {
         replayed: true,
       },
       {
-        label: 'workitems_commit (possible duplicate)',
+        label: 'workitems_commit (possible duplicate, relayed)',
         run: async () => {
           const again = await gw.callTool('workitems_member', 'workitems_create_draft', {
             ...draft,
             idempotency_key: key('draft-again'),
           });
           againId = (again.result as { draft?: { draft_id: string } } | null)?.draft?.draft_id ?? '';
+          // A client that cannot ask its user gets the question, naming the duplicate, to relay.
           return gw.callTool('workitems_member', 'workitems_commit', {
             draft_id: againId,
             idempotency_key: key('commit-again'),
           });
         },
         expect: 'requires_confirmation',
-        code: 'POSSIBLE_DUPLICATE',
+        code: 'CONFIRMATION_REQUIRED',
       },
       {
         label: 'workitems_commit (confirmed new)',
         run: () =>
-          gw.callTool('workitems_member', 'workitems_commit', {
+          callConfirmed('workitems_member', 'workitems_commit', {
             draft_id: againId,
             confirm_new_item: true,
             idempotency_key: key('commit-confirmed'),
