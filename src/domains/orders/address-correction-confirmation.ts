@@ -5,7 +5,7 @@ import { postalAddressViewSchema } from './postal-address.ts';
 
 /** The contract's words for when the customer confirms an address change. */
 export const CORRECTION_CONFIRM_WHEN =
-  'when address validation suggests a material correction (another street or postal code): the customer chooses the suggested address or keeps their own';
+  'address changes for which validation suggests a material correction (another street or postal code): the customer chooses the suggested address or their own';
 
 /** The two answers the customer may give: the address validation suggests, or the one they sent. */
 export const SUGGESTED = 'suggested';
