@@ -144,6 +144,17 @@ for (const target of storeTargets) {
       expect(envelope).toMatchObject({ status: 'completed' });
       expect(asked).toEqual([]);
       expect((await world(call.idempotency_key)).warehouse).toHaveLength(1);
+
+      const cosmetic = { ...args(ADDRESS_SAMPLES.cosmetic_us!), expected_order_version: 4 };
+      const tidied = await change(cosmetic, [{ action: 'decline' }]);
+      expect(tidied.envelope).toMatchObject({
+        status: 'completed',
+        warnings: expect.arrayContaining([expect.objectContaining({ code: 'ADDRESS_NORMALIZED' })]),
+      });
+      expect(tidied.asked).toEqual([]);
+      const after = await world(cosmetic.idempotency_key);
+      expect(after).toMatchObject({ version: 5, address: { address_line_1: '350 Oak Street' } });
+      expect(after.warehouse).toHaveLength(2);
     });
 
     it('a client that cannot ask gets the question with both addresses to relay; only the right confirmation runs', async () => {
