@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { OutcomeEnvelope } from '../../src/contract/envelope.ts';
 import { formatAtOffset } from '../../src/domains/changes/rfc3339.ts';
 import { ADDRESS_SAMPLES } from '../../src/domains/orders/demo-orders.ts';
+import { confirmingClient } from '../../src/testing.ts';
 import { type StartedGateway, startGateway } from '../support/start-gateway.ts';
 
 /** One tool call of a round, named so a failure can say which call rebuilt a row constructor. */
@@ -40,10 +41,22 @@ describe('hot statements on SQLite', () => {
   let seq = 0;
   const key = (what: string) => `hot-${what}-${process.pid}-${++seq}`.padEnd(16, '0');
 
+  /** Clients whose users accept every confirmation (production changes and commits ask them). */
+  const confirming = new Map<string, Awaited<ReturnType<typeof confirmingClient>>['client']>();
+  const callConfirmed = async (principal: string, name: string, args: Record<string, unknown>) => {
+    let client = confirming.get(principal);
+    if (!client) {
+      client = (await confirmingClient(gw.url, await gw.tokenFor(principal), [{ action: 'accept' }])).client;
+      confirming.set(principal, client);
+    }
+    return (await client.callTool({ name, arguments: args })).structuredContent as unknown as OutcomeEnvelope;
+  };
+
   beforeAll(async () => {
     gw = await startGateway({ testApi: true, app: { backgroundJobs: false } });
   });
   afterAll(async () => {
+    for (const client of confirming.values()) await client.close();
     await gw?.close();
   });
 
@@ -179,7 +192,7 @@ describe('hot statements on SQLite', () => {
       {
         label: 'change_create',
         run: async () => {
-          const created = await gw.callTool('changes_engineer', 'change_create', {
+          const created = await callConfirmed('changes_engineer', 'change_create', {
             ...change,
             dry_run: false,
           });
@@ -208,7 +221,7 @@ describe('hot statements on SQLite', () => {
       {
         label: 'change_create (confirmed new)',
         run: () =>
-          gw.callTool('changes_engineer', 'change_create', {
+          callConfirmed('changes_engineer', 'change_create', {
             ...change,
             dry_run: false,
             confirm_new_change: true,
@@ -265,7 +278,7 @@ describe('hot statements on SQLite', () => {
         label: 'workitems_commit',
         run: async () =>
           saveOperation(
-            await gw.callTool('workitems_member', 'workitems_commit', {
+            await callConfirmed('workitems_member', 'workitems_commit', {
               draft_id: draftId,
               idempotency_key: commitKey,
             }),
@@ -283,25 +296,26 @@ describe('hot statements on SQLite', () => {
         replayed: true,
       },
       {
-        label: 'workitems_commit (possible duplicate)',
+        label: 'workitems_commit (possible duplicate, relayed)',
         run: async () => {
           const again = await gw.callTool('workitems_member', 'workitems_create_draft', {
             ...draft,
             idempotency_key: key('draft-again'),
           });
           againId = (again.result as { draft?: { draft_id: string } } | null)?.draft?.draft_id ?? '';
+          // A client that cannot ask its user gets the question, naming the duplicate, to relay.
           return gw.callTool('workitems_member', 'workitems_commit', {
             draft_id: againId,
             idempotency_key: key('commit-again'),
           });
         },
         expect: 'requires_confirmation',
-        code: 'POSSIBLE_DUPLICATE',
+        code: 'CONFIRMATION_REQUIRED',
       },
       {
         label: 'workitems_commit (confirmed new)',
         run: () =>
-          gw.callTool('workitems_member', 'workitems_commit', {
+          callConfirmed('workitems_member', 'workitems_commit', {
             draft_id: againId,
             confirm_new_item: true,
             idempotency_key: key('commit-confirmed'),

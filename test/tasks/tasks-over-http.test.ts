@@ -2,6 +2,7 @@ import { CallToolResultSchema, McpError } from '@modelcontextprotocol/sdk/types.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { TokenSubject } from '../../src/auth/token-claims.ts';
 import { ADDRESS_SAMPLES } from '../../src/domains/orders/demo-orders.ts';
+import { relayedDigest } from '../domains/person-confirms.ts';
 import { type StoreLocation, storeTargets } from '../store/store-targets.ts';
 import { type StartedGateway, startGateway } from '../support/start-gateway.ts';
 import { createTask, envelopeOf, runAsTask } from './task-client.ts';
@@ -163,9 +164,13 @@ for (const target of storeTargets) {
           idempotency_key: newKey('draft'),
         });
         const draftId = (draft.result as { draft: { draft_id: string } }).draft.draft_id;
+        // Every commit is confirmed; this client cannot ask its user, so the agent relays the question.
+        const commit = { draft_id: draftId, idempotency_key: newKey('commit') };
+        const relayed = await gw.callTool(MEMBER, 'workitems_commit', commit);
+        expect(relayed).toMatchObject({ status: 'requires_confirmation', code: 'CONFIRMATION_REQUIRED' });
         const created = await createTask(client, 'workitems_commit', {
-          draft_id: draftId,
-          idempotency_key: newKey('commit'),
+          ...commit,
+          confirmation: relayedDigest(relayed),
         });
         let task = await client.experimental.tasks.getTask(created.taskId);
         for (let i = 0; i < 100 && !task.statusMessage?.startsWith('Awaiting human review'); i += 1) {

@@ -18,6 +18,12 @@ export type CreationClaim =
   /** An identical request of the same principal created its change within the window. */
   | { readonly kind: 'duplicate'; readonly operationId: string; readonly ageSeconds: number };
 
+/** An identical request of the same principal that created its change within the window. */
+export interface EarlierCreation {
+  readonly operationId: string;
+  readonly createdAt: number;
+}
+
 /**
  * What makes two change requests "identical": the service, environment, summary, both plans, the
  * start instant (however its offset was written), duration and requested risk. Keys, dry_run and the
@@ -58,6 +64,7 @@ export class CreationClaims {
     operationId: string,
     prepared: PreparedChange,
     confirmed: boolean,
+    acceptedDuplicate: string | null = null,
   ): Promise<CreationClaim> {
     const now = this.clock.now();
     const { service_id: serviceId, tenant } = prepared.draft;
@@ -87,7 +94,8 @@ export class CreationClaims {
         sameContent.slice(0, 3),
       );
       if (earlier?.state === 'creating') return { kind: 'in_progress', operationId: earlier.operation_id };
-      if (earlier && !confirmed) {
+      // The user agreed to a new change beside this very one (it was named to them); any other blocks.
+      if (earlier && !confirmed && earlier.operation_id !== acceptedDuplicate) {
         const ageSeconds = Math.max(0, Math.round((now - Number(earlier.created_at)) / 1000));
         return { kind: 'duplicate', operationId: earlier.operation_id, ageSeconds };
       }
@@ -98,6 +106,21 @@ export class CreationClaims {
       );
       return { kind: 'claimed' };
     });
+  }
+
+  /**
+   * The latest identical request of this principal that created its change within the window (what a
+   * new one would duplicate), read without deciding anything: the claim decides, in its transaction.
+   */
+  async latestCreated(principal: Principal, prepared: PreparedChange): Promise<EarlierCreation | null> {
+    const since = this.clock.now() - DUPLICATE_WINDOW_SECONDS * 1000;
+    const [row] = await this.db.query<{ operation_id: string; created_at: number | string }>(
+      `SELECT operation_id, created_at FROM changes_create_claims
+       WHERE tenant = CAST(? AS TEXT) AND subject = CAST(? AS TEXT) AND content_hash = CAST(? AS TEXT)
+       AND state = 'created' AND created_at >= ? ORDER BY created_at DESC LIMIT 1`,
+      [prepared.draft.tenant, principal.subject, changeContentHash(prepared), since],
+    );
+    return row ? { operationId: row.operation_id, createdAt: Number(row.created_at) } : null;
   }
 
   /**

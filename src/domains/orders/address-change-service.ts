@@ -6,6 +6,7 @@ import type { Warning } from '../../contract/envelope.ts';
 import { outcome, type ToolOutcome } from '../../contract/outcome.ts';
 import type { AddressValidationService } from '../../external/address-validation/address-validation-service.ts';
 import { ExternalRejectedError, ExternalUnavailableError } from '../../external/external-errors.ts';
+import type { AddressField } from '../../external/postal-address.ts';
 import type {
   AddressUpdateRequest,
   SimulatedWarehouse,
@@ -26,7 +27,7 @@ import {
   unavailableOutcome,
 } from './operation-outcomes.ts';
 import type { AddressChangeResult } from './order-contract-schemas.ts';
-import { findVisibleOrder, loadOrder } from './order-records.ts';
+import { findVisibleOrder, loadOrder, type OrderRecord } from './order-records.ts';
 import { addressChangeRefusal, ORDER_NOT_FOUND, WAREHOUSE_HANDOFF_STARTED } from './order-refusals.ts';
 import type { PostalAddress } from './postal-address.ts';
 
@@ -47,6 +48,18 @@ export interface AddressChangeRequest {
 
 type Outcome = ToolOutcome<AddressChangeResult>;
 
+/** A material correction address validation suggests for an order the caller may still change. */
+export interface SuggestedCorrection {
+  readonly orderId: string;
+  readonly suggested: PostalAddress;
+  readonly fields: readonly AddressField[];
+}
+
+export type CorrectionCheck =
+  | { readonly kind: 'none' }
+  | { readonly kind: 'correction'; readonly correction: SuggestedCorrection }
+  | { readonly kind: 'unavailable'; readonly outcome: ToolOutcome<never> };
+
 /**
  * Replaces the delivery address of an order the retailer still controls. The order service decides
  * (ownership, state, version, destination rules) and records the change as pending in one transaction;
@@ -57,32 +70,27 @@ type Outcome = ToolOutcome<AddressChangeResult>;
 export class AddressChangeService {
   constructor(private readonly deps: AddressChangeDeps) {}
 
+  /**
+   * Replaces the address. `chosen` is the address the customer chose when validation suggested a
+   * material correction (the suggestion or their own): it is applied as chosen, without asking
+   * validation again; otherwise the new address is validated first.
+   */
   async change(
     principal: Principal,
     request: AddressChangeRequest,
     operationId: string,
     signal: AbortSignal,
     log: Logger,
+    chosen: PostalAddress | null = null,
   ): Promise<Outcome> {
-    const { db, validator, clock } = this.deps;
-    const order = await findVisibleOrder(db, principal, request.orderId);
-    if (!order) return refusalOutcome(ORDER_NOT_FOUND);
-    const early = addressChangeRefusal(order, request.expectedVersion, operationId);
-    if (early) return refusalOutcome(early);
-    const validation = await validateNewAddress(
-      validator,
-      request.newAddress,
-      signal,
-      (suggested, fields) => ({
-        order_id: order.id,
-        order_version: order.version,
-        fulfilment_state: order.state,
-        confirmed_address: null,
-        suggested_address: suggested,
-        corrected_fields: fields,
-      }),
-    );
-    if (validation.kind === 'stop') return validation.outcome;
+    const { db, clock } = this.deps;
+    const checked = await this.#check(principal, request, operationId);
+    if (checked.kind === 'refused') return checked.outcome;
+    const { order } = checked;
+    const validation = chosen
+      ? { kind: 'use' as const, address: chosen, warnings: [] }
+      : await this.#validate(order, request, signal);
+    if (validation.kind !== 'use') return validation.outcome;
     if (signal.aborted) return notStartedOutcome('warehouse');
     const reservation = await reservePendingChange(db, {
       principal,
@@ -97,6 +105,59 @@ export class AddressChangeService {
     log.info({ order: order.id, op: operationId }, 'address change reserved; telling the warehouse');
     const target = { operationId, orderId: order.id, tenant: principal.tenant, address: validation.address };
     return this.#tellWarehouse(target, 'first', signal, validation.warnings);
+  }
+
+  /**
+   * What the customer must be asked before this change runs, by the same checks a change runs first:
+   * the material correction validation suggests; nothing (`none`) when the address is valid (perhaps
+   * with cosmetic fixes) or the change would be refused, which the change itself then answers; or
+   * `unavailable` when validation does not answer, so nobody can tell yet. Changes nothing.
+   */
+  async correctionToConfirm(
+    principal: Principal,
+    request: AddressChangeRequest,
+    signal: AbortSignal,
+  ): Promise<CorrectionCheck> {
+    const checked = await this.#check(principal, request, null);
+    if (checked.kind === 'refused') return { kind: 'none' };
+    const validation = await this.#validate(checked.order, request, signal);
+    if (validation.kind === 'correction') {
+      return {
+        kind: 'correction',
+        correction: { orderId: checked.order.id, suggested: validation.suggested, fields: validation.fields },
+      };
+    }
+    if (validation.kind === 'unavailable') return validation;
+    return { kind: 'none' };
+  }
+
+  /** The order, if the caller may change its address now (operationId: the change asking, if any). */
+  async #check(
+    principal: Principal,
+    request: AddressChangeRequest,
+    operationId: string | null,
+  ): Promise<{ kind: 'order'; order: OrderRecord } | { kind: 'refused'; outcome: Outcome }> {
+    const order = await findVisibleOrder(this.deps.db, principal, request.orderId);
+    if (!order) return { kind: 'refused', outcome: refusalOutcome(ORDER_NOT_FOUND) };
+    const early = addressChangeRefusal(order, request.expectedVersion, operationId);
+    if (early) return { kind: 'refused', outcome: refusalOutcome(early) };
+    return { kind: 'order', order };
+  }
+
+  #validate(order: OrderRecord, request: AddressChangeRequest, signal: AbortSignal) {
+    return validateNewAddress<AddressChangeResult>(
+      this.deps.validator,
+      request.newAddress,
+      signal,
+      (suggested, fields) => ({
+        order_id: order.id,
+        order_version: order.version,
+        fulfilment_state: order.state,
+        confirmed_address: null,
+        suggested_address: suggested,
+        corrected_fields: fields,
+      }),
+    );
   }
 
   /** Settles an operation whose outcome is unknown by asking the warehouse by operation id. */

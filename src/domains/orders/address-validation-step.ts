@@ -7,10 +7,16 @@ import type { PostalAddress } from './postal-address.ts';
 /** Validation is a lookup; a validator slower than this is treated as unavailable. */
 const VALIDATION_WAIT_MS = 2_000;
 
-/** The validated address to use, or the outcome that ends the call (nothing changed in either case). */
+/**
+ * The validated address to use, or the outcome that ends the call (nothing changed in either case). A
+ * material correction also says what validation suggests, for a tool that puts it to the customer.
+ */
 export type ValidationStep<R> =
   | { kind: 'use'; address: PostalAddress; warnings: Warning[] }
-  | { kind: 'stop'; outcome: ToolOutcome<R> };
+  | { kind: 'stop'; outcome: ToolOutcome<R> }
+  /** Validation did not answer: nobody can tell yet what the address needs. */
+  | { kind: 'unavailable'; outcome: ToolOutcome<never> }
+  | { kind: 'correction'; suggested: PostalAddress; fields: AddressField[]; outcome: ToolOutcome<R> };
 
 /**
  * Runs address validation for a change or a redirect. Cosmetic fixes are kept and listed as warnings;
@@ -32,7 +38,7 @@ export async function validateNewAddress<R>(
     );
   } catch {
     return {
-      kind: 'stop',
+      kind: 'unavailable',
       outcome: outcome.failed(
         'DEPENDENCY_UNAVAILABLE',
         'Address validation did not answer; nothing was changed.',
@@ -56,7 +62,9 @@ export async function validateNewAddress<R>(
       };
     case 'correction':
       return {
-        kind: 'stop',
+        kind: 'correction',
+        suggested: verdict.suggested,
+        fields: verdict.correctedFields,
         outcome: outcome.requiresConfirmation(
           'ADDRESS_CORRECTION_SUGGESTED',
           `Address validation suggests a different ${verdict.correctedFields.join(' and ').replaceAll('_', ' ')}; nothing was changed.`,

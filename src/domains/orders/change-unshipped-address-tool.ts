@@ -3,6 +3,11 @@ import { defineTool } from '../../contract/define-tool.ts';
 import { idempotencyKeySchema } from '../../contract/schema-helpers.ts';
 import type { AddressChangeService } from './address-change-service.ts';
 import {
+  CORRECTION_CONFIRM_WHEN,
+  chosenAddress,
+  correctionQuestion,
+} from './address-correction-confirmation.ts';
+import {
   addressChangeResultSchema,
   expectedOrderVersionSchema,
   orderIdSchema,
@@ -29,21 +34,31 @@ export function changeUnshippedAddressTool(service: AddressChangeService) {
       'address_change_allowed). Use it once the customer has given the complete new address and you have read the ' +
       'order with orders_get; send that version as expected_order_version. Do not use it once the carrier has the ' +
       'parcel: that answers ORDER_WITH_CARRIER, and a support agent must ask the carrier with shipments_request_redirect ' +
-      'instead. Results: completed (the warehouse confirmed; confirmed_address is now on the order, cosmetic fixes ' +
-      'such as spelling out "St" are listed in warnings); requires_confirmation (validation suggests a different ' +
-      'street or postal code; nothing changed; ask the customer about suggested_address and call again with it and a ' +
-      'new key); rejected (nothing changed; follow code and resolution: stale version, handoff started, not served, ' +
-      'restricted item, payment region, undeliverable, not found); outcome_unknown (the warehouse did not answer: do ' +
-      'not claim success, poll operations_get or retry with the same idempotency_key).',
+      'instead. When address validation suggests a material correction (a different street or postal code), the customer ' +
+      'chooses in their client between the suggested address and the one sent, and the chosen one is applied; a client ' +
+      'that cannot ask its user gets requires_confirmation / CONFIRMATION_REQUIRED naming both addresses and a ' +
+      'confirmation value for each: show both to the customer and call again with the same arguments and the confirmation ' +
+      'of their choice. Results: completed (the warehouse confirmed; confirmed_address is now on the order, cosmetic fixes ' +
+      'such as spelling out "St" are listed in warnings); rejected (nothing changed; follow code and resolution: stale ' +
+      'version, handoff started, not served, restricted item, payment region, undeliverable, not found, the customer ' +
+      'declined); outcome_unknown (the warehouse did not answer: do not claim success, poll operations_get or retry with ' +
+      'the same idempotency_key).',
     kind: 'write',
     mutation: 'update',
     externalSystems: ['warehouse', 'address_validation'],
-    version: '2.0.0',
+    version: '2.1.0',
     input: z.strictObject({
       order_id: orderIdSchema,
       expected_order_version: expectedOrderVersionSchema,
       new_address: postalAddressSchema,
       idempotency_key: idempotencyKeySchema,
+      confirmation: z
+        .string()
+        .regex(/^[0-9a-f]{24}$/)
+        .optional()
+        .describe(
+          'Only after a CONFIRMATION_REQUIRED answer: the confirmation value it named for the address the customer chose (24 lowercase hex). Omit otherwise.',
+        ),
     }),
     output: addressChangeResultSchema,
     errors: [
@@ -78,6 +93,22 @@ export function changeUnshippedAddressTool(service: AddressChangeService) {
         },
       },
     ],
+    // Every client can relay the choice: the customer sits at the chat, and either address is one they gave or saw.
+    confirm: {
+      when: CORRECTION_CONFIRM_WHEN,
+      fallback: 'agent',
+      async ask(input, ctx) {
+        const request = {
+          orderId: input.order_id,
+          expectedVersion: input.expected_order_version,
+          newAddress: input.new_address,
+        };
+        const check = await service.correctionToConfirm(ctx.principal, request, ctx.signal);
+        // Validation down: nobody can tell whether the customer must choose, so nothing starts.
+        if (check.kind === 'unavailable') return { refuse: check.outcome };
+        return check.kind === 'correction' ? correctionQuestion(check.correction, input.new_address) : null;
+      },
+    },
     handler: async (input, ctx) => {
       if (!ctx.operation)
         throw new Error('orders_change_unshipped_address runs only under a reserved operation');
@@ -91,6 +122,7 @@ export function changeUnshippedAddressTool(service: AddressChangeService) {
         ctx.operation.id,
         ctx.signal,
         ctx.log,
+        chosenAddress(ctx.confirmation, input.new_address),
       );
     },
     reconcile: (operation, ctx) => service.reconcile(operation.id, ctx.signal),

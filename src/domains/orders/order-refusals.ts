@@ -31,7 +31,7 @@ export const WAREHOUSE_HANDOFF_STARTED: Refusal = {
 export function addressChangeRefusal(
   order: OrderRecord,
   expectedVersion: number,
-  operationId: string,
+  operationId: string | null,
 ): Refusal | null {
   switch (order.state) {
     case 'cancelled':

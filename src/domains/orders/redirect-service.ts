@@ -71,7 +71,7 @@ export class RedirectService {
       suggested_address: suggested,
       corrected_fields: fields,
     }));
-    if (validation.kind === 'stop') return validation.outcome;
+    if (validation.kind !== 'use') return validation.outcome;
     if (signal.aborted) return notStartedOutcome('carrier');
     const reservation = await reserveRedirectRequest(db, {
       requestId,

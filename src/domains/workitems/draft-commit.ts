@@ -1,4 +1,5 @@
 import type { Principal } from '../../auth/principal.ts';
+import type { ConfirmationAsk } from '../../contract/confirmation.ts';
 import type {
   OperationHandle,
   OperationSnapshot,
@@ -12,9 +13,11 @@ import {
   ExternalUnavailableError,
 } from '../../external/external-errors.ts';
 import type { TrackerMode } from '../../external/tracker/tracker-model.ts';
+import { type ConfirmedCommit, commitQuestion } from './commit-confirmation.ts';
 import { committed, duplicateOutcome, notApplied, unknownOutcome } from './commit-outcomes.ts';
 import { claimDraft } from './draft-claim.ts';
 import { type Draft, draftStore } from './draft-store.ts';
+import { DUPLICATE_WINDOW_SECONDS } from './duplicate-policy.ts';
 import type { CommitResult } from './workitems-results.ts';
 import type { WorkItemsDeps } from './workitems-service.ts';
 
@@ -26,30 +29,44 @@ import type { WorkItemsDeps } from './workitems-service.ts';
 export class DraftCommitter {
   constructor(private readonly deps: WorkItemsDeps) {}
 
+  /**
+   * What the user is asked before this draft is committed: the item it creates, and an item of the
+   * same content committed within the duplicate window. Null when the commit will not send anything
+   * (no such draft for this caller, no write access, already committed or being committed, a commit of
+   * the same content still unsettled): the commit itself then answers why, exactly as before. Changes
+   * nothing.
+   */
+  async question(principal: Principal, draftId: string): Promise<ConfirmationAsk | null> {
+    const { db, clock } = this.deps;
+    const visible = await this.#writableDraft(principal, draftId);
+    if (visible.kind !== 'draft' || visible.draft.state !== 'draft') return null;
+    const { draft } = visible;
+    if (await draftStore.sameContentCommitting(db, draft)) return null;
+    const earlier = await draftStore.recentSameContent(
+      db,
+      draft,
+      clock.now() - DUPLICATE_WINDOW_SECONDS * 1000,
+    );
+    if (earlier && earlier.state !== 'committed') return null;
+    return commitQuestion(draft, earlier);
+  }
+
   async commit(
     principal: Principal,
     draftId: string,
     confirmNewItem: boolean,
+    confirmed: ConfirmedCommit | null,
     operation: OperationHandle,
     signal: AbortSignal,
   ): Promise<ToolOutcome<CommitResult>> {
     const { db, tracker, clock } = this.deps;
-    const notFound = outcome.rejected<CommitResult>(
-      'WORKITEM_NOT_FOUND',
-      `No draft ${draftId} is visible to you.`,
-      {
-        resolution: 'Check the draft id, or prepare the item with workitems_create_draft.',
-      },
-    );
-    const draft = await draftStore.find(db, principal.tenant, draftId);
-    if (!draft) return notFound;
-    // Permissions are checked again at commit: a draft does not keep a right the author has since lost.
-    // A draft in a project the caller may not even read is hidden like one that does not exist.
-    const access = await this.deps.projects.access(principal, draft.projectId, 'write');
-    if (!access.ok) return access.reason === 'invisible' ? notFound : access.refusal;
+    const visible = await this.#writableDraft(principal, draftId);
+    if (visible.kind === 'refused') return visible.outcome;
+    const { draft } = visible;
     const mode = (await tracker.mode(principal.tenant, draft.projectId)) ?? 'unprotected';
     const claim = await claimDraft(db, draft, operation.id, {
       confirmNewItem,
+      confirmed,
       now: clock.now(),
       resend: mode === 'idempotent',
       signal,
@@ -74,6 +91,15 @@ export class DraftCommitter {
             resolution: `Poll operations_get with operation ${claim.earlier.commitOperationId} until it settles; if it created the item, use that one. confirm_new_item does not apply while it is unsettled.`,
           },
         );
+      case 'unconfirmed':
+        return outcome.failed(
+          'CONFIRMATION_MISMATCH',
+          `Draft ${draftId} is not the draft the user confirmed (or nobody was asked); nothing was sent.`,
+          {
+            resolution:
+              'Read the draft with workitems_get, then call again without the earlier confirmation so that the user is asked about it as it is now.',
+          },
+        );
       case 'aborted':
         return outcome.failed(
           'EXECUTION_TIMEOUT',
@@ -82,6 +108,29 @@ export class DraftCommitter {
       case 'claimed':
         return this.#send(principal, claim.draft, mode, operation, signal);
     }
+  }
+
+  /** The draft, if this caller may commit it; otherwise the refusal (a draft they may not read is "not found"). */
+  async #writableDraft(
+    principal: Principal,
+    draftId: string,
+  ): Promise<{ kind: 'draft'; draft: Draft } | { kind: 'refused'; outcome: ToolOutcome<CommitResult> }> {
+    const notFound = outcome.rejected<CommitResult>(
+      'WORKITEM_NOT_FOUND',
+      `No draft ${draftId} is visible to you.`,
+      {
+        resolution: 'Check the draft id, or prepare the item with workitems_create_draft.',
+      },
+    );
+    const draft = await draftStore.find(this.deps.db, principal.tenant, draftId);
+    if (!draft) return { kind: 'refused', outcome: notFound };
+    // Permissions are checked again at commit: a draft does not keep a right the author has since lost.
+    // A draft in a project the caller may not even read is hidden like one that does not exist.
+    const access = await this.deps.projects.access(principal, draft.projectId, 'write');
+    if (!access.ok) {
+      return { kind: 'refused', outcome: access.reason === 'invisible' ? notFound : access.refusal };
+    }
+    return { kind: 'draft', draft };
   }
 
   /** Asks the tracker what happened to a commit whose answer was lost (idempotent projects only). */

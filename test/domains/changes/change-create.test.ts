@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { simulationWorld } from '../../../src/external/simulation-world.ts';
 import { storeTargets } from '../../store/store-targets.ts';
+import { callAccepted } from '../person-confirms.ts';
 import {
   allPlatformRecords,
   call,
@@ -88,7 +89,11 @@ for (const target of storeTargets) {
         ),
       ).toBeNull();
 
-      const executed = await call(changes.app, engineer, 'change_create', { ...request, dry_run: false });
+      // The user confirms the production execution; the replay of its key (by any client) asks nobody.
+      const executed = await callAccepted(changes.app, engineer, 'change_create', {
+        ...request,
+        dry_run: false,
+      });
       expect(executed).toMatchObject({
         status: 'completed',
         replayed: false,
@@ -158,7 +163,7 @@ for (const target of storeTargets) {
         status: 'validated',
       });
       await domain.simulation!.simulate!('change_platform', 'clear_freeze', {});
-      const later = await call(changes.app, engineer, 'change_create', {
+      const later = await callAccepted(changes.app, engineer, 'change_create', {
         ...request,
         idempotency_key: newKey(),
       });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { simulationWorld } from '../../../src/external/simulation-world.ts';
 import { storeTargets } from '../../store/store-targets.ts';
+import { callAccepted } from '../person-confirms.ts';
 import {
   allPlatformRecords,
   call,
@@ -82,7 +83,8 @@ for (const target of storeTargets) {
         params: { ms: 50 },
       });
       const request = productionRequest(changes.app, { dry_run: false });
-      const lost = await call(changes.app, engineer, 'change_create', request);
+      // Production: every execution is the user's own confirmed one.
+      const lost = await callAccepted(changes.app, engineer, 'change_create', request);
       expect(lost).toMatchObject({ status: 'outcome_unknown', code: 'OUTCOME_UNKNOWN' });
       const lostOp = lost.operation_id!;
       expect(await claimRows()).toEqual([{ operation_id: lostOp, state: 'creating' }]);
@@ -94,7 +96,7 @@ for (const target of storeTargets) {
       });
       expect(suspected).toMatchObject({ status: 'requires_confirmation', code: 'POSSIBLE_DUPLICATE' });
       // The user "confirms" a new change, as that answer suggests: refused while the first is unknown.
-      const confirmed = await call(changes.app, engineer, 'change_create', {
+      const confirmed = await callAccepted(changes.app, engineer, 'change_create', {
         ...request,
         idempotency_key: key,
         confirm_new_change: true,
@@ -124,7 +126,7 @@ for (const target of storeTargets) {
         idempotency_key: newKey(),
       });
       expect(unconfirmed).toMatchObject({ status: 'requires_confirmation', code: 'POSSIBLE_DUPLICATE' });
-      const separate = await call(changes.app, engineer, 'change_create', {
+      const separate = await callAccepted(changes.app, engineer, 'change_create', {
         ...request,
         idempotency_key: newKey('separate'),
         confirm_new_change: true,

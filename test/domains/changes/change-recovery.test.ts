@@ -5,6 +5,7 @@ import { requestFingerprint } from '../../../src/contract/fingerprint.ts';
 import { simulationWorld } from '../../../src/external/simulation-world.ts';
 import { newOperationId } from '../../../src/operations/operation-id.ts';
 import { storeTargets } from '../../store/store-targets.ts';
+import { callAccepted } from '../person-confirms.ts';
 import {
   allPlatformRecords,
   call,
@@ -67,6 +68,21 @@ for (const target of storeTargets) {
         leaseExpiresAt: now + 1_000,
         expiresAt: now + 3_600_000,
       });
+      // The delivery runs what the user confirmed (production) or needed no confirmation.
+      const asked = await tool.definition.confirm!.ask(input, {
+        principal: engineer,
+        signal: new AbortController().signal,
+        correlationId: 'corr-died',
+      });
+      const confirmation =
+        asked && 'message' in asked
+          ? {
+              via: 'client' as const,
+              choice: null,
+              facts: asked.facts ?? {},
+              digest: 'confirmed-by-the-user',
+            }
+          : null;
       let saved: Record<string, unknown> = {};
       const operation: OperationHandle = {
         id,
@@ -91,7 +107,7 @@ for (const target of storeTargets) {
           deadline: Date.now() + 5_000,
           correlationId: 'corr-died',
           operation,
-          confirmation: null,
+          confirmation,
           log: pino({ level: 'silent' }),
         }),
       ).rejects.toThrow(ProcessDied);
@@ -161,7 +177,7 @@ for (const target of storeTargets) {
         match: { action: 'attach_rollback_plan' },
       });
       const args = productionRequest(changes.app, { dry_run: false });
-      const unknown = await call(changes.app, engineer, 'change_create', args);
+      const unknown = await callAccepted(changes.app, engineer, 'change_create', args);
       expect(unknown).toMatchObject({ status: 'outcome_unknown', code: 'OUTCOME_UNKNOWN', retryable: true });
       expect((await platformState(unknown.operation_id!)).steps).toEqual(ALL_STEPS.slice(0, 2));
       expect(

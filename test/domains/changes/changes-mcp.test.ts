@@ -1,6 +1,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { OutcomeEnvelope } from '../../../src/contract/envelope.ts';
 import { changesDomain } from '../../../src/domains/changes/changes-module.ts';
 import { formatAtOffset } from '../../../src/domains/changes/rfc3339.ts';
+import { confirmingClient } from '../../../src/testing.ts';
 import { type StartedGateway, startGateway } from '../../support/start-gateway.ts';
 
 interface ServiceFixture {
@@ -23,6 +25,18 @@ describe('change management over MCP and the test API', () => {
   afterAll(async () => {
     await gateway?.close();
   });
+
+  /** A change_create call from a client whose user accepts the confirmation of a production change. */
+  async function createAccepted(args: Record<string, unknown>) {
+    const { client, asked } = await confirmingClient(
+      gateway.url,
+      await gateway.tokenFor('changes_engineer'),
+      [{ action: 'accept' }],
+    );
+    const answer = await client.callTool({ name: 'change_create', arguments: args });
+    await client.close();
+    return { envelope: answer.structuredContent as unknown as OutcomeEnvelope, asked };
+  }
 
   /** A production request for payments-api inside the next window the fixtures name. */
   async function productionRequest(overrides: Record<string, unknown> = {}) {
@@ -83,10 +97,8 @@ describe('change management over MCP and the test API', () => {
   it('validates, then creates once; the effects ledger shows the four steps for that change', async () => {
     const dry = await gateway.callTool('changes_engineer', 'change_create', await productionRequest());
     expect(dry).toMatchObject({ status: 'validated', result: { change_id: null } });
-    const created = await gateway.callTool('changes_engineer', 'change_create', {
-      ...request,
-      dry_run: false,
-    });
+    const { envelope: created, asked } = await createAccepted({ ...request, dry_run: false });
+    expect(asked).toHaveLength(1);
     expect(created).toMatchObject({
       status: 'completed',
       result: { state: 'pending_approval', created: true },
@@ -152,11 +164,7 @@ describe('change management over MCP and the test API', () => {
       match: { action: 'attach_rollback_plan' },
     });
     expect(armed.status).toBe(201);
-    const unknown = await gateway.callTool(
-      'changes_engineer',
-      'change_create',
-      await productionRequest({ dry_run: false }),
-    );
+    const { envelope: unknown } = await createAccepted(await productionRequest({ dry_run: false }));
     expect(unknown).toMatchObject({ status: 'outcome_unknown', code: 'OUTCOME_UNKNOWN' });
     await expect
       .poll(

@@ -1,8 +1,10 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { addressLine } from '../../../src/domains/orders/address-correction-confirmation.ts';
 import { ADDRESS_SAMPLES } from '../../../src/domains/orders/demo-orders.ts';
 import { addressDigest } from '../../../src/external/postal-address.ts';
 import { simulationWorld } from '../../../src/external/simulation-world.ts';
 import { storeTargets } from '../../store/store-targets.ts';
+import { relayedDigest } from '../person-confirms.ts';
 import { newKey, type OrdersHarness, orderId, startOrders } from './orders-app.ts';
 
 const ALICE = 'acme-customer-alice';
@@ -95,30 +97,34 @@ for (const target of storeTargets) {
       expect((await h.order(id)).address).toEqual(confirmed);
     });
 
-    it('a material correction needs confirmation and changes nothing; accepting the suggestion completes', async () => {
+    it('a material correction changes nothing until the customer chooses; the relayed choice of the suggestion applies it', async () => {
       const id = orderId('alice-editable');
       const before = await h.order(id);
-      const asked = await change(id, 3, ADDRESS_SAMPLES.material_postal_code_us!);
+      const key = newKey();
+      // This in-process caller cannot ask its user: the question is relayed by the agent.
+      const asked = await change(id, 3, ADDRESS_SAMPLES.material_postal_code_us!, ALICE, key);
       expect(asked).toMatchObject({
         ok: false,
         status: 'requires_confirmation',
-        code: 'ADDRESS_CORRECTION_SUGGESTED',
+        code: 'CONFIRMATION_REQUIRED',
         category: 'confirmation',
-        result: {
-          suggested_address: ADDRESS_SAMPLES.suggested_us,
-          corrected_fields: ['postal_code'],
-          confirmed_address: null,
-        },
+        operation_id: null,
       });
+      expect(asked.message).toContain('suggests a different postal code');
+      expect(asked.message).toContain(`suggested: ${addressLine(ADDRESS_SAMPLES.suggested_us!)}`);
       await expectUntouched(id, before);
       const street = await change(id, 3, ADDRESS_SAMPLES.material_street_us!);
-      expect(street.result).toMatchObject({
-        suggested_address: ADDRESS_SAMPLES.suggested_us,
-        corrected_fields: ['address_line_1'],
-      });
+      expect(street).toMatchObject({ status: 'requires_confirmation', code: 'CONFIRMATION_REQUIRED' });
+      expect(street.message).toContain('suggests a different address line 1');
       await expectUntouched(id, before);
 
-      const accepted = await change(id, 3, asked.result!.suggested_address as object);
+      const accepted = await h.call(ALICE, CHANGE, {
+        order_id: id,
+        expected_order_version: 3,
+        new_address: ADDRESS_SAMPLES.material_postal_code_us!,
+        idempotency_key: key,
+        confirmation: relayedDigest(asked, 'The suggested address'),
+      });
       expect(accepted).toMatchObject({
         status: 'completed',
         result: { confirmed_address: ADDRESS_SAMPLES.suggested_us },

@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { simulationWorld } from '../../../src/external/simulation-world.ts';
 import { storeTargets } from '../../store/store-targets.ts';
+import { demoPrincipalNamed } from '../demo-principal.ts';
+import { callAsPerson, relayedDigest } from '../person-confirms.ts';
 import { newKey, startWorkitems, type WorkitemsHarness } from './workitems-app.ts';
 
 const MEMBER = 'workitems_member';
@@ -17,6 +19,8 @@ for (const target of storeTargets) {
     beforeEach(async () => {
       await h.app.resetWorld();
     });
+
+    const principalOf = (name: string) => demoPrincipalNamed(h.app.principals, name);
 
     const draft = async (title = 'Search box ignores accents', project = 'WEB') => {
       const env = await h.call(MEMBER, 'workitems_create_draft', {
@@ -57,14 +61,14 @@ for (const target of storeTargets) {
     it('creates the intended item once; the same key replays it without a second create', async () => {
       const draftId = await draft();
       const key = newKey('commit');
-      const first = await h.call(MEMBER, 'workitems_commit', { draft_id: draftId, idempotency_key: key });
+      const first = await h.commit(MEMBER, { draft_id: draftId, idempotency_key: key });
       expect(first).toMatchObject({
         ok: true,
         status: 'completed',
         replayed: false,
         result: { draft_id: draftId, item: { item_id: 'WEB-4', state: 'open' }, tracker_mode: 'idempotent' },
       });
-      const again = await h.call(MEMBER, 'workitems_commit', { draft_id: draftId, idempotency_key: key });
+      const again = await h.commit(MEMBER, { draft_id: draftId, idempotency_key: key });
       expect(again).toMatchObject({ status: 'completed', replayed: true, operation_id: first.operation_id });
       expect(again.result).toEqual(first.result);
       const creates = await h.trackerCreates();
@@ -76,8 +80,8 @@ for (const target of storeTargets) {
 
     it('refuses to commit the same draft again under a new key, naming the item', async () => {
       const draftId = await draft();
-      await h.call(MEMBER, 'workitems_commit', { draft_id: draftId, idempotency_key: newKey() });
-      const second = await h.call(MEMBER, 'workitems_commit', {
+      await h.commit(MEMBER, { draft_id: draftId, idempotency_key: newKey() });
+      const second = await h.commit(MEMBER, {
         draft_id: draftId,
         idempotency_key: newKey(),
       });
@@ -90,47 +94,75 @@ for (const target of storeTargets) {
       expect(await h.trackerCreates()).toHaveLength(1);
     });
 
-    it('asks for confirmation before committing the same content again, then creates it only when confirmed', async () => {
-      await h.call(MEMBER, 'workitems_commit', { draft_id: await draft(), idempotency_key: newKey() });
+    it('the question names an item of the same content; declined nothing is made, accepted it is filed beside it', async () => {
+      await h.commit(MEMBER, { draft_id: await draft(), idempotency_key: newKey() });
       const copy = await draft('search BOX   ignores accents');
-      const suspect = await h.call(MEMBER, 'workitems_commit', { draft_id: copy, idempotency_key: newKey() });
-      expect(suspect).toMatchObject({
-        ok: false,
-        status: 'requires_confirmation',
-        code: 'POSSIBLE_DUPLICATE',
-        category: 'confirmation',
-        result: null,
-      });
-      expect(suspect.message).toContain('WEB-4');
-      expect(suspect.resolution).toContain('confirm_new_item: true');
+      const key = newKey();
+      const declined = await callAsPerson(
+        h.app,
+        principalOf(MEMBER),
+        'workitems_commit',
+        { draft_id: copy, idempotency_key: key },
+        { action: 'decline' },
+      );
+      expect(declined.envelope).toMatchObject({ status: 'rejected', code: 'CONFIRMATION_DECLINED' });
+      expect(declined.asked!.ask.message).toContain(
+        'Work item WEB-4 with the same title and description was committed at',
+      );
+      expect(declined.asked!.ask.details).toMatchObject({ identical_item: 'WEB-4' });
       expect(await h.trackerCreates()).toHaveLength(1);
       expect(await h.rows('SELECT state FROM workitems_drafts WHERE draft_id = ?', [copy])).toEqual([
         { state: 'draft' },
       ]);
 
-      const confirmed = await h.call(MEMBER, 'workitems_commit', {
-        draft_id: copy,
-        confirm_new_item: true,
-        idempotency_key: newKey(),
+      // Accepting the question that named WEB-4 is the confirmation; confirm_new_item is not needed.
+      const accepted = await h.commit(MEMBER, { draft_id: copy, idempotency_key: key });
+      expect(accepted).toMatchObject({ status: 'completed', result: { item: { item_id: 'WEB-5' } } });
+      expect((await h.trackerCreates()).map((e) => e.ref)).toEqual(['WEB-4', 'WEB-5']);
+    });
+
+    it('relayed by the agent, the duplicate is part of the question and the flag still works as before', async () => {
+      await h.commit(MEMBER, { draft_id: await draft(), idempotency_key: newKey() });
+      const copy = await draft('search BOX   ignores accents');
+      const key = newKey();
+      const relayed = await h.call(MEMBER, 'workitems_commit', { draft_id: copy, idempotency_key: key });
+      expect(relayed).toMatchObject({
+        status: 'requires_confirmation',
+        code: 'CONFIRMATION_REQUIRED',
+        operation_id: null,
       });
-      expect(confirmed).toMatchObject({ status: 'completed', result: { item: { item_id: 'WEB-5' } } });
+      expect(relayed.message).toContain('Work item WEB-4 with the same title and description');
+      expect(await h.trackerCreates()).toHaveLength(1);
+      const flagged = await h.call(MEMBER, 'workitems_commit', {
+        draft_id: copy,
+        idempotency_key: key,
+        confirm_new_item: true,
+      });
+      expect(flagged).toMatchObject({ status: 'requires_confirmation', code: 'CONFIRMATION_REQUIRED' });
+      const created = await h.call(MEMBER, 'workitems_commit', {
+        draft_id: copy,
+        idempotency_key: key,
+        confirm_new_item: true,
+        confirmation: relayedDigest(flagged),
+      });
+      expect(created).toMatchObject({ status: 'completed', result: { item: { item_id: 'WEB-5' } } });
       expect((await h.trackerCreates()).map((e) => e.ref)).toEqual(['WEB-4', 'WEB-5']);
     });
 
     it('treats other content, another project, or the same content after the window as new', async () => {
-      await h.call(MEMBER, 'workitems_commit', { draft_id: await draft(), idempotency_key: newKey() });
-      const other = await h.call(MEMBER, 'workitems_commit', {
+      await h.commit(MEMBER, { draft_id: await draft(), idempotency_key: newKey() });
+      const other = await h.commit(MEMBER, {
         draft_id: await draft('Search box ignores umlauts'),
         idempotency_key: newKey(),
       });
       expect(other.status).toBe('completed');
-      const elsewhere = await h.call(MEMBER, 'workitems_commit', {
+      const elsewhere = await h.commit(MEMBER, {
         draft_id: await draft(undefined, 'OPS'),
         idempotency_key: newKey(),
       });
       expect(elsewhere).toMatchObject({ status: 'completed', result: { item: { item_id: 'OPS-3' } } });
       h.clock.shift(25 * 60 * 60 * 1000);
-      const later = await h.call(MEMBER, 'workitems_commit', {
+      const later = await h.commit(MEMBER, {
         draft_id: await draft(),
         idempotency_key: newKey(),
       });
@@ -142,7 +174,7 @@ for (const target of storeTargets) {
       const drafts = [];
       for (let i = 0; i < 6; i += 1) drafts.push(await draft());
       const answers = await Promise.all(
-        drafts.map((id) => h.call(MEMBER, 'workitems_commit', { draft_id: id, idempotency_key: newKey() })),
+        drafts.map((id) => h.commit(MEMBER, { draft_id: id, idempotency_key: newKey() })),
       );
       const statuses = answers.map((a) => a.code ?? a.status).sort();
       expect(statuses).toEqual([
@@ -159,9 +191,7 @@ for (const target of storeTargets) {
     it('lets exactly one of concurrent commits of the same draft under different keys through', async () => {
       const id = await draft();
       const answers = await Promise.all(
-        Array.from({ length: 6 }, () =>
-          h.call(MEMBER, 'workitems_commit', { draft_id: id, idempotency_key: newKey() }),
-        ),
+        Array.from({ length: 6 }, () => h.commit(MEMBER, { draft_id: id, idempotency_key: newKey() })),
       );
       expect(answers.filter((a) => a.status === 'completed')).toHaveLength(1);
       for (const refused of answers.filter((a) => a.status !== 'completed')) {
@@ -174,13 +204,13 @@ for (const target of storeTargets) {
       const draftId = await draft();
       const key = newKey();
       simulationWorld(h.app.db).faults.arm({ target: 'tracker', fault: 'unavailable' });
-      const down = await h.call(MEMBER, 'workitems_commit', { draft_id: draftId, idempotency_key: key });
+      const down = await h.commit(MEMBER, { draft_id: draftId, idempotency_key: key });
       expect(down).toMatchObject({ status: 'failed', code: 'DEPENDENCY_UNAVAILABLE', retryable: true });
       expect(await h.trackerCreates()).toHaveLength(0);
       expect(
         await h.rows('SELECT state, commit_operation_id FROM workitems_drafts WHERE draft_id = ?', [draftId]),
       ).toEqual([{ state: 'draft', commit_operation_id: null }]);
-      const retry = await h.call(MEMBER, 'workitems_commit', { draft_id: draftId, idempotency_key: key });
+      const retry = await h.commit(MEMBER, { draft_id: draftId, idempotency_key: key });
       expect(retry).toMatchObject({ status: 'completed', operation_id: down.operation_id });
       expect(await h.trackerCreates()).toHaveLength(1);
     });
@@ -192,7 +222,7 @@ for (const target of storeTargets) {
         fault: 'reject',
         params: { code: 'FIELD_LOCKED', message: 'type is locked' },
       });
-      const refused = await h.call(MEMBER, 'workitems_commit', {
+      const refused = await h.commit(MEMBER, {
         draft_id: draftId,
         idempotency_key: newKey(),
       });
@@ -220,12 +250,12 @@ for (const target of storeTargets) {
         ['title', 'TOO_SMALL'],
       ]);
       expect(await h.rows('SELECT draft_id FROM workitems_drafts')).toEqual([]);
-      const noKey = await h.call(MEMBER, 'workitems_commit', { draft_id: 'drf_000000000000000000000000' });
+      const noKey = await h.commit(MEMBER, { draft_id: 'drf_000000000000000000000000' });
       expect(noKey.field_errors.map((e) => e.field)).toEqual(['idempotency_key']);
     });
 
     it('answers WORKITEM_NOT_FOUND for an unknown draft', async () => {
-      const env = await h.call(MEMBER, 'workitems_commit', {
+      const env = await h.commit(MEMBER, {
         draft_id: 'drf_000000000000000000000000',
         idempotency_key: newKey(),
       });

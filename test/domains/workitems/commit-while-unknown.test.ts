@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import type { OutcomeEnvelope } from '../../../src/contract/envelope.ts';
 import { workitemsDomain } from '../../../src/domains/workitems/workitems-module.ts';
 import { simulationWorld } from '../../../src/external/simulation-world.ts';
+import { confirmingClient } from '../../../src/testing.ts';
 import { storeTargets } from '../../store/store-targets.ts';
 import { resolveAsOperator } from '../../support/operator-review.ts';
 import { gatewayOnStore } from '../../support/store-gateway.ts';
@@ -26,12 +28,24 @@ for (const target of storeTargets) {
       });
       return (created.result as { draft: { draft_id: string } }).draft.draft_id;
     };
-    const commit = (draftId: string, confirm = false) =>
-      on.gw.callTool(MEMBER, 'workitems_commit', {
-        draft_id: draftId,
-        idempotency_key: newKey('commit'),
-        ...(confirm ? { confirm_new_item: true } : {}),
+    /** A commit from a client whose user accepts what they are asked (every commit asks). */
+    const commitAsking = async (draftId: string, confirm: boolean) => {
+      const { client, asked } = await confirmingClient(on.gw.url, await on.gw.tokenFor(MEMBER), [
+        { action: 'accept' },
+      ]);
+      const answer = await client.callTool({
+        name: 'workitems_commit',
+        arguments: {
+          draft_id: draftId,
+          idempotency_key: newKey('commit'),
+          ...(confirm ? { confirm_new_item: true } : {}),
+        },
       });
+      await client.close();
+      return { envelope: answer.structuredContent as unknown as OutcomeEnvelope, asked };
+    };
+    const commit = async (draftId: string, confirm = false) =>
+      (await commitAsking(draftId, confirm)).envelope;
     const creates = () =>
       simulationWorld(on.gw.app.db).ledger.list({ system: 'tracker', action: 'create_item' });
     const draftStates = () =>
@@ -72,11 +86,13 @@ for (const target of storeTargets) {
       const [item] = await creates();
       const resolved = await resolveAsOperator(on.gw.app, lostOp, 'completed', 'found it', item!.ref);
       expect(resolved).toMatchObject({ kind: 'resolved', hook: 'ran' });
-      const again = await commit(second);
-      expect(again).toMatchObject({ status: 'requires_confirmation', code: 'POSSIBLE_DUPLICATE' });
-      expect(again.message).toContain(item!.ref);
-      const separate = await commit(second, true);
-      expect(separate.status).toBe('completed');
+      // The user is asked about a separate item beside the one found, and it is filed when they agree.
+      const separate = await commitAsking(second, false);
+      expect(separate.asked).toHaveLength(1);
+      expect(separate.asked[0]!.message).toContain(
+        `Work item ${item!.ref} with the same title and description`,
+      );
+      expect(separate.envelope.status).toBe('completed');
       expect(await creates()).toHaveLength(2);
     });
 

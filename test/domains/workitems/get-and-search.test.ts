@@ -35,7 +35,7 @@ for (const target of storeTargets) {
         status: 'completed',
         result: { found: 'draft', item: null, draft: { state: 'draft', labels: ['wishlist'] } },
       });
-      await h.call(MEMBER, 'workitems_commit', { draft_id: draftId, idempotency_key: newKey() });
+      await h.commit(MEMBER, { draft_id: draftId, idempotency_key: newKey() });
       await h.app.modules[0]!.simulation!.simulate!('tracker', 'set_item_state', {
         item_id: 'WEB-4',
         state: 'in_progress',

@@ -45,7 +45,7 @@ for (const target of storeTargets) {
         fault: 'drop_response_after_apply',
         match: { action: 'create_item' },
       });
-      const lost = await h.call(MEMBER, 'workitems_commit', { draft_id: draftId, idempotency_key: key });
+      const lost = await h.commit(MEMBER, { draft_id: draftId, idempotency_key: key });
       expect(lost).toMatchObject({
         ok: false,
         status: 'outcome_unknown',
@@ -57,21 +57,21 @@ for (const target of storeTargets) {
       expect(await draftState(draftId)).toEqual({ state: 'committing', item_id: null });
 
       // The agent retries with the same key: it gets the stored unknown outcome, nothing is sent again.
-      const retry = await h.call(MEMBER, 'workitems_commit', { draft_id: draftId, idempotency_key: key });
+      const retry = await h.commit(MEMBER, { draft_id: draftId, idempotency_key: key });
       expect(retry).toMatchObject({
         status: 'outcome_unknown',
         replayed: true,
         operation_id: lost.operation_id,
       });
       // The agent tries a new key: refused while the first commit is unresolved.
-      const impatient = await h.call(MEMBER, 'workitems_commit', {
+      const impatient = await h.commit(MEMBER, {
         draft_id: draftId,
         idempotency_key: newKey(),
       });
       expect(impatient).toMatchObject({ status: 'rejected', code: 'COMMIT_OUTCOME_PENDING' });
       expect(impatient.message).toContain(lost.operation_id);
       // Or re-drafts the same work under a new key: a possible duplicate of the pending commit.
-      const redraft = await h.call(MEMBER, 'workitems_commit', {
+      const redraft = await h.commit(MEMBER, {
         draft_id: await draft('WEB'),
         idempotency_key: newKey(),
       });
@@ -83,7 +83,7 @@ for (const target of storeTargets) {
       const settled = await operation(lost.operation_id);
       expect(settled.result).toMatchObject({ status: 'completed' });
       expect(await draftState(draftId)).toEqual({ state: 'committed', item_id: 'WEB-4' });
-      const replay = await h.call(MEMBER, 'workitems_commit', { draft_id: draftId, idempotency_key: key });
+      const replay = await h.commit(MEMBER, { draft_id: draftId, idempotency_key: key });
       expect(replay).toMatchObject({ status: 'completed', result: { item: { item_id: 'WEB-4' } } });
       const creates = await h.trackerCreates();
       expect(creates.map((e) => [e.ref, e.requestId])).toEqual([['WEB-4', lost.operation_id]]);
@@ -97,7 +97,7 @@ for (const target of storeTargets) {
         params: { ms: 20 },
         match: { action: 'create_item' },
       });
-      const lost = await h.call(MEMBER, 'workitems_commit', { draft_id: draftId, idempotency_key: newKey() });
+      const lost = await h.commit(MEMBER, { draft_id: draftId, idempotency_key: newKey() });
       expect(lost.status).toBe('outcome_unknown');
       expect(await reconcile()).toMatchObject({ settled: 1 });
       const settled = await operation(lost.operation_id);
@@ -109,7 +109,7 @@ for (const target of storeTargets) {
       ]);
       expect(fenced).toEqual([{ state: 'fenced' }]);
       // The draft is open again: a new commit goes through (as a new request id).
-      const again = await h.call(MEMBER, 'workitems_commit', {
+      const again = await h.commit(MEMBER, {
         draft_id: draftId,
         idempotency_key: newKey(),
       });
@@ -128,7 +128,7 @@ for (const target of storeTargets) {
         fault: 'unavailable',
         match: { action: 'query_request' },
       });
-      const lost = await h.call(MEMBER, 'workitems_commit', { draft_id: draftId, idempotency_key: newKey() });
+      const lost = await h.commit(MEMBER, { draft_id: draftId, idempotency_key: newKey() });
       expect(await reconcile()).toMatchObject({ deferred: 1, settled: 0 });
       expect((await operation(lost.operation_id)).result).toMatchObject({ status: 'outcome_unknown' });
       h.clock.shift(10 * RECONCILE_DUE);
@@ -145,15 +145,15 @@ for (const target of storeTargets) {
         fault: 'drop_response_after_apply',
         match: { action: 'create_item' },
       });
-      const lost = await h.call(MEMBER, 'workitems_commit', { draft_id: draftId, idempotency_key: key });
+      const lost = await h.commit(MEMBER, { draft_id: draftId, idempotency_key: key });
       expect(lost).toMatchObject({ status: 'outcome_unknown', code: 'OUTCOME_UNKNOWN' });
       expect(lost.resolution).toContain('human review');
       expect(await reconcile()).toMatchObject({ escalated: 1, settled: 0 });
       const parked = await operation(lost.operation_id);
       expect(parked.result).toMatchObject({ status: 'needs_review' });
-      const retry = await h.call(MEMBER, 'workitems_commit', { draft_id: draftId, idempotency_key: key });
+      const retry = await h.commit(MEMBER, { draft_id: draftId, idempotency_key: key });
       expect(retry.status).not.toBe('completed');
-      const impatient = await h.call(MEMBER, 'workitems_commit', {
+      const impatient = await h.commit(MEMBER, {
         draft_id: draftId,
         idempotency_key: newKey(),
       });
@@ -173,12 +173,7 @@ for (const target of storeTargets) {
         match: { action: 'create_item' },
       });
       const cancel = new AbortController();
-      const pending = h.call(
-        MEMBER,
-        'workitems_commit',
-        { draft_id: draftId, idempotency_key: newKey() },
-        cancel.signal,
-      );
+      const pending = h.commit(MEMBER, { draft_id: draftId, idempotency_key: newKey() }, cancel.signal);
       setTimeout(() => cancel.abort(), 50);
       const lost = await pending;
       expect(lost.status).toBe('outcome_unknown');

@@ -121,17 +121,17 @@ for (const target of storeTargets) {
       expect(readDraft.message.replace(draftId, unknownDraft)).toBe(
         (await h.call(VIEWER, 'workitems_get', { id: unknownDraft })).message,
       );
-      const hidden = await h.call(outsider, 'workitems_commit', {
+      const hidden = await h.commit(outsider, {
         draft_id: draftId,
         idempotency_key: newKey(),
       });
-      const absent = await h.call(outsider, 'workitems_commit', {
+      const absent = await h.commit(outsider, {
         draft_id: unknownDraft,
         idempotency_key: newKey(),
       });
       expect(hidden).toMatchObject({ status: 'rejected', code: 'WORKITEM_NOT_FOUND' });
       expect(hidden.message.replace(draftId, unknownDraft)).toBe(absent.message);
-      const commit = await h.call(MEMBER, 'workitems_commit', {
+      const commit = await h.commit(MEMBER, {
         draft_id: draftId,
         idempotency_key: newKey(),
       });
@@ -158,7 +158,7 @@ for (const target of storeTargets) {
       });
       const draftId = (env.result as { draft: { draft_id: string } }).draft.draft_id;
       await h.app.db.execute("UPDATE workitems_members SET permission = 'read' WHERE project_id = 'WEB'");
-      const commit = await h.call(MEMBER, 'workitems_commit', {
+      const commit = await h.commit(MEMBER, {
         draft_id: draftId,
         idempotency_key: newKey(),
       });
@@ -186,7 +186,7 @@ for (const target of storeTargets) {
       expect(await h.call(OTHER_TENANT, 'workitems_get', { id: draftId })).toMatchObject({
         code: 'WORKITEM_NOT_FOUND',
       });
-      const commit = await h.call(OTHER_TENANT, 'workitems_commit', {
+      const commit = await h.commit(OTHER_TENANT, {
         draft_id: draftId,
         idempotency_key: newKey(),
       });

@@ -38,7 +38,7 @@ for (const target of storeTargets) {
           match: { action: 'create_item' },
           params: { ms: 50 },
         });
-        const lost = await h.call(MEMBER, 'workitems_commit', {
+        const lost = await h.commit(MEMBER, {
           draft_id: draftId,
           idempotency_key: newKey('c1'),
         });
@@ -56,7 +56,7 @@ for (const target of storeTargets) {
         expect(await draftState(draftId)).toEqual({ state: 'committing', item_id: null });
         expect(await resolve(operationId, 'rejected')).toBe('resolved');
         expect(await draftState(draftId)).toEqual({ state: 'draft', item_id: null });
-        const again = await h.call(MEMBER, 'workitems_commit', {
+        const again = await h.commit(MEMBER, {
           draft_id: draftId,
           idempotency_key: newKey('c2'),
         });

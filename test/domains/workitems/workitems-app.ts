@@ -8,6 +8,7 @@ import type { Effect } from '../../../src/external/effects-ledger.ts';
 import { simulationWorld } from '../../../src/external/simulation-world.ts';
 import type { StoreTarget } from '../../store/store-targets.ts';
 import { demoPrincipalNamed } from '../demo-principal.ts';
+import { callAsPerson } from '../person-confirms.ts';
 
 /** The workitems domain served in-process by a complete app (operations included), on one store. */
 export interface WorkitemsHarness {
@@ -17,6 +18,12 @@ export interface WorkitemsHarness {
   call(
     who: string | Principal,
     tool: string,
+    args: Record<string, unknown>,
+    signal?: AbortSignal,
+  ): Promise<OutcomeEnvelope>;
+  /** workitems_commit from a client whose user accepts what they are asked (every commit asks). */
+  commit(
+    who: string | Principal,
     args: Record<string, unknown>,
     signal?: AbortSignal,
   ): Promise<OutcomeEnvelope>;
@@ -50,6 +57,9 @@ export async function startWorkitems(target: StoreTarget): Promise<WorkitemsHarn
     clock,
     call: (who, tool, args, signal) =>
       app.gateway.callToolEnvelope({ name: tool, arguments: args }, principalOf(who), signal),
+    commit: async (who, args, signal) =>
+      (await callAsPerson(app, principalOf(who), 'workitems_commit', args, { action: 'accept' }, signal))
+        .envelope,
     trackerCreates: () => simulationWorld(app.db).ledger.list({ system: 'tracker', action: 'create_item' }),
     rows: (sql, params = []) => app.db.query(sql, params),
     async close() {

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ShiftableClock } from '../../../src/app/clock.ts';
 import type { OutcomeEnvelope } from '../../../src/contract/envelope.ts';
 import { workitemsDomain } from '../../../src/domains/workitems/workitems-module.ts';
+import { confirmingClient } from '../../../src/testing.ts';
 import { type StartedGateway, startGateway } from '../../support/start-gateway.ts';
 import { newKey } from './workitems-app.ts';
 
@@ -52,10 +53,14 @@ describe('workitems over MCP', () => {
       idempotency_key: newKey('mcp-draft'),
     });
     const draftId = (draft.result as { draft: { draft_id: string } }).draft.draft_id;
-    return gw.callTool(MEMBER, 'workitems_commit', {
-      draft_id: draftId,
-      idempotency_key: newKey('mcp-commit'),
+    // The member accepts the confirmation every commit asks for.
+    const { client } = await confirmingClient(gw.url, await gw.tokenFor(MEMBER), [{ action: 'accept' }]);
+    const answer = await client.callTool({
+      name: 'workitems_commit',
+      arguments: { draft_id: draftId, idempotency_key: newKey('mcp-commit') },
     });
+    await client.close();
+    return answer.structuredContent as unknown as OutcomeEnvelope;
   };
 
   it('lists the four tools with closed, described, bounded inputs and the tracker limitation in the contract', async () => {

@@ -7,6 +7,13 @@ import {
   environmentSchema,
   riskSchema,
 } from '../../../external/change-platform/change-record.ts';
+import {
+  acceptedDuplicate,
+  askToCreate,
+  CONFIRM_WHEN,
+  confirmationRefusal,
+  preparedChange,
+} from '../change-confirmation.ts';
 import { type CreationClaims, DUPLICATE_WINDOW_SECONDS } from '../change-create-claims.ts';
 import { claimRefusal, creationOutcome, validatedResult } from '../change-create-outcomes.ts';
 import { completeChange, PREPARED, type PreparedChange, preparedFrom } from '../change-creation.ts';
@@ -72,13 +79,14 @@ export function changeCreateTool(service: ChangeService, claims: CreationClaims)
       'Prerequisites: a service_id returned by cmdb_service_resolve (never guessed); for production, the scope changes:create:production and a start inside an approved maintenance window; no change freeze over the requested time.',
       'Call it first with dry_run true (the default): it validates, computes the effective risk and the approval needed, creates nothing and does not reserve the key. After the user confirms, call again with the same arguments, the same idempotency_key and dry_run false.',
       'The result holds change_id (null for a dry run), state (validated, pending_approval or scheduled), created, replayed, effective_risk, approval_required, approval_group and scheduled_start; warnings say when approval is needed or the risk was raised.',
+      'An execution (dry_run false) in production is put to the user to confirm in their client first, showing the service, the window, the effective risk and the approval group; only the change they confirmed is created. A client that cannot ask its user (MCP before 2026-07-28, or without elicitation) gets failed / CONFIRMATION_UNAVAILABLE and nothing is created; other environments are not asked.',
       'If the outcome is unknown, retry with the same idempotency_key, never a new one: the creation resumes where it stopped and never makes a second change.',
-      'An identical request under a new key within 24 hours answers requires_confirmation / POSSIBLE_DUPLICATE naming the earlier operation, unless confirm_new_change is true; while that earlier operation has not finished (its outcome is unknown) the answer is CHANGE_CREATION_IN_PROGRESS whatever confirm_new_change says: poll operations_get with it first.',
+      'An identical request under a new key within 24 hours answers requires_confirmation / POSSIBLE_DUPLICATE naming the earlier operation, unless confirm_new_change is true (in production the question put to the user then names the earlier change too); while that earlier operation has not finished (its outcome is unknown) the answer is CHANGE_CREATION_IN_PROGRESS whatever confirm_new_change says: poll operations_get with it first.',
     ].join(' '),
     kind: 'write',
     mutation: 'create',
     externalSystems: [CHANGE_PLATFORM],
-    version: '2.0.0',
+    version: '2.1.0',
     input: changeCreateInput,
     output: changeCreateResultSchema,
     errors: [
@@ -99,6 +107,12 @@ export function changeCreateTool(service: ChangeService, claims: CreationClaims)
     // A balancer or WAF sees which service and environment a change is for without reading the body.
     headers: { service_id: 'Service-Id', environment: 'Environment' },
     supportsDryRun: true,
+    // Production changes need the user's own yes: a client that cannot ask its user is refused.
+    confirm: {
+      when: CONFIRM_WHEN,
+      fallback: 'refuse',
+      ask: (input, ctx) => askToCreate(service, claims, input, ctx.principal),
+    },
     duplicateSuspicion: { windowSeconds: DUPLICATE_WINDOW_SECONDS, confirmField: 'confirm_new_change' },
     notes: [
       'Production changes additionally need the scope changes:create:production; without it the answer is FORBIDDEN.',
@@ -125,19 +139,23 @@ export function changeCreateTool(service: ChangeService, claims: CreationClaims)
             warnings: verdict.warnings,
           });
         }
-        prepared = {
-          draft: verdict.draft,
-          implementation_plan: input.implementation_plan,
-          rollback_plan: input.rollback_plan,
-          warnings: verdict.warnings,
-        };
+        // What runs is what the person saw: the review now must decide what they confirmed.
+        const unconfirmed = confirmationRefusal(verdict.draft, ctx.confirmation);
+        if (unconfirmed) return unconfirmed;
+        prepared = preparedChange(input, verdict.draft, verdict.warnings);
       }
       const operation = ctx.operation;
       if (!operation) throw new Error('change_create executed without an operation');
       const done = { ...operation.checkpoints };
       if (!earlier) {
         const confirmed = input.confirm_new_change === true;
-        const claim = await claims.claim(ctx.principal, operation.id, prepared, confirmed);
+        const claim = await claims.claim(
+          ctx.principal,
+          operation.id,
+          prepared,
+          confirmed,
+          acceptedDuplicate(ctx.confirmation),
+        );
         if (claim.kind !== 'claimed') return claimRefusal(claim);
         await operation.saveCheckpoint(PREPARED, prepared);
       }
