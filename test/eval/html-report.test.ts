@@ -89,7 +89,9 @@ describe('reports', () => {
           families,
         );
         expect(await count('svg[data-chart="failures-by-rule"] rect.cell[data-tone="fail"]')).toBe(0);
-        expect(await count('svg[data-chart="calls-per-task"] rect.bar')).toBe(families);
+        // One bar per family and split that has trials.
+        const familySplits = new Set(report.trials.map((t) => `${t.family}/${t.split}`)).size;
+        expect(await count('svg[data-chart="calls-per-task"] rect.bar')).toBe(familySplits);
         expect(await count('svg[data-chart="pass-hat-k"] polyline.curve')).toBe(3);
         expect(await count('svg[data-chart="pass-hat-k"] circle.point')).toBe(9);
         expect(await page.locator('#headline').textContent()).toContain(
