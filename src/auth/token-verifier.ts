@@ -18,10 +18,19 @@ const ASYMMETRIC_ALGORITHMS = [
   'EdDSA',
 ] as const;
 
-/** Where verification keys come from: the data dir's dev key, or an authorization server's JWKS. */
+/**
+ * Where verification keys come from: the data dir's dev key, or an authorization server's JWKS. Tokens
+ * must carry the JWT header `typ: at+jwt` (RFC 9068): always for dev tokens, and for an external issuer
+ * unless `requireTokenType` is false (for issuers that cannot set it).
+ */
 export type KeySource =
   | { readonly kind: 'dev'; readonly dataDir: string }
-  | { readonly kind: 'jwks'; readonly jwksUrl: string; readonly issuer: string };
+  | {
+      readonly kind: 'jwks';
+      readonly jwksUrl: string;
+      readonly issuer: string;
+      readonly requireTokenType?: boolean;
+    };
 
 export interface TokenVerifier {
   readonly issuer: string;
@@ -44,8 +53,8 @@ export { DEFAULT_MAX_TOKEN_LIFETIME_SECONDS };
 
 /**
  * Verifies bearer tokens: signature, issuer, audience, exp, nbf, the algorithm allow-list, an `iat`
- * not in the future, a lifetime within the policy, and `typ: at+jwt` for tokens of our own dev issuer
- * (RFC 9068; external authorization servers do not all set it). Then maps the claims to a Principal.
+ * not in the future, a lifetime within the policy, and `typ: at+jwt` (see KeySource). Then maps the
+ * claims to a Principal.
  * Verified tokens are remembered briefly so a busy client does not pay for a signature check on every call.
  */
 export async function createTokenVerifier(
@@ -61,7 +70,7 @@ export async function createTokenVerifier(
     algorithms: source.kind === 'dev' ? [DEV_ALGORITHM] : [...ASYMMETRIC_ALGORITHMS],
     requiredClaims: ['exp', 'sub'],
     clockTolerance: CLOCK_TOLERANCE_SECONDS,
-    ...(source.kind === 'dev' ? { typ: 'at+jwt' } : {}),
+    ...(source.kind === 'dev' || source.requireTokenType !== false ? { typ: 'at+jwt' } : {}),
   };
   let checkSignature: (token: string) => Promise<JWTVerifyResult>;
   if (source.kind === 'dev') {
@@ -107,7 +116,7 @@ function describeRejection(error: unknown, audience: string): string {
       return 'token expired';
     case 'ERR_JWT_CLAIM_VALIDATION_FAILED': {
       const claim = (error as { claim?: string }).claim ?? 'claim';
-      if (claim === 'typ') return 'token type must be at+jwt';
+      if (claim === 'typ') return 'token type must be at+jwt (JWT header typ, RFC 9068)';
       // The resource URL is public (it is in the metadata document): naming it saves a guess.
       if (claim === 'aud') return `token audience does not match: this server expects aud ${audience}`;
       return `token claim check failed: ${claim}`;
