@@ -105,4 +105,20 @@ describe('an external issuer whose JWKS is slow, hangs or changes', () => {
     expect(await removed.json()).toMatchObject({ error_description: 'no key matches the token' });
     expect((await gw.call(await issuer.sign('k2', gw.url))).status).toBe(200);
   });
+
+  test.each([
+    ['no-store', JWKS_TIMING.minMaxAgeSeconds],
+    ['max-age=0', JWKS_TIMING.minMaxAgeSeconds],
+    ['max-age=31536000', JWKS_TIMING.maxMaxAgeSeconds],
+    ['max-age=600, no-cache', JWKS_TIMING.minMaxAgeSeconds],
+  ])('Cache-Control %s is held to the bounds: refreshed after %i s, not before', async (header, seconds) => {
+    issuer.cacheControl = header;
+    expect((await gw.call(await issuer.sign('k1', gw.url))).status).toBe(200);
+    advanceClock((seconds - 1) * 1000);
+    expect((await gw.call(await issuer.sign('k1', gw.url))).status).toBe(200);
+    expect(issuer.stats.fetches).toBe(1);
+    advanceClock(2_000);
+    expect((await gw.call(await issuer.sign('k1', gw.url))).status).toBe(200);
+    await vi.waitFor(() => expect(issuer.stats).toMatchObject({ fetches: 2, inFlight: 0 }));
+  });
 });
