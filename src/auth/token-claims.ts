@@ -2,11 +2,20 @@ import { z } from 'zod';
 import { ACTORS, type Principal } from './principal.ts';
 
 const SCOPE_TOKEN = /^[\x21\x23-\x5b\x5d-\x7e]+$/;
+/** Unicode Cc: C0 controls (NUL included), DEL and C1 controls; never part of an identity, and NUL breaks PostgreSQL text. */
+const CONTROL_CHARACTER = /\p{Cc}/u;
+
+const identityText = (max: number) =>
+  z
+    .string()
+    .min(1)
+    .max(max)
+    .refine((value) => !CONTROL_CHARACTER.test(value), { message: 'must not contain control characters' });
 
 /** The claims toolgate reads from a verified token; anything missing or malformed is a 401. */
 export const principalClaimsSchema = z.object({
-  sub: z.string().min(1).max(200),
-  tenant: z.string().min(1).max(100),
+  sub: identityText(200),
+  tenant: identityText(100),
   actor: z.enum(ACTORS),
   scope: z
     .string()

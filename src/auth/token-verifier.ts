@@ -1,5 +1,7 @@
-import { createRemoteJWKSet, type JWTVerifyResult, jwtVerify } from 'jose';
+import { type JWTVerifyResult, jwtVerify } from 'jose';
+import type { Logger } from 'pino';
 import { DEV_ALGORITHM, DEV_ISSUER, loadOrCreateDevKeys } from './dev-keys.ts';
+import { JwksKeySet, KeySetUnavailable } from './jwks-key-set.ts';
 import { type ClaimsVerdict, principalFromClaims } from './token-claims.ts';
 import { DEFAULT_MAX_TOKEN_LIFETIME_SECONDS } from './token-defaults.ts';
 import { VerifiedTokenCache } from './verified-token-cache.ts';
@@ -18,16 +20,32 @@ const ASYMMETRIC_ALGORITHMS = [
   'EdDSA',
 ] as const;
 
-/** Where verification keys come from: the data dir's dev key, or an authorization server's JWKS. */
+/**
+ * Where verification keys come from: the data dir's dev key, or an authorization server's JWKS. Tokens
+ * must carry the JWT header `typ: at+jwt` (RFC 9068): always for dev tokens, and for an external issuer
+ * unless `requireTokenType` is false (for issuers that cannot set it).
+ */
 export type KeySource =
   | { readonly kind: 'dev'; readonly dataDir: string }
-  | { readonly kind: 'jwks'; readonly jwksUrl: string; readonly issuer: string };
+  | {
+      readonly kind: 'jwks';
+      readonly jwksUrl: string;
+      readonly issuer: string;
+      readonly requireTokenType?: boolean;
+    };
+
+/**
+ * What a check of a token concluded: a principal, a refusal of the token (`401 invalid_token`), or,
+ * with `retryAfterSeconds`, that the token could not be checked now (the issuer's keys are out of
+ * reach) and says nothing about the token.
+ */
+export type TokenVerdict = ClaimsVerdict | { ok: false; detail: string; retryAfterSeconds: number };
 
 export interface TokenVerifier {
   readonly issuer: string;
   /** The resource URL tokens must name in `aud`. */
   readonly audience: string;
-  verify(token: string): Promise<ClaimsVerdict>;
+  verify(token: string): Promise<TokenVerdict>;
   /** Whether the token was verified recently and is still remembered (so it is a well-formed token). */
   knows(token: string): boolean;
 }
@@ -44,14 +62,16 @@ export { DEFAULT_MAX_TOKEN_LIFETIME_SECONDS };
 
 /**
  * Verifies bearer tokens: signature, issuer, audience, exp, nbf, the algorithm allow-list, an `iat`
- * not in the future, a lifetime within the policy, and `typ: at+jwt` for tokens of our own dev issuer
- * (RFC 9068; external authorization servers do not all set it). Then maps the claims to a Principal.
- * Verified tokens are remembered briefly so a busy client does not pay for a signature check on every call.
+ * not in the future, a lifetime within the policy, and `typ: at+jwt` (see KeySource). Then maps the
+ * claims to a Principal. Verified tokens are remembered briefly so a busy client does not pay for a
+ * signature check on every call. A JWKS that cannot be reached never turns a token into a refusal:
+ * the verdict then carries `retryAfterSeconds` (see JwksKeySet).
  */
 export async function createTokenVerifier(
   source: KeySource,
   audience: string,
   policy: Partial<TokenPolicy> = {},
+  log?: Logger,
 ): Promise<TokenVerifier> {
   const issuer = source.kind === 'dev' ? DEV_ISSUER : source.issuer;
   const maxLifetimeSeconds = policy.maxLifetimeSeconds ?? DEFAULT_MAX_TOKEN_LIFETIME_SECONDS;
@@ -61,15 +81,20 @@ export async function createTokenVerifier(
     algorithms: source.kind === 'dev' ? [DEV_ALGORITHM] : [...ASYMMETRIC_ALGORITHMS],
     requiredClaims: ['exp', 'sub'],
     clockTolerance: CLOCK_TOLERANCE_SECONDS,
-    ...(source.kind === 'dev' ? { typ: 'at+jwt' } : {}),
+    ...(source.kind === 'dev' || source.requireTokenType !== false ? { typ: 'at+jwt' } : {}),
   };
   let checkSignature: (token: string) => Promise<JWTVerifyResult>;
   if (source.kind === 'dev') {
     const publicKey = (await loadOrCreateDevKeys(source.dataDir)).publicKey;
     checkSignature = (token) => jwtVerify(token, publicKey, options);
   } else {
-    const jwks = createRemoteJWKSet(new URL(source.jwksUrl));
-    checkSignature = (token) => jwtVerify(token, jwks, options);
+    const jwks = new JwksKeySet(new URL(source.jwksUrl), (error) =>
+      log?.warn(
+        { err: error, jwksUrl: source.jwksUrl },
+        'issuer key set could not be fetched; tokens are checked with the last good set, if any',
+      ),
+    );
+    checkSignature = (token) => jwtVerify(token, jwks.getKey, options);
   }
   const cache = new VerifiedTokenCache();
   return {
@@ -93,6 +118,13 @@ export async function createTokenVerifier(
         if (verdict.ok) cache.put(token, verdict.principal, (payload.exp ?? 0) * 1000);
         return verdict;
       } catch (error) {
+        if (error instanceof KeySetUnavailable) {
+          return {
+            ok: false,
+            detail: `token cannot be checked now: ${error.message}`,
+            retryAfterSeconds: error.retryAfterSeconds,
+          };
+        }
         return { ok: false, detail: describeRejection(error, audience) };
       }
     },
@@ -107,7 +139,7 @@ function describeRejection(error: unknown, audience: string): string {
       return 'token expired';
     case 'ERR_JWT_CLAIM_VALIDATION_FAILED': {
       const claim = (error as { claim?: string }).claim ?? 'claim';
-      if (claim === 'typ') return 'token type must be at+jwt';
+      if (claim === 'typ') return 'token type must be at+jwt (JWT header typ, RFC 9068)';
       // The resource URL is public (it is in the metadata document): naming it saves a guess.
       if (claim === 'aud') return `token audience does not match: this server expects aud ${audience}`;
       return `token claim check failed: ${claim}`;

@@ -26,6 +26,10 @@ export function registerServeCommand(program: Command): void {
     )
     .option('--jwks-url <url>', 'production: verify tokens with this JWKS (TOOLGATE_JWKS_URL)')
     .option('--issuer <iss>', 'production: required token issuer (TOOLGATE_ISSUER)')
+    .option(
+      '--no-require-token-type',
+      "production: accept the issuer's tokens without the JWT header typ at+jwt (TOOLGATE_REQUIRE_TOKEN_TYPE=0)",
+    )
     .option('--audience <url>', 'public resource URL tokens must name in aud (TOOLGATE_AUDIENCE)')
     .option('--retention-seconds <n>', 'keep operation records this long (TOOLGATE_RETENTION_SECONDS)')
     .option(

@@ -29,6 +29,7 @@ export interface RawServeOptions {
   localPrincipalToken?: string;
   jwksUrl?: string;
   issuer?: string;
+  requireTokenType?: boolean;
   audience?: string;
   retentionSeconds?: string;
   operatorConfirmationTtlSeconds?: string;
@@ -247,7 +248,18 @@ export function resolveServeConfig(raw: RawServeOptions, file: ToolgateConfig = 
     enableTestApi: raw.enableTestApi ?? envFlag('TOOLGATE_ENABLE_TEST_API') ?? file.enableTestApi ?? false,
     seed: raw.seed === false ? false : (envFlag('TOOLGATE_SEED') ?? file.seed ?? true),
     localPrincipalToken: raw.localPrincipalToken ?? env('TOOLGATE_LOCAL_PRINCIPAL_TOKEN'),
-    keys: jwksUrl && issuer ? { kind: 'jwks', jwksUrl, issuer } : { kind: 'dev', dataDir },
+    keys:
+      jwksUrl && issuer
+        ? {
+            kind: 'jwks',
+            jwksUrl,
+            issuer,
+            requireTokenType:
+              raw.requireTokenType === false
+                ? false
+                : (envFlag('TOOLGATE_REQUIRE_TOKEN_TYPE') ?? file.requireTokenType ?? true),
+          }
+        : { kind: 'dev', dataDir },
     audience,
     retentionSeconds,
     operatorConfirmationTtlSeconds,

@@ -148,9 +148,12 @@ async function serveHttp(app: App, config: ServeConfig): Promise<() => Promise<v
 async function serveStdio(app: App, config: ServeConfig): Promise<() => Promise<void>> {
   const token = process.env.TOOLGATE_TOKEN;
   const audience = config.audience ?? `http://${config.host}:${config.port}${MCP_PATH}`;
-  const verifier = await createTokenVerifier(config.keys, audience, {
-    maxLifetimeSeconds: config.maxTokenLifetimeSeconds,
-  });
+  const verifier = await createTokenVerifier(
+    config.keys,
+    audience,
+    { maxLifetimeSeconds: config.maxTokenLifetimeSeconds },
+    app.logger,
+  );
   const verdict = token
     ? await verifier.verify(token)
     : { ok: false as const, detail: 'TOOLGATE_TOKEN is not set' };

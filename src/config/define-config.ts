@@ -46,6 +46,11 @@ export interface ToolgateConfig {
   /** Production tokens: the issuer's JWKS URL and issuer (give both, or neither for the dev key). */
   readonly jwksUrl?: string;
   readonly issuer?: string;
+  /**
+   * Refuse the issuer's tokens without the JWT header `typ: at+jwt` (RFC 9068; default true). Set false
+   * only for an issuer that cannot set it. Dev tokens always carry it and are always checked.
+   */
+  readonly requireTokenType?: boolean;
   /** The public resource URL tokens must name in `aud` (default: the bound address). */
   readonly audience?: string;
   /** Host names besides loopback that may appear in Host/Origin. */

@@ -37,6 +37,7 @@ const settingsSchema = z.strictObject({
     .optional(),
   jwksUrl: z.url({ protocol: /^https?$/ }).optional(),
   issuer: z.string().min(1).optional(),
+  requireTokenType: z.boolean().optional(),
   audience: z.url({ protocol: /^https?$/ }).optional(),
   allowedHosts: z.array(z.string().min(1)).optional(),
   retentionSeconds: z.number().int().min(60).max(31_536_000).optional(),

@@ -6,9 +6,10 @@ import type { TokenVerifier } from '../auth/token-verifier.ts';
 import type { GatewayMetrics } from '../telemetry/metrics.ts';
 import { sendJson } from './http-replies.ts';
 
+/** A refusal; with `retryAfterSeconds`, the token could not be checked (answered 503, not 401). */
 export type Authentication =
   | { ok: true; principal: Principal }
-  | { ok: false; tokenPresent: boolean; detail: string };
+  | { ok: false; tokenPresent: boolean; detail: string; retryAfterSeconds?: number };
 
 const BEARER = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i;
 
@@ -62,17 +63,32 @@ export class BearerAuthenticator {
       const verdict = await this.#verifier.verify(this.#localPrincipalToken);
       return verdict.ok
         ? verdict
-        : { ok: false, tokenPresent: false, detail: `local principal: ${verdict.detail}` };
+        : { ...verdict, tokenPresent: false, detail: `local principal: ${verdict.detail}` };
     }
     const token = bearerToken(header, (candidate) => this.#verifier.knows(candidate));
     if (token === null)
       return { ok: false, tokenPresent: true, detail: 'Authorization is not a Bearer token' };
     const verdict = await this.#verifier.verify(token);
-    return verdict.ok ? verdict : { ok: false, tokenPresent: true, detail: verdict.detail };
+    return verdict.ok ? verdict : { ...verdict, tokenPresent: true };
   }
 
-  /** Answers 401 with the challenge that points clients at the protected-resource metadata. */
+  /**
+   * Answers 401 with the challenge that points clients at the protected-resource metadata; or, when
+   * the token could not be checked, 503 with `Retry-After` and no challenge, so a client keeps its
+   * token and does not go back to an authorization server that is struggling already.
+   */
   refuse(res: ServerResponse, failure: Extract<Authentication, { ok: false }>): void {
+    if (failure.retryAfterSeconds !== undefined) {
+      // Counted by toolgate_http_requests_total with status 503; the unauthenticated counter is for 401s.
+      this.#log.warn({ reason: failure.detail }, 'request refused: token cannot be checked now');
+      sendJson(
+        res,
+        503,
+        { error: 'temporarily_unavailable', error_description: failure.detail },
+        { 'retry-after': String(failure.retryAfterSeconds) },
+      );
+      return;
+    }
     this.#log.info({ reason: failure.detail }, 'request refused: not authenticated');
     this.#metrics.unauthenticated.inc({ token: failure.tokenPresent ? 'invalid' : 'missing' });
     sendJson(

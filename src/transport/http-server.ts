@@ -146,9 +146,12 @@ export async function startHttpTransport(app: App, options: HttpTransportOptions
   const resource = options.resourceUrl ?? url;
   const stop = () => new Promise<void>((resolve) => server.close(() => resolve()));
   try {
-    const verifier = await createTokenVerifier(options.keys, resource, {
-      maxLifetimeSeconds: options.maxTokenLifetimeSeconds,
-    });
+    const verifier = await createTokenVerifier(
+      options.keys,
+      resource,
+      { maxLifetimeSeconds: options.maxTokenLifetimeSeconds },
+      app.logger,
+    );
     await refuseUnverifiableLocalToken(verifier, options.localPrincipalToken);
     const metadataUrl = resourceMetadataUrl(resource);
     const authenticator = new BearerAuthenticator(

@@ -103,7 +103,7 @@ describe('production tokens from a JWKS', () => {
 
   const sign = (alg: 'RS256', iss = ISSUER) =>
     new SignJWT({ tenant: 't1', actor: 'service', scope: 'orders:read' })
-      .setProtectedHeader({ alg, kid: 'k1' })
+      .setProtectedHeader({ alg, kid: 'k1', typ: 'at+jwt' })
       .setSubject('svc-1')
       .setIssuer(iss)
       .setAudience('https://api.example.com/mcp')
