@@ -9,6 +9,7 @@ import {
 import type { OutcomeEnvelope } from '../contract/envelope.ts';
 import type { CallState } from './call-state.ts';
 import { buildEnvelope } from './envelope-builder.ts';
+import type { PossibleDuplicate } from './idempotency-layer.ts';
 
 /**
  * What a confirmation state carries from the question to the retry that answers it: the tool, the key
@@ -93,6 +94,7 @@ export async function confirmationStep(
   call: CallState,
   channel: ConsentChannel,
   signal: AbortSignal,
+  duplicate: PossibleDuplicate | null = null,
 ): Promise<ConfirmationStep> {
   const { tool } = call;
   const spec = tool.definition.confirm;
@@ -110,7 +112,7 @@ export async function confirmationStep(
       envelope: buildEnvelope(tool, { ...refusal, result: null }),
     };
   }
-  const ask = asked;
+  const ask = duplicate ? namingDuplicate(asked, duplicate) : asked;
   const name = tool.definition.name;
   const digest = confirmationDigest(name, call.args, ask, null);
   const decided = (via: ConfirmationVia, outcome: ConfirmationOutcome, digestOf = digest) => {
@@ -221,6 +223,24 @@ function agentRelay(
       message: `${ask.message}${detailText(ask.details)}`,
       resolution: `Show the user this message and these details as they are; nothing was executed. ${how} If they do not agree, do not call again.`,
     }),
+  };
+}
+
+/**
+ * The question with the possible duplicate the gateway found named in it (and bound into its digest),
+ * unless the tool's question names it already: the person who confirms decides that this is a new,
+ * separate request.
+ */
+function namingDuplicate(ask: ConfirmationAsk, duplicate: PossibleDuplicate): ConfirmationAsk {
+  const at = new Date(duplicate.createdAt).toISOString();
+  // The tool's own question may name it already (a domain that checks duplicates itself).
+  const named = ask.message.includes(duplicate.operationId);
+  return {
+    ...ask,
+    message: named
+      ? ask.message
+      : `${ask.message} An identical request was made at ${at} as operation ${duplicate.operationId}; confirming makes this a new, separate one.`,
+    facts: { ...ask.facts, possible_duplicate_of: duplicate.operationId },
   };
 }
 

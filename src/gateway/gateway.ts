@@ -25,7 +25,7 @@ import {
 import { buildEnvelope, storeUnavailable } from './envelope-builder.ts';
 import { executeWithTimeout } from './execution-layer.ts';
 import { envelopeForExecution } from './execution-outcome.ts';
-import type { Admission, IdempotencyLayer } from './idempotency-layer.ts';
+import type { Admission, IdempotencyLayer, PossibleDuplicate } from './idempotency-layer.ts';
 import { requirePrincipal } from './identity-layer.ts';
 import { validateInput } from './input-layer.ts';
 import { requireArgumentsObject, resolveTool } from './protocol-layer.ts';
@@ -335,13 +335,23 @@ export class Gateway {
     // The `operator` fallback reserves the key and parks the operation instead of executing it.
     let parking: OperatorQuestion | null = null;
     const confirming = tool.definition.confirm
-      ? async (): Promise<Stop | null> => {
-          const step = await span.step('toolgate.confirm', () => confirmationStep(call, consent, aborted));
+      ? async (duplicate: PossibleDuplicate | null): Promise<Stop | null> => {
+          // A possible duplicate goes to the person only when the client can ask them; otherwise the
+          // model relays it as always (POSSIBLE_DUPLICATE, then the tool's confirm field).
+          const refuseDuplicate = duplicate
+            ? { kind: 'answer' as const, envelope: duplicate.envelope }
+            : null;
+          if (refuseDuplicate && !consent.canAsk) return refuseDuplicate;
+          const step = await span.step('toolgate.confirm', () =>
+            confirmationStep(call, consent, aborted, duplicate),
+          );
           if (step.kind === 'park') {
             parking = step.question;
             return null;
           }
           if (step.kind !== 'proceed') return step;
+          // This input needs no confirmation of its own: nobody was asked about the duplicate.
+          if (refuseDuplicate && step.confirmation === null) return refuseDuplicate;
           confirmation = step.confirmation;
           return null;
         }
@@ -384,7 +394,7 @@ export class Gateway {
       }
       request.onReserved?.(admission.operation.id);
     } else if (confirming) {
-      const held = await confirming();
+      const held = await confirming(null);
       if (held) return stopped(held);
     }
     return this.#execute(call, admission, confirmation, signal);

@@ -57,11 +57,21 @@ export type Admission =
     }
   | { readonly kind: 'answer'; readonly envelope: OutcomeEnvelope };
 
+/** An operation the same principal completed recently with the same content, under another key. */
+export interface PossibleDuplicate {
+  readonly operationId: string;
+  readonly createdAt: number;
+  /** `requires_confirmation` / `POSSIBLE_DUPLICATE`, for a caller only the model can answer. */
+  readonly envelope: OutcomeEnvelope;
+}
+
 /**
  * Runs once the key is known to be free, before it is reserved: null lets the reservation go on;
- * anything else stops the call there (nothing reserved) and is handed back as `held`.
+ * anything else stops the call there (nothing reserved) and is handed back as `held`. It is told of
+ * a possible duplicate, which it either puts to the person or answers with its envelope; without a
+ * gate a possible duplicate is answered with its envelope.
  */
-export type ReserveGate<H> = () => Promise<H | null>;
+export type ReserveGate<H> = (duplicate: PossibleDuplicate | null) => Promise<H | null>;
 
 /** Layer 5 (write/request tools only): reserve atomically, or replay, join or refuse. */
 export interface IdempotencyLayer {

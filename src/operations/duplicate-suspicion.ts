@@ -2,7 +2,7 @@ import { canonicalJson, sha256Hex } from '../contract/canonical-json.ts';
 import { CONFIRMATION_FIELD } from '../contract/confirmation.ts';
 import type { AnyToolDefinition } from '../contract/define-tool.ts';
 import type { OutcomeEnvelope } from '../contract/envelope.ts';
-import type { KeyedCall } from '../gateway/idempotency-layer.ts';
+import type { KeyedCall, PossibleDuplicate } from '../gateway/idempotency-layer.ts';
 import { possibleDuplicateEnvelope } from './operation-envelopes.ts';
 import type { OperationStore } from './operation-store.ts';
 
@@ -41,7 +41,7 @@ export async function suspectDuplicate(
   call: KeyedCall,
   contentHash: string | null,
   now: number,
-): Promise<OutcomeEnvelope | null> {
+): Promise<PossibleDuplicate | null> {
   const suspicion = call.tool.definition.duplicateSuspicion;
   if (!suspicion || contentHash === null || call.args[suspicion.confirmField] === true) return null;
   const earlier = await store.findSameContent(
@@ -52,5 +52,12 @@ export async function suspectDuplicate(
     call.key,
     now - suspicion.windowSeconds * 1000,
   );
-  return earlier ? possibleDuplicateEnvelope(call.tool, earlier, suspicion.confirmField, now) : null;
+  if (!earlier) return null;
+  const envelope: OutcomeEnvelope = possibleDuplicateEnvelope(
+    call.tool,
+    earlier,
+    suspicion.confirmField,
+    now,
+  );
+  return { operationId: earlier.id, createdAt: earlier.createdAt, envelope };
 }

@@ -60,10 +60,10 @@ export class DurableIdempotency implements IdempotencyLayer {
     const now = clock.now();
     const contentHash = requestContentHash(definition, call.args);
     const duplicate = await suspectDuplicate(store, call, contentHash, now);
-    if (duplicate) return { kind: 'answer', envelope: duplicate };
-    // What must hold before a new operation may start (a person's confirmation) is settled now, with
-    // the key still free: a call stopped here reserved nothing.
-    const held = gate ? await gate() : null;
+    if (duplicate && !gate) return { kind: 'answer', envelope: duplicate.envelope };
+    // What must hold before a new operation may start (a person's confirmation, which may settle a
+    // possible duplicate too) is settled now, with the key still free: a call stopped here reserved nothing.
+    const held = gate ? await gate(duplicate) : null;
     if (held !== null) return { kind: 'held', held };
     const reserveAt = gate ? clock.now() : now;
     const summary = JSON.stringify(requestSummary(call.args, definition.sensitiveFields));
@@ -155,7 +155,7 @@ export class DurableIdempotency implements IdempotencyLayer {
       if (record.status === 'failed' && !waited) {
         // Running it again is a new execution: what must hold before one (a person's confirmation)
         // holds again, before the record is taken over.
-        const held = gate ? await gate() : null;
+        const held = gate ? await gate(null) : null;
         if (held !== null) return { kind: 'held', held };
         const taken = await store.takeOver(record.id, call.correlationId, now, this.#leaseFrom(call, now));
         if (taken) return this.#execute(taken.id, call, taken.checkpoints, taken.externalRefs);

@@ -118,7 +118,8 @@ const creditResult = z.strictObject({
  * A test-only domain: `testing_credit_account` credits an account at a simulated bank that applies
  * each credit once per operation id and writes it to the effects ledger; every handler execution is
  * recorded in `test_executions` (shared by all processes on one database). `testing_send_gift` is
- * the same credit with duplicate suspicion.
+ * the same credit with duplicate suspicion; `testing_gift_confirmed` has both duplicate suspicion and
+ * the person's confirmation.
  */
 export function testDomain(options: TestDomainOptions = {}): ToolgateModule {
   return {
@@ -249,6 +250,7 @@ function createTestDomain(moduleContext: ModuleContext, options: TestDomainOptio
       credit('testing_credit_confirmed', false, 'refuse'),
       credit('testing_credit_relayed', false, 'agent'),
       credit('testing_credit_approved', false, 'operator'),
+      credit('testing_gift_confirmed', true, 'refuse'),
     ],
     simulation: {
       principals: [],

@@ -185,11 +185,12 @@ for (const target of storeTargets) {
       expect(await platformEffects(app())).toEqual([]);
     });
 
-    it('a possible duplicate the user confirms names the earlier change; declined, nothing is made', async () => {
+    it('a possible duplicate goes to the user, not the model: declined, nothing is made; accepted, a second change', async () => {
       const request = productionRequest(app(), { dry_run: false });
       const first = await create(request, [{ action: 'accept' }]);
       expect(first.envelope.status).toBe('completed');
-      const again = { ...request, idempotency_key: newKey('again'), confirm_new_change: true };
+      // No confirm_new_change: the person who is asked decides whether this is a new change.
+      const again = { ...request, idempotency_key: newKey('again') };
       const declined = await create(again, [{ action: 'decline' }]);
       expect(declined.envelope).toMatchObject({ status: 'rejected', code: 'CONFIRMATION_DECLINED' });
       expect(declined.asked[0]!.message).toContain(
@@ -200,12 +201,23 @@ for (const target of storeTargets) {
       );
       expect(await created()).toHaveLength(1);
 
+      expect(await operationsOf(again.idempotency_key)).toEqual([]);
+
       const second = await create(again, [{ action: 'accept' }]);
       expect(second.envelope).toMatchObject({ status: 'completed', replayed: false });
       expect((await created()).map((r) => r.operation_id)).toEqual([
         first.envelope.operation_id,
         second.envelope.operation_id,
       ]);
+      expect(await confirmationsAudited()).toEqual(['asked', 'accepted', 'asked', 'declined', 'asked', 'accepted']);
+
+      // A client that cannot ask gets the duplicate as before: the model relays it, nothing is made.
+      const relayed = await suite.gw.callTool('changes_engineer', 'change_create', {
+        ...request,
+        idempotency_key: newKey('relayed'),
+      });
+      expect(relayed).toMatchObject({ status: 'requires_confirmation', code: 'POSSIBLE_DUPLICATE' });
+      expect(await created()).toHaveLength(2);
     });
 
     it('the execution checks that its own review still decides what the user confirmed', async () => {
