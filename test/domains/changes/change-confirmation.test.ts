@@ -209,7 +209,14 @@ for (const target of storeTargets) {
         first.envelope.operation_id,
         second.envelope.operation_id,
       ]);
-      expect(await confirmationsAudited()).toEqual(['asked', 'accepted', 'asked', 'declined', 'asked', 'accepted']);
+      expect(await confirmationsAudited()).toEqual([
+        'asked',
+        'accepted',
+        'asked',
+        'declined',
+        'asked',
+        'accepted',
+      ]);
 
       // A client that cannot ask gets the duplicate as before: the model relays it, nothing is made.
       const relayed = await suite.gw.callTool('changes_engineer', 'change_create', {
