@@ -1,6 +1,11 @@
+import { pino } from 'pino';
 import type { App } from '../../src/app/create-app.ts';
 import type { Principal } from '../../src/auth/principal.ts';
+import type { ConfirmationAsk, ConfirmationView } from '../../src/contract/confirmation.ts';
+import type { OperationHandle } from '../../src/contract/define-tool.ts';
 import type { OutcomeEnvelope } from '../../src/contract/envelope.ts';
+import type { ToolOutcome } from '../../src/contract/outcome.ts';
+import type { RegisteredTool } from '../../src/contract/tool-registry.ts';
 import type { ConfirmationQuestion } from '../../src/gateway/confirmation-layer.ts';
 import { MODERN, postModern, type WireAnswer } from '../tasks/extension-client.ts';
 
@@ -122,4 +127,45 @@ export function accepted(choice?: string) {
   return {
     confirmation: { action: 'accept', content: { confirm: true, ...(choice ? { choice } : {}) } },
   };
+}
+
+/**
+ * A tool's question and its handler, called directly (no gateway): what the handler does with a
+ * confirmation other than the one its question would produce. The operation handle refuses every
+ * write to the operation record, so nothing can be settled from here.
+ */
+export async function askThenRun(
+  tool: RegisteredTool,
+  args: Record<string, unknown>,
+  principal: Principal,
+): Promise<{
+  readonly input: Record<string, unknown>;
+  readonly asked: ConfirmationAsk;
+  readonly run: (confirmation: ConfirmationView | null) => Promise<ToolOutcome<unknown>>;
+}> {
+  const input = tool.definition.input.parse(args) as Record<string, unknown>;
+  const correlationId = 'corr-direct';
+  const signal = new AbortController().signal;
+  const asked = await tool.definition.confirm!.ask(input, { principal, signal, correlationId });
+  if (!asked || !('message' in asked)) throw new Error(`${tool.definition.name} must ask for this input`);
+  const operation: OperationHandle = {
+    id: 'op-never-reserved',
+    key: String(input.idempotency_key),
+    mode: 'execute',
+    checkpoints: {},
+    saveCheckpoint: () => Promise.reject(new Error('nothing may be saved')),
+    addExternalRef: () => Promise.reject(new Error('nothing may be noted')),
+    commit: () => Promise.reject(new Error('nothing may be committed')),
+  };
+  const run = (confirmation: ConfirmationView | null) =>
+    tool.definition.handler(input, {
+      principal,
+      signal,
+      deadline: Date.now() + 5_000,
+      correlationId,
+      operation,
+      confirmation,
+      log: pino({ level: 'silent' }),
+    });
+  return { input, asked, run };
 }

@@ -1,13 +1,10 @@
-import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
-import type { ConfirmationView } from '../../../src/contract/confirmation.ts';
-import type { OperationHandle } from '../../../src/contract/define-tool.ts';
 import type { OutcomeEnvelope } from '../../../src/contract/envelope.ts';
 import { changesDomain } from '../../../src/domains/changes/changes-module.ts';
 import { confirmingClient, type ScriptedAnswer } from '../../../src/testing.ts';
 import { storeTargets } from '../../store/store-targets.ts';
 import { gatewayOnStore } from '../../support/store-gateway.ts';
-import { accepted, askingCall } from '../person-confirms.ts';
+import { accepted, askingCall, askThenRun } from '../person-confirms.ts';
 import {
   allPlatformRecords,
   engineer,
@@ -228,33 +225,11 @@ for (const target of storeTargets) {
     });
 
     it('the execution checks that its own review still decides what the user confirmed', async () => {
-      const tool = app().registry.get('change_create')!;
-      const input = tool.definition.input.parse(productionRequest(app(), { dry_run: false }));
-      const asked = await tool.definition.confirm!.ask(input, {
-        principal: engineer,
-        signal: new AbortController().signal,
-        correlationId: 'corr-check',
-      });
-      if (!asked || !('message' in asked)) throw new Error('a production change must ask');
-      const operation: OperationHandle = {
-        id: 'op-never-reserved',
-        key: String(input.idempotency_key),
-        mode: 'execute',
-        checkpoints: {},
-        saveCheckpoint: () => Promise.reject(new Error('nothing may be saved')),
-        addExternalRef: () => Promise.reject(new Error('nothing may be noted')),
-        commit: () => Promise.reject(new Error('nothing may be committed')),
-      };
-      const run = (confirmation: ConfirmationView | null) =>
-        tool.definition.handler(input, {
-          principal: engineer,
-          signal: new AbortController().signal,
-          deadline: Date.now() + 5_000,
-          correlationId: 'corr-check',
-          operation,
-          confirmation,
-          log: pino({ level: 'silent' }),
-        });
+      const { asked, run } = await askThenRun(
+        app().registry.get('change_create')!,
+        productionRequest(app(), { dry_run: false }),
+        engineer,
+      );
       const confirmed = { via: 'client' as const, choice: null, digest: 'shown-to-the-user' };
       const lowerRisk = await run({ ...confirmed, facts: { ...asked.facts, effective_risk: 'low' } });
       expect(lowerRisk).toMatchObject({ status: 'failed', code: 'CONFIRMATION_MISMATCH' });

@@ -1,7 +1,4 @@
-import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
-import type { ConfirmationView } from '../../../src/contract/confirmation.ts';
-import type { OperationHandle } from '../../../src/contract/define-tool.ts';
 import type { OutcomeEnvelope } from '../../../src/contract/envelope.ts';
 import { workitemsDomain } from '../../../src/domains/workitems/workitems-module.ts';
 import { simulationWorld } from '../../../src/external/simulation-world.ts';
@@ -9,7 +6,7 @@ import { confirmingClient, type ScriptedAnswer } from '../../../src/testing.ts';
 import { storeTargets } from '../../store/store-targets.ts';
 import { gatewayOnStore } from '../../support/store-gateway.ts';
 import { demoPrincipalNamed } from '../demo-principal.ts';
-import { accepted, askingCall, relayedDigest } from '../person-confirms.ts';
+import { accepted, askingCall, askThenRun, relayedDigest } from '../person-confirms.ts';
 import { newKey } from './workitems-app.ts';
 
 const MEMBER = 'workitems_member';
@@ -186,32 +183,11 @@ for (const target of storeTargets) {
       const draftId = await draft();
       const tool = suite.gw.app.registry.get(COMMIT)!;
       const principal = demoPrincipalNamed(suite.gw.app.principals, MEMBER);
-      const input = tool.definition.input.parse({ draft_id: draftId, idempotency_key: newKey('direct') });
-      const asked = await tool.definition.confirm!.ask(input, {
+      const { input, asked, run } = await askThenRun(
+        tool,
+        { draft_id: draftId, idempotency_key: newKey('direct') },
         principal,
-        signal: new AbortController().signal,
-        correlationId: 'corr-direct',
-      });
-      if (!asked || !('message' in asked)) throw new Error('every commit asks');
-      const operation: OperationHandle = {
-        id: 'op-never-reserved',
-        key: String(input.idempotency_key),
-        mode: 'execute',
-        checkpoints: {},
-        saveCheckpoint: () => Promise.reject(new Error('nothing may be saved')),
-        addExternalRef: () => Promise.reject(new Error('nothing may be noted')),
-        commit: () => Promise.reject(new Error('nothing may be committed')),
-      };
-      const run = (confirmation: ConfirmationView | null) =>
-        tool.definition.handler(input, {
-          principal,
-          signal: new AbortController().signal,
-          deadline: Date.now() + 5_000,
-          correlationId: 'corr-direct',
-          operation,
-          confirmation,
-          log: pino({ level: 'silent' }),
-        });
+      );
       const stale = { ...asked.facts, draft_hash: '0'.repeat(64) };
       expect(await run({ via: 'client', choice: null, digest: 'shown', facts: stale })).toMatchObject({
         status: 'failed',
