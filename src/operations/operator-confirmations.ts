@@ -186,13 +186,7 @@ export class OperatorConfirmations {
   /** An approver refused: the operation settles `rejected` / CONFIRMATION_DECLINED; false when no longer parked. */
   async decline(record: OperationRecord, answer: ApproverAnswer): Promise<boolean> {
     const envelope = confirmationDeclinedEnvelope(record, this.deps.catalog, answer.approver.subject);
-    return this.#settle(record, 'declined', envelope, {
-      subject: answer.approver.subject,
-      actor: answer.approver.actor,
-      answeredBy: answer.approver.subject,
-      note: answer.note,
-      traceId: answer.traceId ?? null,
-    });
+    return this.#settle(record, 'declined', envelope, byApprover(answer));
   }
 
   /**
@@ -202,13 +196,7 @@ export class OperatorConfirmations {
    */
   async mismatch(record: OperationRecord, answer: ApproverAnswer): Promise<boolean> {
     const envelope = confirmationMismatchEnvelope(record, this.deps.catalog);
-    return this.#settle(record, 'mismatch', envelope, {
-      subject: answer.approver.subject,
-      actor: answer.approver.actor,
-      answeredBy: answer.approver.subject,
-      note: answer.note,
-      traceId: answer.traceId ?? null,
-    });
+    return this.#settle(record, 'mismatch', envelope, byApprover(answer));
   }
 
   /**
@@ -339,5 +327,16 @@ function parkedFromRow(row: ParkedRow): ParkedConfirmation {
     askedAt: Number(row.asked_at),
     expiresAt: Number(row.expires_at),
     answeredAt: row.answered_at === null ? null : Number(row.answered_at),
+  };
+}
+
+/** Who settled a parked operation by answering it: the approver, as the audit entry names them. */
+function byApprover(answer: ApproverAnswer) {
+  return {
+    subject: answer.approver.subject,
+    actor: answer.approver.actor,
+    answeredBy: answer.approver.subject,
+    note: answer.note,
+    traceId: answer.traceId ?? null,
   };
 }

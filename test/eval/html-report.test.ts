@@ -7,18 +7,8 @@ import { adversarialAgent } from '../../src/eval/agents/adversarial-agent.ts';
 import { referenceAgent } from '../../src/eval/agents/reference-agent.ts';
 import { type EvaluationReport, runEvaluation } from '../../src/eval/evaluation.ts';
 import { writeReports } from '../../src/eval/report/write-reports.ts';
+import { CHROMIUM, CHROMIUM_ARGS } from '../support/chromium.ts';
 import { startLampsWorld } from './support/lamps-world.ts';
-
-const CHROMIUM = '/usr/bin/chromium';
-const ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-];
 
 let outDir: string;
 let report: EvaluationReport;
@@ -62,7 +52,7 @@ describe('reports', () => {
     'renders offline in Chromium: charts drawn, transcripts with resolved ids',
     async () => {
       const paths = writeReports(report, outDir);
-      const browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+      const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
       try {
         const page = await browser.newPage();
         const requests: string[] = [];
@@ -137,7 +127,7 @@ describe('reports', () => {
       const markdown = readFileSync(paths.markdown, 'utf8');
       expect(markdown).toContain('## By policy');
       expect(markdown).not.toContain('## pass^k');
-      const browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+      const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
       try {
         const page = await browser.newPage();
         await page.goto(`file://${paths.html}`);

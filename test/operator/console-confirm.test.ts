@@ -1,20 +1,10 @@
 import { existsSync, mkdirSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestGateway, type TestGateway } from '../../src/testing/test-gateway.ts';
+import { CHROMIUM, CHROMIUM_ARGS, CONSOLE_SHOTS } from '../support/chromium.ts';
 import { executions, testDomain } from '../support/test-domain.ts';
-
-const CHROMIUM = '/usr/bin/chromium';
-const ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--no-first-run',
-];
-const SHOTS = process.env.TOOLGATE_CONSOLE_SCREENSHOTS ?? join(tmpdir(), 'toolgate-console-shots');
 
 const ALICE = {
   sub: 'alice',
@@ -35,8 +25,8 @@ describe.runIf(existsSync(CHROMIUM))('confirming a parked call in the console, i
 
   beforeAll(async () => {
     gw = await startTestGateway({ modules: [testDomain()], app: { backgroundJobs: false } });
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
-    mkdirSync(SHOTS, { recursive: true });
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+    mkdirSync(CONSOLE_SHOTS, { recursive: true });
   });
   afterAll(async () => {
     await browser?.close();
@@ -80,7 +70,7 @@ describe.runIf(existsSync(CHROMIUM))('confirming a parked call in the console, i
     const row = page.getByRole('row').filter({ hasText: id });
     expect(await row.textContent()).toContain('Credit 5000 cents to account acc-9.');
     expect(await row.textContent()).toContain('alice');
-    await page.screenshot({ path: join(SHOTS, '6-confirmations.png') });
+    await page.screenshot({ path: join(CONSOLE_SHOTS, '6-confirmations.png') });
 
     await page.getByRole('link', { name: `Open ${id}` }).click();
     await expect.poll(() => page.getByRole('heading', { name: 'Confirmation (pending)' }).count()).toBe(1);
@@ -99,7 +89,7 @@ describe.runIf(existsSync(CHROMIUM))('confirming a parked call in the console, i
 
     await page.getByLabel('Leave it off').check();
     await page.getByLabel('Note (optional)').fill('Account verified by phone');
-    await page.screenshot({ path: join(SHOTS, '7-confirm-question.png') });
+    await page.screenshot({ path: join(CONSOLE_SHOTS, '7-confirm-question.png') });
     await page.getByRole('button', { name: 'Confirm and run' }).click();
     await expect.poll(() => page.getByRole('status').textContent()).toBe(`Confirmed ${id}: completed.`);
     await expect.poll(() => page.getByRole('heading', { name: 'Confirmation (accepted)' }).count()).toBe(1);
@@ -107,7 +97,7 @@ describe.runIf(existsSync(CHROMIUM))('confirming a parked call in the console, i
     expect(await page.getByText('Answered accepted by bob').textContent()).toContain(
       '(omit): Account verified by phone',
     );
-    await page.screenshot({ path: join(SHOTS, '8-confirmed.png'), fullPage: true });
+    await page.screenshot({ path: join(CONSOLE_SHOTS, '8-confirmed.png'), fullPage: true });
 
     // The world: one execution, as alice, with the approver's choice; one credit; the key replays it.
     const ran = await executions(gw.app.db, 'execute');

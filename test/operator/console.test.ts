@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Browser, chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ShiftableClock } from '../../src/app/clock.ts';
 import { startTestGateway, type TestGateway } from '../../src/testing/test-gateway.ts';
+import { CHROMIUM, CHROMIUM_ARGS, CONSOLE_SHOTS } from '../support/chromium.ts';
 import {
   type ParcelLedger,
   parcelTools,
@@ -15,17 +15,6 @@ import {
   shipper,
 } from './parcel-tools.ts';
 
-const CHROMIUM = '/usr/bin/chromium';
-const ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--no-first-run',
-];
-/** Where the screenshots go (the closing note describes them); a temp dir unless set. */
-const SHOTS = process.env.TOOLGATE_CONSOLE_SCREENSHOTS ?? join(tmpdir(), 'toolgate-console-shots');
-
 describe.runIf(existsSync(CHROMIUM))('the operator console in Chromium', () => {
   let gw: TestGateway;
   let browser: Browser;
@@ -33,8 +22,8 @@ describe.runIf(existsSync(CHROMIUM))('the operator console in Chromium', () => {
 
   beforeAll(async () => {
     gw = await startTestGateway({ tools: parcelTools(ledger), app: { backgroundJobs: false } });
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
-    mkdirSync(SHOTS, { recursive: true });
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+    mkdirSync(CONSOLE_SHOTS, { recursive: true });
   });
   afterAll(async () => {
     await browser?.close();
@@ -56,7 +45,7 @@ describe.runIf(existsSync(CHROMIUM))('the operator console in Chromium', () => {
     });
     const shell = await page.goto(`${gw.origin}/console`);
     expect(shell?.headers()['content-security-policy']).toContain("script-src 'self'");
-    await page.screenshot({ path: join(SHOTS, '1-sign-in.png') });
+    await page.screenshot({ path: join(CONSOLE_SHOTS, '1-sign-in.png') });
 
     await page.getByLabel('Operator token').fill(token);
     await page.getByRole('button', { name: 'Sign in' }).click();
@@ -68,7 +57,7 @@ describe.runIf(existsSync(CHROMIUM))('the operator console in Chromium', () => {
     expect(page.url()).not.toContain(token);
     expect(await page.evaluate(() => sessionStorage.getItem('toolgate.operatorToken'))).toBe(token);
     expect(await page.evaluate(() => localStorage.length)).toBe(0);
-    await page.screenshot({ path: join(SHOTS, '2-review-queue.png') });
+    await page.screenshot({ path: join(CONSOLE_SHOTS, '2-review-queue.png') });
 
     await page.getByRole('button', { name: `Resolve ${id}` }).click();
     const dialog = page.getByRole('dialog');
@@ -79,7 +68,7 @@ describe.runIf(existsSync(CHROMIUM))('the operator console in Chromium', () => {
     await page.getByLabel('Reference in the owning system (optional)').fill('TRK-2024');
     await dialog.getByRole('button', { name: 'Review decision' }).click();
     expect(await dialog.textContent()).toContain('This cannot be changed afterwards');
-    await page.screenshot({ path: join(SHOTS, '3-confirm.png') });
+    await page.screenshot({ path: join(CONSOLE_SHOTS, '3-confirm.png') });
     await dialog.getByRole('button', { name: 'Confirm resolution' }).click();
     await expect.poll(() => page.getByRole('status').textContent()).toBe(`Resolved ${id} as completed.`);
     await expect.poll(() => page.getByText('Nothing awaits a decision.').count()).toBe(1);
@@ -93,14 +82,14 @@ describe.runIf(existsSync(CHROMIUM))('the operator console in Chromium', () => {
     await page.goto(`${gw.origin}/console#operation/${id}`);
     await expect.poll(() => page.getByText('operations_review_resolve').count()).toBe(1);
     expect(await page.getByRole('table').first().textContent()).toContain('reviewer-acme (operator)');
-    await page.screenshot({ path: join(SHOTS, '4-operation-detail.png'), fullPage: true });
+    await page.screenshot({ path: join(CONSOLE_SHOTS, '4-operation-detail.png'), fullPage: true });
 
     await page.goto(`${gw.origin}/console#tools`);
     const tool = page.getByRole('row').filter({ hasText: 'parcels_ship' });
     await expect.poll(() => tool.count()).toBe(1);
     expect(await tool.textContent()).toContain('1.2.0');
     expect(await tool.textContent()).toContain('outcome_unknown 1');
-    await page.screenshot({ path: join(SHOTS, '5-tools.png') });
+    await page.screenshot({ path: join(CONSOLE_SHOTS, '5-tools.png') });
 
     await page.goto(`${gw.origin}/console#operations?status=completed`);
     await expect.poll(() => page.getByRole('row').filter({ hasText: id }).count()).toBe(1);
