@@ -34,6 +34,7 @@ export type ResolveAnswer =
       readonly hook: 'ran' | 'none' | 'failed';
     }
   | { readonly kind: 'not_found' }
+  | { readonly kind: 'four_eyes'; readonly requester: string }
   | { readonly kind: 'conflict'; readonly status: string; readonly decision: DecisionView | null };
 
 export interface ResolveDeps {
@@ -59,8 +60,10 @@ export function resolveDepsOf(app: App): ResolveDeps {
 
 /**
  * An operator's decision about an operation of their tenant, recorded under the token's subject.
- * Idempotent: the same outcome again answers the first decision (`replayed`), a different outcome or
- * an operation that was settled without review is refused, and the tool's hook runs once.
+ * Four eyes: the operation's requester (its tenant and subject) never decides it, whatever their
+ * scopes; that refusal changes nothing. Idempotent: the same outcome again answers the first decision
+ * (`replayed`), a different outcome or an operation that was settled without review is refused, and
+ * the tool's hook runs once.
  */
 export async function resolveOperation(
   deps: ResolveDeps,
@@ -70,6 +73,7 @@ export async function resolveOperation(
 ): Promise<ResolveAnswer> {
   const row = await findTenantOperation(deps.db, principal.tenant, operationId);
   if (!row) return { kind: 'not_found' };
+  if (row.subject === principal.subject) return { kind: 'four_eyes', requester: row.subject };
   const now = deps.now();
   const result = await deps.reviews.resolve(
     {

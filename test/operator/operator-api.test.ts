@@ -153,6 +153,40 @@ for (const target of storeTargets) {
       expect(missingNote.status).toBe(400);
     });
 
+    it('never lets the requester resolve its own operation (four eyes); another holder of the scope can', async () => {
+      const id = await parkOperation();
+      const requester = shipper();
+      const selfReviewer = { ...requester, scopes: [...requester.scopes, 'operations:review'] };
+      const decisionRows = () =>
+        gw.app.db.query('SELECT operator FROM operation_reviews WHERE operation_id = ?', [id]);
+      const decisionEntries = async () =>
+        (await gw.app.operations.audit.list({ tenant: 'acme', operationId: id, limit: 200 })).filter(
+          (e) => e.action === 'operations_review_resolve',
+        );
+      const own = await api(selfReviewer, 'POST', `/operator/v1/operations/${id}/resolve`, {
+        outcome: 'rejected',
+        note: 'it never left, trust me',
+      });
+      expect(own.status).toBe(403);
+      expect(own.body).toMatchObject({ error: 'four_eyes', requester: 'shipper-acme' });
+      expect((await gw.operation(id))?.status).toBe('needs_review');
+      expect(await decisionRows()).toEqual([]);
+      expect(await decisionEntries()).toEqual([]);
+      expect(ledger.reviews.filter((r) => r.operationId === id)).toEqual([]);
+
+      const colleague = { ...selfReviewer, sub: 'colleague-acme' };
+      const theirs = await api(colleague, 'POST', `/operator/v1/operations/${id}/resolve`, {
+        outcome: 'rejected',
+        note: 'carrier never received it',
+      });
+      expect(theirs.status).toBe(200);
+      expect(theirs.body).toMatchObject({ hook: 'ran', decision: { operator: 'colleague-acme' } });
+      expect((await gw.operation(id))?.status).toBe('rejected');
+      expect(await decisionRows()).toEqual([{ operator: 'colleague-acme' }]);
+      expect((await decisionEntries()).map((e) => e.subject)).toEqual(['colleague-acme']);
+      expect(ledger.reviews.filter((r) => r.operationId === id)).toHaveLength(1);
+    });
+
     it('keeps a durable audit trail of calls, reconciliation and decisions, without argument values', async () => {
       const id = await parkOperation();
       await api(reviewer(), 'POST', `/operator/v1/operations/${id}/resolve`, {
