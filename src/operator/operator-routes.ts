@@ -181,6 +181,13 @@ export function operatorRoutes(app: App): HttpRouteFamily {
           requester: answer.requester,
         });
       }
+      if (answer.kind === 'refused') {
+        return reply(res, 409, {
+          error: 'decision_refused',
+          message: `${answer.reason} Nothing was recorded; the operation is still ${answer.status}.`,
+          status: answer.status,
+        });
+      }
       if (answer.kind === 'conflict') {
         return reply(res, 409, {
           error: answer.decision ? 'conflicting_decision' : 'not_reviewable',

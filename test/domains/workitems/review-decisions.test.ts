@@ -77,6 +77,35 @@ for (const target of storeTargets) {
         expect(await h.trackerCreates()).toHaveLength(1);
       });
 
+      it('completed with a reference that matches no item is refused; nothing is recorded and the draft can still settle', async () => {
+        const { draftId, operationId } = await parkedCommit('drop_response_after_apply');
+        const [created] = await h.trackerCreates();
+        const decide = (reference?: string) =>
+          resolveAsOperator(h.app, operationId, 'completed', 'checked the tracker by hand', reference);
+        for (const reference of ['OPS-9999', 'WEB-1', undefined]) {
+          const refused = await decide(reference);
+          expect(refused, String(reference)).toMatchObject({ kind: 'refused', status: 'needs_review' });
+          expect((refused as { reason: string }).reason).toContain(
+            reference
+              ? `Reference ${reference} matches no item of tracker project OPS`
+              : 'must name the item',
+          );
+        }
+        expect((await h.app.operations.store.findById(operationId))?.status).toBe('needs_review');
+        expect(await draftState(draftId)).toEqual({ state: 'committing', item_id: null });
+        expect(
+          await h.rows('SELECT operator FROM operation_reviews WHERE operation_id = ?', [operationId]),
+        ).toEqual([]);
+        const audited = await h.app.operations.audit.list({ tenant: 'acme', operationId, limit: 200 });
+        expect(audited.filter((e) => e.action === 'operations_review_resolve')).toEqual([]);
+
+        expect(await decide(created!.ref)).toMatchObject({ kind: 'resolved', hook: 'ran' });
+        expect(await draftState(draftId)).toEqual({ state: 'committed', item_id: created!.ref });
+        const later = await h.commit(MEMBER, { draft_id: draftId, idempotency_key: newKey('c2') });
+        expect(later).toMatchObject({ status: 'rejected', code: 'DRAFT_ALREADY_COMMITTED' });
+        expect(await h.trackerCreates()).toHaveLength(1);
+      });
+
       it('the requester cannot resolve its own commit; the draft stays parked and nothing is created', async () => {
         const { draftId, operationId } = await parkedCommit('drop_response_after_apply');
         const member = demoPrincipalNamed(h.app.principals, MEMBER);
