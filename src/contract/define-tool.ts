@@ -147,6 +147,15 @@ export interface ToolSpec<I extends z.ZodObject, O extends z.ZodType> {
    * whose commit never reached the destination). Runs after the decision is recorded.
    */
   readonly onReviewResolved?: (operation: OperationSnapshot, decision: ReviewDecisionView) => Promise<void>;
+  /**
+   * Asked before an operator's decision is recorded: `{ refuse: reason }` when the domain could not
+   * follow it as given (a reference that names nothing the owning system holds for this operation),
+   * and the decision is refused with that reason, nothing recorded; null to let it stand.
+   */
+  readonly checkReviewDecision?: (
+    operation: OperationSnapshot,
+    decision: ReviewDecisionView,
+  ) => Promise<{ readonly refuse: string } | null>;
   /** Asks the owning system what happened to an operation whose outcome is unknown. */
   readonly reconcile?: (
     operation: OperationSnapshot,

@@ -2,7 +2,7 @@ import type { AnyToolDefinition } from '../contract/define-tool.ts';
 import type { Migration } from '../store/sql-database.ts';
 import { auditMigration } from './audit-migration.ts';
 import type { OperationStore } from './operation-store.ts';
-import { operationsGetTool } from './operations-get-tool.ts';
+import { operationsGetTool, type SensitiveFieldsOf } from './operations-get-tool.ts';
 import { operationsMigration } from './operations-migration.ts';
 import type { OperatorConfirmations } from './operator-confirmations.ts';
 import { operatorConfirmationsMigration } from './operator-confirmations-migration.ts';
@@ -20,10 +20,14 @@ export const FRAMEWORK_MIGRATIONS: readonly Migration[] = [
   operatorConfirmationsMigration,
 ];
 
-/** `confirmations` settles a parked operation whose question expired when operations_get reads it. */
+/**
+ * `confirmations` settles a parked operation whose question expired when operations_get reads it;
+ * `sensitiveFieldsOf` names the fields a served tool marks sensitive, withheld from what it shows.
+ */
 export function frameworkTools(
   store: OperationStore,
   confirmations?: OperatorConfirmations,
+  sensitiveFieldsOf?: SensitiveFieldsOf,
 ): AnyToolDefinition[] {
-  return [operationsGetTool(store, confirmations)];
+  return [operationsGetTool(store, confirmations, sensitiveFieldsOf)];
 }

@@ -7,6 +7,10 @@ import { OPERATION_ID_PATTERN } from './operation-id.ts';
 import type { OperationRecord, OperationStatus } from './operation-record.ts';
 import type { OperationStore } from './operation-store.ts';
 import type { OperatorConfirmations } from './operator-confirmations.ts';
+import { withholdingView } from './request-summary.ts';
+
+/** The fields a served tool marks sensitive (undefined for none or a tool no longer served). */
+export type SensitiveFieldsOf = (tool: string) => readonly string[] | undefined;
 
 const errors = defineErrorCodes({
   OPERATION_NOT_FOUND: {
@@ -46,7 +50,9 @@ const operationView = z.strictObject({
     .record(z.string(), z.unknown())
     .nullable()
     .describe(
-      'The stored outcome envelope (status, code, message, resolution, result, ...), the one a retry with the same key would replay; null while in progress.',
+      'The stored outcome envelope (status, code, message, resolution, result, ...); null while in progress. ' +
+        "Its result shows the top-level scalar fields only: nested objects and arrays (addresses, items) and the tool's sensitive fields are withheld and named under result.withheld. " +
+        "A retry with the same key replays the full outcome to its caller; the domain's own read tool shows the current state.",
     ),
   delivery_attempts: z.number().int().describe('Deliveries that executed this operation.'),
   reconcile_attempts: z.number().int().describe('Times the owning system was asked what happened.'),
@@ -62,7 +68,11 @@ const operationView = z.strictObject({
 });
 
 /** The `operations_get` read tool: the state of one operation the caller may see. */
-export function operationsGetTool(store: OperationStore, confirmations?: OperatorConfirmations) {
+export function operationsGetTool(
+  store: OperationStore,
+  confirmations?: OperatorConfirmations,
+  sensitiveFieldsOf: SensitiveFieldsOf = () => undefined,
+) {
   return defineTool({
     name: 'operations_get',
     title: 'Get operation status',
@@ -71,7 +81,7 @@ export function operationsGetTool(store: OperationStore, confirmations?: Operato
       'operation_id a write or request tool returned. Use it after outcome_unknown or in_progress instead of ' +
       'starting a new operation. Operators see every operation of their tenant.',
     kind: 'read',
-    version: '2.0.0',
+    version: '2.1.0',
     input: z.strictObject({
       operation_id: z
         .string()
@@ -102,7 +112,10 @@ export function operationsGetTool(store: OperationStore, confirmations?: Operato
       const record = confirmations ? await confirmations.expireIfDue(found) : found;
       const { message, resolution } = describeStatus(record);
       // The top-level message says where the operation stands, never only that the read worked.
-      return outcome.completed(viewOf(record), { message, ...(resolution ? { resolution } : {}) });
+      return outcome.completed(viewOf(record, sensitiveFieldsOf(record.tool)), {
+        message,
+        ...(resolution ? { resolution } : {}),
+      });
     },
   });
 }
@@ -159,13 +172,22 @@ function visibleTo(record: OperationRecord, principal: Principal): boolean {
   return record.subject === principal.subject || principal.actor === 'operator';
 }
 
-function viewOf(record: OperationRecord): z.output<typeof operationView> {
+/** The operation for any reader, its outcome's result shown by the operator API's rule (withholdingView). */
+function viewOf(
+  record: OperationRecord,
+  sensitiveFields: readonly string[] | undefined,
+): z.output<typeof operationView> {
   const iso = (ms: number) => new Date(ms).toISOString();
+  const stored = record.envelope;
+  const result = stored?.result;
   return {
     operation_id: record.id,
     tool: record.tool,
     status: record.status === 'awaiting_confirmation' ? 'in_progress' : record.status,
-    outcome: record.envelope,
+    outcome:
+      stored && result !== null && typeof result === 'object'
+        ? { ...stored, result: withholdingView(result as Record<string, unknown>, sensitiveFields) }
+        : stored,
     delivery_attempts: record.attempts,
     reconcile_attempts: record.reconcileAttempts,
     reconcile_note: record.reconcileNote,

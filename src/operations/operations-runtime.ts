@@ -129,7 +129,7 @@ export function createOperationsRuntime(options: OperationsRuntimeOptions): Oper
     idempotency,
     durable: idempotency,
     confirmations,
-    tools: frameworkTools(store, confirmations),
+    tools: frameworkTools(store, confirmations, (tool) => registry.get(tool)?.definition.sensitiveFields),
     store,
     reconciler,
     reviews: new ReviewQueue(db, registry.catalog(), audit),

@@ -174,6 +174,20 @@ export function operatorRoutes(app: App): HttpRouteFamily {
       if (!parsed.success) return badQuery(res, zodProblems(parsed.error.issues));
       const answer = await resolveOperation(resolveDepsOf(app), principal, match[1]!, parsed.data);
       if (answer.kind === 'not_found') return reply(res, 404, { error: 'not_found' });
+      if (answer.kind === 'four_eyes') {
+        return reply(res, 403, {
+          error: 'four_eyes',
+          message: 'The requester of an operation cannot resolve it; another operator must.',
+          requester: answer.requester,
+        });
+      }
+      if (answer.kind === 'refused') {
+        return reply(res, 409, {
+          error: 'decision_refused',
+          message: `${answer.reason} Nothing was recorded; the operation is still ${answer.status}.`,
+          status: answer.status,
+        });
+      }
       if (answer.kind === 'conflict') {
         return reply(res, 409, {
           error: answer.decision ? 'conflicting_decision' : 'not_reviewable',

@@ -2,8 +2,9 @@ import type { Logger } from 'pino';
 import { z } from 'zod';
 import type { App } from '../app/create-app.ts';
 import type { Principal } from '../auth/principal.ts';
+import type { ReviewDecisionView } from '../contract/define-tool.ts';
 import type { ToolRegistry } from '../contract/tool-registry.ts';
-import { snapshotOf } from '../operations/operation-record.ts';
+import { type OperationRecord, recordFromRow, snapshotOf } from '../operations/operation-record.ts';
 import type { ReviewQueue } from '../operations/review-queue.ts';
 import type { SqlExecutor } from '../store/sql-database.ts';
 import { findTenantOperation, type OperationView, operationView } from './operation-listing.ts';
@@ -34,6 +35,8 @@ export type ResolveAnswer =
       readonly hook: 'ran' | 'none' | 'failed';
     }
   | { readonly kind: 'not_found' }
+  | { readonly kind: 'four_eyes'; readonly requester: string }
+  | { readonly kind: 'refused'; readonly status: string; readonly reason: string }
   | { readonly kind: 'conflict'; readonly status: string; readonly decision: DecisionView | null };
 
 export interface ResolveDeps {
@@ -59,8 +62,10 @@ export function resolveDepsOf(app: App): ResolveDeps {
 
 /**
  * An operator's decision about an operation of their tenant, recorded under the token's subject.
- * Idempotent: the same outcome again answers the first decision (`replayed`), a different outcome or
- * an operation that was settled without review is refused, and the tool's hook runs once.
+ * Four eyes: the operation's requester (its tenant and subject) never decides it, whatever their
+ * scopes; that refusal changes nothing. Idempotent: the same outcome again answers the first decision
+ * (`replayed`), a different outcome or an operation that was settled without review is refused, and
+ * the tool's hook runs once.
  */
 export async function resolveOperation(
   deps: ResolveDeps,
@@ -70,6 +75,9 @@ export async function resolveOperation(
 ): Promise<ResolveAnswer> {
   const row = await findTenantOperation(deps.db, principal.tenant, operationId);
   if (!row) return { kind: 'not_found' };
+  if (row.subject === principal.subject) return { kind: 'four_eyes', requester: row.subject };
+  const refusal = await toolRefusal(deps, recordFromRow(row), request);
+  if (refusal !== null) return { kind: 'refused', status: row.status, reason: refusal };
   const now = deps.now();
   const result = await deps.reviews.resolve(
     {
@@ -103,19 +111,41 @@ export async function resolveOperation(
   return { kind: 'resolved', replayed: false, operation: operationView(settled), decision, hook };
 }
 
+/**
+ * The tool's reason not to take this decision about an operation still in review (a reference that
+ * names nothing it holds), asked before anything is recorded; null when it has none or no check.
+ */
+async function toolRefusal(
+  deps: ResolveDeps,
+  record: OperationRecord,
+  request: ResolveRequest,
+): Promise<string | null> {
+  if (record.status !== 'needs_review' && record.status !== 'outcome_unknown') return null;
+  const check = deps.registry.get(record.tool)?.definition.checkReviewDecision;
+  if (!check) return null;
+  try {
+    const verdict = await check(snapshotOf(record), reviewDecisionView(request));
+    return verdict?.refuse ?? null;
+  } catch (error) {
+    // Unchecked is not accepted: a decision the domain cannot follow would leave its state behind.
+    deps.logger.error({ err: error, op: record.id, tool: record.tool }, 'checkReviewDecision failed');
+    return 'The tool could not check this decision now; try again later.';
+  }
+}
+
+function reviewDecisionView(request: ResolveRequest): ReviewDecisionView {
+  return { resolution: request.outcome, note: request.note, reference: request.reference ?? null };
+}
+
 async function runReviewHook(
   deps: ResolveDeps,
-  record: Parameters<typeof snapshotOf>[0],
+  record: OperationRecord,
   request: ResolveRequest,
 ): Promise<'ran' | 'none' | 'failed'> {
   const follow = deps.registry.get(record.tool)?.definition.onReviewResolved;
   if (!follow) return 'none';
   try {
-    await follow(snapshotOf(record), {
-      resolution: request.outcome,
-      note: request.note,
-      reference: request.reference ?? null,
-    });
+    await follow(snapshotOf(record), reviewDecisionView(request));
     return 'ran';
   } catch (error) {
     // The decision stands (it is what the owning system did); the domain's follow-up needs a look.

@@ -12,6 +12,7 @@ import {
   SECRET_STREET,
   shipArgs,
   shipper,
+  UNKNOWN_PARCEL,
   watcher,
 } from './parcel-tools.ts';
 
@@ -151,6 +152,59 @@ for (const target of storeTargets) {
         outcome: 'completed',
       });
       expect(missingNote.status).toBe(400);
+    });
+
+    it('refuses a decision the tool cannot follow (409 decision_refused) and records nothing', async () => {
+      const id = await parkOperation();
+      const refused = await api(reviewer(), 'POST', `/operator/v1/operations/${id}/resolve`, {
+        outcome: 'completed',
+        reference: UNKNOWN_PARCEL,
+        note: 'carrier confirmed pickup',
+      });
+      expect(refused.status).toBe(409);
+      expect(refused.body).toMatchObject({ error: 'decision_refused', status: 'needs_review' });
+      expect(refused.body!.message).toContain(`The carrier knows no parcel ${UNKNOWN_PARCEL}.`);
+      expect((await gw.operation(id))?.status).toBe('needs_review');
+      expect(
+        await gw.app.db.query('SELECT operator FROM operation_reviews WHERE operation_id = ?', [id]),
+      ).toEqual([]);
+      const audited = await gw.app.operations.audit.list({ tenant: 'acme', operationId: id, limit: 200 });
+      expect(audited.filter((e) => e.action === 'operations_review_resolve')).toEqual([]);
+      expect(ledger.reviews.filter((r) => r.operationId === id)).toEqual([]);
+    });
+
+    it('never lets the requester resolve its own operation (four eyes); another holder of the scope can', async () => {
+      const id = await parkOperation();
+      const requester = shipper();
+      const selfReviewer = { ...requester, scopes: [...requester.scopes, 'operations:review'] };
+      const decisionRows = () =>
+        gw.app.db.query('SELECT operator FROM operation_reviews WHERE operation_id = ?', [id]);
+      const decisionEntries = async () =>
+        (await gw.app.operations.audit.list({ tenant: 'acme', operationId: id, limit: 200 })).filter(
+          (e) => e.action === 'operations_review_resolve',
+        );
+      const own = await api(selfReviewer, 'POST', `/operator/v1/operations/${id}/resolve`, {
+        outcome: 'rejected',
+        note: 'it never left, trust me',
+      });
+      expect(own.status).toBe(403);
+      expect(own.body).toMatchObject({ error: 'four_eyes', requester: 'shipper-acme' });
+      expect((await gw.operation(id))?.status).toBe('needs_review');
+      expect(await decisionRows()).toEqual([]);
+      expect(await decisionEntries()).toEqual([]);
+      expect(ledger.reviews.filter((r) => r.operationId === id)).toEqual([]);
+
+      const colleague = { ...selfReviewer, sub: 'colleague-acme' };
+      const theirs = await api(colleague, 'POST', `/operator/v1/operations/${id}/resolve`, {
+        outcome: 'rejected',
+        note: 'carrier never received it',
+      });
+      expect(theirs.status).toBe(200);
+      expect(theirs.body).toMatchObject({ hook: 'ran', decision: { operator: 'colleague-acme' } });
+      expect((await gw.operation(id))?.status).toBe('rejected');
+      expect(await decisionRows()).toEqual([{ operator: 'colleague-acme' }]);
+      expect((await decisionEntries()).map((e) => e.subject)).toEqual(['colleague-acme']);
+      expect(ledger.reviews.filter((r) => r.operationId === id)).toHaveLength(1);
     });
 
     it('keeps a durable audit trail of calls, reconciliation and decisions, without argument values', async () => {

@@ -13,6 +13,8 @@ export interface ParcelLedger {
 }
 
 export const SECRET_STREET = '7 Secret Lane';
+/** A reference parcels_ship refuses to resolve with: the carrier knows no such parcel. */
+export const UNKNOWN_PARCEL = 'TRK-NONE';
 
 const shipInput = z.strictObject({
   order_id: z.string().min(1).max(40).describe('Order to ship.'),
@@ -51,6 +53,10 @@ export function parcelTools(ledger: ParcelLedger) {
         return outcome.unknown<{ parcel_id: string }>('OUTCOME_UNKNOWN', 'The carrier did not answer.');
       },
       reconcile: async () => ({ settled: false, note: 'carrier has no status query', escalate: true }),
+      checkReviewDecision: async (_operation, decision) =>
+        decision.reference === UNKNOWN_PARCEL
+          ? { refuse: `The carrier knows no parcel ${UNKNOWN_PARCEL}.` }
+          : null,
       onReviewResolved: async (operation, decision) => {
         ledger.reviews.push({ operationId: operation.id, decision });
       },

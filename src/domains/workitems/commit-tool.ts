@@ -115,6 +115,7 @@ export function commitTool(committer: DraftCommitter) {
       );
     },
     reconcile: async (operation, ctx) => committer.reconcile(operation, ctx.signal),
+    checkReviewDecision: async (operation, decision) => committer.reviewRefusal(operation, decision),
     onReviewResolved: async (operation, decision) => committer.followReview(operation, decision),
   });
 }

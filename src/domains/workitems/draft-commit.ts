@@ -172,8 +172,45 @@ export class DraftCommitter {
   }
 
   /**
+   * Whether an operator's decision on a parked commit can be followed, asked before it is recorded.
+   * Rejected always can. Completed must name the item it created: an item of the draft's project that
+   * no other draft became, so the draft can record it; anything else is refused, because a commit
+   * settled as done with no item the draft can point to would leave the draft committing forever.
+   */
+  async reviewRefusal(
+    operation: OperationSnapshot,
+    decision: ReviewDecisionView,
+  ): Promise<{ readonly refuse: string } | null> {
+    if (decision.resolution === 'rejected') return null;
+    const { db, tracker } = this.deps;
+    const draft = await draftStore.findByCommitOperation(db, operation.tenant, operation.id);
+    if (draft?.state !== 'committing') return null;
+    const project = draft.projectId;
+    const otherwise = 'or resolve it rejected if the tracker holds no such item.';
+    if (!decision.reference) {
+      return {
+        refuse: `A completed commit of draft ${draft.draftId} must name the item it created: give its id (${project}-<number>) as reference, ${otherwise}`,
+      };
+    }
+    const item = await tracker.getItem(draft.tenant, decision.reference);
+    if (!item || item.projectKey !== project) {
+      return {
+        refuse: `Reference ${decision.reference} matches no item of tracker project ${project}: give the id of the item "${draft.fields.title}" became, ${otherwise}`,
+      };
+    }
+    const owner = await draftStore.findByItem(db, draft.tenant, item.itemId);
+    if (owner && owner.draftId !== draft.draftId) {
+      return {
+        refuse: `Item ${item.itemId} is already the item of draft ${owner.draftId}: give the id of the item "${draft.fields.title}" became, ${otherwise}`,
+      };
+    }
+    return null;
+  }
+
+  /**
    * An operator settled a commit whose outcome was unknown. Rejected: the item was never created, so the
-   * draft opens again for a new commit. Completed with the item id they found: the draft records it.
+   * draft opens again for a new commit. Completed with the item id they found (checked by
+   * reviewRefusal): the draft records it.
    */
   async followReview(operation: OperationSnapshot, decision: ReviewDecisionView): Promise<void> {
     const { db, tracker, clock } = this.deps;

@@ -2,6 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ADDRESS_SAMPLES } from '../../../src/domains/orders/demo-orders.ts';
 import { simulationWorld } from '../../../src/external/simulation-world.ts';
+import { findTenantOperation, operationView } from '../../../src/operator/operation-listing.ts';
 import { storeTargets } from '../../store/store-targets.ts';
 import { resolveAsOperator } from '../../support/operator-review.ts';
 import { newKey, type OrdersHarness, orderId, startOrders } from './orders-app.ts';
@@ -38,6 +39,38 @@ for (const target of storeTargets) {
           outcome: { status: string; code: string | null; result: unknown } | null;
         };
       const updates = () => h.effects('warehouse', 'address_update_applied');
+
+      it('operations_get shows the owner and an operator no more of the address than the operator API', async () => {
+        const id = orderId('alice-editable');
+        const { version } = await h.order(id);
+        const key = newKey();
+        const done = await change(id, version, key);
+        expect(done).toMatchObject({ status: 'completed', result: { confirmed_address: NEW_ADDRESS } });
+        expect((await h.order(id)).address).toEqual(NEW_ADDRESS);
+        const street = NEW_ADDRESS.address_line_1;
+        for (const who of [ALICE, 'acme-operator-olivia']) {
+          const seen = await h.call(who, 'operations_get', { operation_id: done.operation_id });
+          expect(seen.status, who).toBe('completed');
+          expect(JSON.stringify(seen), who).not.toContain(street);
+          expect((seen.result as { outcome: unknown }).outcome, who).toMatchObject({
+            status: 'completed',
+            code: null,
+            result: {
+              order_id: id,
+              order_version: version + 1,
+              fulfilment_state: 'address_change_allowed',
+              suggested_address: null,
+              withheld: ['confirmed_address', 'corrected_fields'],
+            },
+          });
+        }
+        const listed = operationView((await findTenantOperation(h.app.db, 'acme', done.operation_id!))!);
+        expect(JSON.stringify(listed)).not.toContain(street);
+        expect(listed.request).toMatchObject({ order_id: id, withheld: ['new_address'] });
+        // Its caller still gets the whole stored outcome by retrying with the same key.
+        const replayed = await change(id, version, key);
+        expect(replayed).toMatchObject({ replayed: true, result: { confirmed_address: NEW_ADDRESS } });
+      });
 
       it("an operator's decision on a change left unknown releases the order, one way or the other", async () => {
         const review = (operationId: string, as: 'completed' | 'rejected') =>
@@ -110,7 +143,10 @@ for (const target of storeTargets) {
         expect(settled.status).toBe('completed');
         expect(settled.outcome).toMatchObject({
           status: 'completed',
-          result: { confirmed_address: NEW_ADDRESS, order_version: 4 },
+          result: {
+            order_version: 4,
+            withheld: ['confirmed_address', 'corrected_fields'],
+          },
         });
         expect(await h.order(id)).toEqual({
           ...before,

@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { simulationWorld } from '../../../src/external/simulation-world.ts';
+import { resolveDepsOf, resolveOperation } from '../../../src/operator/resolve-operation.ts';
 import { storeTargets } from '../../store/store-targets.ts';
 import { resolveAsOperator } from '../../support/operator-review.ts';
+import { demoPrincipalNamed } from '../demo-principal.ts';
 import { newKey, startWorkitems, type WorkitemsHarness } from './workitems-app.ts';
 
 const MEMBER = 'workitems_member';
@@ -73,6 +75,62 @@ for (const target of storeTargets) {
           status: 'completed',
         });
         expect(await h.trackerCreates()).toHaveLength(1);
+      });
+
+      it('completed with a reference that matches no item is refused; nothing is recorded and the draft can still settle', async () => {
+        const { draftId, operationId } = await parkedCommit('drop_response_after_apply');
+        const [created] = await h.trackerCreates();
+        const decide = (reference?: string) =>
+          resolveAsOperator(h.app, operationId, 'completed', 'checked the tracker by hand', reference);
+        for (const reference of ['OPS-9999', 'WEB-1', undefined]) {
+          const refused = await decide(reference);
+          expect(refused, String(reference)).toMatchObject({ kind: 'refused', status: 'needs_review' });
+          expect((refused as { reason: string }).reason).toContain(
+            reference
+              ? `Reference ${reference} matches no item of tracker project OPS`
+              : 'must name the item',
+          );
+        }
+        expect((await h.app.operations.store.findById(operationId))?.status).toBe('needs_review');
+        expect(await draftState(draftId)).toEqual({ state: 'committing', item_id: null });
+        expect(
+          await h.rows('SELECT operator FROM operation_reviews WHERE operation_id = ?', [operationId]),
+        ).toEqual([]);
+        const audited = await h.app.operations.audit.list({ tenant: 'acme', operationId, limit: 200 });
+        expect(audited.filter((e) => e.action === 'operations_review_resolve')).toEqual([]);
+
+        expect(await decide(created!.ref)).toMatchObject({ kind: 'resolved', hook: 'ran' });
+        expect(await draftState(draftId)).toEqual({ state: 'committed', item_id: created!.ref });
+        const later = await h.commit(MEMBER, { draft_id: draftId, idempotency_key: newKey('c2') });
+        expect(later).toMatchObject({ status: 'rejected', code: 'DRAFT_ALREADY_COMMITTED' });
+        expect(await h.trackerCreates()).toHaveLength(1);
+      });
+
+      it('the requester cannot resolve its own commit; the draft stays parked and nothing is created', async () => {
+        const { draftId, operationId } = await parkedCommit('drop_response_after_apply');
+        const member = demoPrincipalNamed(h.app.principals, MEMBER);
+        const selfReviewer = { ...member, scopes: new Set([...member.scopes, 'operations:review']) };
+        const own = await resolveOperation(resolveDepsOf(h.app), selfReviewer, operationId, {
+          outcome: 'rejected',
+          note: 'let me commit it again',
+        });
+        expect(own).toEqual({ kind: 'four_eyes', requester: member.subject });
+        expect((await h.app.operations.store.findById(operationId))?.status).toBe('needs_review');
+        expect(await draftState(draftId)).toEqual({ state: 'committing', item_id: null });
+        const again = await h.commit(MEMBER, { draft_id: draftId, idempotency_key: newKey('c2') });
+        expect(again).toMatchObject({ status: 'rejected', code: 'COMMIT_OUTCOME_PENDING' });
+        expect(await h.trackerCreates()).toHaveLength(1);
+        expect(
+          await h.rows('SELECT operator FROM operation_reviews WHERE operation_id = ?', [operationId]),
+        ).toEqual([]);
+
+        const colleague = { ...selfReviewer, subject: 'workitems-colleague' };
+        const theirs = await resolveOperation(resolveDepsOf(h.app), colleague, operationId, {
+          outcome: 'rejected',
+          note: 'checked the tracker by hand',
+        });
+        expect(theirs).toMatchObject({ kind: 'resolved', decision: { operator: 'workitems-colleague' } });
+        expect(await draftState(draftId)).toEqual({ state: 'draft', item_id: null });
       });
     },
   );
