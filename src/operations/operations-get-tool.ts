@@ -51,8 +51,8 @@ const operationView = z.strictObject({
     .nullable()
     .describe(
       'The stored outcome envelope (status, code, message, resolution, result, ...); null while in progress. ' +
-        "Its result shows the top-level scalar fields only: nested objects and arrays (addresses, items) and the tool's sensitive fields are withheld and named under result.withheld. " +
-        "A retry with the same key replays the full outcome to its caller; the domain's own read tool shows the current state.",
+        'To the principal that made the call it is the whole outcome, as a retry with the same key would replay it. ' +
+        "To anyone else (an operator) its result shows the top-level scalar fields only: nested objects and arrays (addresses, items) and the tool's sensitive fields are withheld and named under result.withheld, the operator API's rule.",
     ),
   delivery_attempts: z.number().int().describe('Deliveries that executed this operation.'),
   reconcile_attempts: z.number().int().describe('Times the owning system was asked what happened.'),
@@ -112,7 +112,10 @@ export function operationsGetTool(
       const record = confirmations ? await confirmations.expireIfDue(found) : found;
       const { message, resolution } = describeStatus(record);
       // The top-level message says where the operation stands, never only that the read worked.
-      return outcome.completed(viewOf(record, sensitiveFieldsOf(record.tool)), {
+      // The requester reads its own outcome whole (a retry of its key replays the same); anyone else
+      // reads it through the operator API's rule.
+      const own = record.subject === ctx.principal.subject;
+      return outcome.completed(viewOf(record, own ? null : (sensitiveFieldsOf(record.tool) ?? [])), {
         message,
         ...(resolution ? { resolution } : {}),
       });
@@ -172,10 +175,13 @@ function visibleTo(record: OperationRecord, principal: Principal): boolean {
   return record.subject === principal.subject || principal.actor === 'operator';
 }
 
-/** The operation for any reader, its outcome's result shown by the operator API's rule (withholdingView). */
+/**
+ * The operation as a reader sees it; with `sensitiveFields` (a reader other than the requester), its
+ * outcome's result is shown by the operator API's rule (withholdingView).
+ */
 function viewOf(
   record: OperationRecord,
-  sensitiveFields: readonly string[] | undefined,
+  sensitiveFields: readonly string[] | null,
 ): z.output<typeof operationView> {
   const iso = (ms: number) => new Date(ms).toISOString();
   const stored = record.envelope;
@@ -185,7 +191,7 @@ function viewOf(
     tool: record.tool,
     status: record.status === 'awaiting_confirmation' ? 'in_progress' : record.status,
     outcome:
-      stored && result !== null && typeof result === 'object'
+      sensitiveFields !== null && stored && result !== null && typeof result === 'object'
         ? { ...stored, result: withholdingView(result as Record<string, unknown>, sensitiveFields) }
         : stored,
     delivery_attempts: record.attempts,
