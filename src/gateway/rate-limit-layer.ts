@@ -2,6 +2,7 @@ import type { Principal } from '../auth/principal.ts';
 import type { OutcomeEnvelope } from '../contract/envelope.ts';
 import type { RegisteredTool } from '../contract/tool-registry.ts';
 import { buildEnvelope } from './envelope-builder.ts';
+import { DEFAULT_WRITES_IN_FLIGHT_PER_PRINCIPAL } from './limit-defaults.ts';
 
 type ToolKind = RegisteredTool['definition']['kind'];
 
@@ -11,11 +12,10 @@ export interface RateLimitSettings {
   readonly perPrincipal?: number;
   /** A separate rate for one class of tools (its own bucket), e.g. `{ write: 2 }`. */
   readonly perPrincipalByKind?: Partial<Record<ToolKind, number>>;
-  /** Write/request calls one principal may have executing at once (default 4). */
+  /** Write/request calls one principal may have executing at once (default 8). */
   readonly writesInFlightPerPrincipal?: number;
 }
 
-export const DEFAULT_WRITES_IN_FLIGHT_PER_PRINCIPAL = 4;
 /** How long to suggest waiting when the in-flight cap, not the rate, refused the call. */
 const IN_FLIGHT_RETRY_MS = 250;
 /** Past this many buckets, full ones (principals idle for a second or more) are forgotten. */
