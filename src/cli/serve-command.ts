@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { DEFAULT_WRITES_IN_FLIGHT_PER_PRINCIPAL } from '../gateway/limit-defaults.ts';
 import type { RawServeOptions } from './serve-options.ts';
 
 /** `toolgate serve`: the gateway over Streamable HTTP (default) or stdio. The work loads only when run. */
@@ -43,7 +44,7 @@ export function registerServeCommand(program: Command): void {
     )
     .option(
       '--max-writes-in-flight-per-principal <n>',
-      'write/request calls one principal may have executing at once (TOOLGATE_MAX_WRITES_IN_FLIGHT_PER_PRINCIPAL, default 8)',
+      `write/request operations one principal may have executing at once (TOOLGATE_MAX_WRITES_IN_FLIGHT_PER_PRINCIPAL, default ${DEFAULT_WRITES_IN_FLIGHT_PER_PRINCIPAL})`,
     )
     .option(
       '--headers-timeout-ms <ms>',

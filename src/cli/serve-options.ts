@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { DEFAULT_MAX_TOKEN_LIFETIME_SECONDS } from '../auth/token-defaults.ts';
 import type { KeySource } from '../auth/token-verifier.ts';
 import type { ToolgateConfig } from '../config/define-config.ts';
+import { DEFAULT_WRITES_IN_FLIGHT_PER_PRINCIPAL } from '../gateway/limit-defaults.ts';
 import type { RateLimitSettings } from '../gateway/rate-limit-layer.ts';
 import type { OperationsTuning } from '../operations/operations-tuning.ts';
 import { DEFAULT_READ_LANES, DEFAULT_STATEMENT_TIMEOUT_MS } from '../store/postgres/postgres-defaults.ts';
@@ -74,9 +75,6 @@ export interface ServeConfig {
   readonly toolsPageSize: number;
   readonly tasksPageSize: number;
 }
-
-/** Writes one principal may have executing at once under `serve`, below the default pool of 10. */
-export const DEFAULT_SERVE_WRITES_IN_FLIGHT = 8;
 
 export class ConfigError extends Error {}
 
@@ -271,7 +269,7 @@ export function resolveServeConfig(raw: RawServeOptions, file: ToolgateConfig = 
     limits: {
       perPrincipal: rate,
       perPrincipalByKind: file.rateLimit?.byKind,
-      writesInFlightPerPrincipal: writesInFlight ?? DEFAULT_SERVE_WRITES_IN_FLIGHT,
+      writesInFlightPerPrincipal: writesInFlight ?? DEFAULT_WRITES_IN_FLIGHT_PER_PRINCIPAL,
     },
     connectionLimits,
     maxTokenLifetimeSeconds,

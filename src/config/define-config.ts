@@ -8,7 +8,7 @@ export interface RateLimitConfig {
   readonly perPrincipal?: number;
   /** Own rates (own buckets) for one class of tools, e.g. `{ write: 2 }`. */
   readonly byKind?: { readonly read?: number; readonly write?: number; readonly request?: number };
-  /** Write/request calls one principal may have executing at once (default 8). */
+  /** Distinct write/request operations one principal may have executing at once (default 8). */
   readonly writesInFlightPerPrincipal?: number;
 }
 

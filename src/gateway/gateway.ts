@@ -25,7 +25,7 @@ import {
 import { buildEnvelope, storeUnavailable } from './envelope-builder.ts';
 import { executeWithTimeout } from './execution-layer.ts';
 import { envelopeForExecution } from './execution-outcome.ts';
-import type { Admission, IdempotencyLayer, PossibleDuplicate } from './idempotency-layer.ts';
+import type { Admission, ExecutionSlot, IdempotencyLayer, PossibleDuplicate } from './idempotency-layer.ts';
 import { requirePrincipal } from './identity-layer.ts';
 import { validateInput } from './input-layer.ts';
 import { requireArgumentsObject, resolveTool } from './protocol-layer.ts';
@@ -293,12 +293,14 @@ export class Gateway {
     call.args = input.args;
     call.key = input.key;
     call.mode = tool.definition.supportsDryRun && input.args.dry_run === true ? 'dry_run' : 'execute';
-    // One caller's writes may not hold every database connection: a capped write reserves no key.
-    const writing = tool.definition.kind !== 'read' && call.mode === 'execute';
-    const slot = writing ? this.#deps.limits?.holdWrite(who) : undefined;
-    if (slot && !slot.ok) return this.#finish(call, rateLimited(tool, slot));
+    // One caller's writes may not hold every database connection: a delivery takes its write slot only
+    // to start a new operation, right before reserving it (refused, it reserves nothing), and holds it
+    // while that executes; a delivery that joins the key's operation takes none.
+    const key = call.key;
+    const keyed = tool.definition.kind !== 'read' && call.mode === 'execute' && key !== null;
+    const slot = keyed ? this.#deps.limits?.writeSlotFor(tool, who, key) : undefined;
     try {
-      return await this.#admitAndExecute(call, signal, request);
+      return await this.#admitAndExecute(call, signal, request, slot);
     } catch (error) {
       // Reached only when a layer itself failed before the handler ran: nothing was executed.
       this.#log.error(
@@ -315,7 +317,7 @@ export class Gateway {
         }),
       );
     } finally {
-      if (slot?.ok) slot.release();
+      slot?.giveBack();
       if (call.confirmation) onConfirmation(call.confirmation);
     }
   }
@@ -324,6 +326,7 @@ export class Gateway {
     call: CallState,
     signal: AbortSignal | undefined,
     request: ToolCallRequest,
+    slot: ExecutionSlot<Stop> | undefined,
   ): Promise<OutcomeEnvelope | Asking> {
     const { tool, principal: who } = call;
     const span = call.trace;
@@ -381,6 +384,7 @@ export class Gateway {
           },
           aborted,
           confirming,
+          slot,
         ),
       );
       if (admitted.kind === 'held') return stopped(admitted.held);

@@ -73,11 +73,23 @@ export interface PossibleDuplicate {
  */
 export type ReserveGate<H> = (duplicate: PossibleDuplicate | null) => Promise<H | null>;
 
+/**
+ * What a delivery must hold while it executes (its principal's write slot). Taken after the gate, right
+ * before the delivery reserves a new operation or takes over one that changed nothing; given back when
+ * another delivery got the operation first, so a delivery that joins holds none while it waits.
+ * `take` answers null once held, or the refusal that stops the call there, nothing reserved.
+ */
+export interface ExecutionSlot<H> {
+  take(): H | null;
+  giveBack(): void;
+}
+
 /** Layer 5 (write/request tools only): reserve atomically, or replay, join or refuse. */
 export interface IdempotencyLayer {
   admit<H = never>(
     call: KeyedCall,
     signal: AbortSignal,
     gate?: ReserveGate<H>,
+    slot?: ExecutionSlot<H>,
   ): Promise<Admission | { readonly kind: 'held'; readonly held: H }>;
 }

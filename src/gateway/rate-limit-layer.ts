@@ -2,6 +2,8 @@ import type { Principal } from '../auth/principal.ts';
 import type { OutcomeEnvelope } from '../contract/envelope.ts';
 import type { RegisteredTool } from '../contract/tool-registry.ts';
 import { buildEnvelope } from './envelope-builder.ts';
+import type { ExecutionSlot } from './idempotency-layer.ts';
+import { DEFAULT_WRITES_IN_FLIGHT_PER_PRINCIPAL } from './limit-defaults.ts';
 
 type ToolKind = RegisteredTool['definition']['kind'];
 
@@ -11,11 +13,10 @@ export interface RateLimitSettings {
   readonly perPrincipal?: number;
   /** A separate rate for one class of tools (its own bucket), e.g. `{ write: 2 }`. */
   readonly perPrincipalByKind?: Partial<Record<ToolKind, number>>;
-  /** Write/request calls one principal may have executing at once (default 4). */
+  /** Write/request operations one principal may have executing at once (default 8). */
   readonly writesInFlightPerPrincipal?: number;
 }
 
-export const DEFAULT_WRITES_IN_FLIGHT_PER_PRINCIPAL = 4;
 /** How long to suggest waiting when the in-flight cap, not the rate, refused the call. */
 const IN_FLIGHT_RETRY_MS = 250;
 /** Past this many buckets, full ones (principals idle for a second or more) are forgotten. */
@@ -30,6 +31,12 @@ export interface RateRefusal {
 /** A held in-flight slot, or the refusal. */
 export type WriteSlot = { ok: true; release(): void } | ({ ok: false } & RateRefusal);
 
+/** The in-flight cap's refusal, as the call's answer. */
+export interface InFlightRefusal {
+  readonly kind: 'answer';
+  readonly envelope: OutcomeEnvelope;
+}
+
 interface Bucket {
   tokens: number;
   at: number;
@@ -39,14 +46,16 @@ interface Bucket {
 /**
  * Refuses calls before anything about them is stored or executed: a token bucket per principal (and
  * per tool class where one has its own rate), taken before any other check, and a cap on the
- * principal's writes executing at once, so one caller can neither flood the gateway nor hold every
- * database connection.
+ * principal's distinct operations executing at once, so one caller can neither flood the gateway nor
+ * hold every database connection. Deliveries of one key share its slot: repeats of an operation that
+ * is already running join it and never count against the cap.
  */
 export class PrincipalRateLimiter {
   readonly #settings: RateLimitSettings;
   readonly #now: () => number;
   readonly #buckets = new Map<string, Bucket>();
-  readonly #writesInFlight = new Map<string, number>();
+  /** Per principal: the keys of its writes about to reserve or executing, with their holders. */
+  readonly #writesInFlight = new Map<string, Map<string, number>>();
   readonly #writeCap: number;
 
   constructor(settings: RateLimitSettings, now: () => number = () => performance.now()) {
@@ -65,23 +74,52 @@ export class PrincipalRateLimiter {
     return waitMs > 0 ? { waitMs, reason: `over ${rate} calls per second` } : null;
   }
 
-  /** Holds one of the principal's write slots while a write executes; `release` gives it back once. */
-  holdWrite(principal: Principal): WriteSlot {
+  /**
+   * Holds the principal's write slot for this idempotency key while its operation executes; `release`
+   * gives it back once. Deliveries of a key that already holds a slot share it (only one of them can
+   * reserve the operation): the cap counts distinct keys.
+   */
+  holdWrite(principal: Principal, key: string): WriteSlot {
     const who = principalKey(principal);
-    const held = this.#writesInFlight.get(who) ?? 0;
-    if (held >= this.#writeCap) {
+    const keys = this.#writesInFlight.get(who) ?? new Map<string, number>();
+    const holders = keys.get(key) ?? 0;
+    if (holders === 0 && keys.size >= this.#writeCap) {
       return { ok: false, waitMs: IN_FLIGHT_RETRY_MS, reason: `${this.#writeCap} writes in flight` };
     }
-    this.#writesInFlight.set(who, held + 1);
+    keys.set(key, holders + 1);
+    this.#writesInFlight.set(who, keys);
     let released = false;
     return {
       ok: true,
       release: () => {
         if (released) return;
         released = true;
-        const left = (this.#writesInFlight.get(who) ?? 1) - 1;
-        if (left <= 0) this.#writesInFlight.delete(who);
-        else this.#writesInFlight.set(who, left);
+        const left = (keys.get(key) ?? 1) - 1;
+        if (left > 0) keys.set(key, left);
+        else keys.delete(key);
+        if (keys.size === 0) this.#writesInFlight.delete(who);
+      },
+    };
+  }
+
+  /**
+   * The write slot of one keyed call, for the idempotency layer to take right before the call reserves
+   * a new operation (a delivery that joins one never takes it); the caller gives back what it still
+   * holds once the call is over.
+   */
+  writeSlotFor(tool: RegisteredTool, principal: Principal, key: string): ExecutionSlot<InFlightRefusal> {
+    let held: { release(): void } | null = null;
+    return {
+      take: () => {
+        if (held) return null;
+        const slot = this.holdWrite(principal, key);
+        if (!slot.ok) return { kind: 'answer', envelope: rateLimited(tool, slot) };
+        held = slot;
+        return null;
+      },
+      giveBack: () => {
+        held?.release();
+        held = null;
       },
     };
   }

@@ -2,7 +2,13 @@ import type { Clock } from '../app/clock.ts';
 import type { OperationHandle } from '../contract/define-tool.ts';
 import type { OutcomeEnvelope } from '../contract/envelope.ts';
 import type { ToolRegistry } from '../contract/tool-registry.ts';
-import type { Admission, IdempotencyLayer, KeyedCall, ReserveGate } from '../gateway/idempotency-layer.ts';
+import type {
+  Admission,
+  ExecutionSlot,
+  IdempotencyLayer,
+  KeyedCall,
+  ReserveGate,
+} from '../gateway/idempotency-layer.ts';
 import type { SqlExecutor } from '../store/sql-database.ts';
 import { requestContentHash, suspectDuplicate } from './duplicate-suspicion.ts';
 import { abandonedEnvelope, conflictEnvelope, inProgressEnvelope } from './operation-envelopes.ts';
@@ -45,15 +51,17 @@ export class DurableIdempotency implements IdempotencyLayer {
     call: KeyedCall,
     signal: AbortSignal,
     gate?: ReserveGate<H>,
+    slot?: ExecutionSlot<H>,
   ): Promise<Admission | { readonly kind: 'held'; readonly held: H }> {
     const { store, clock } = this.deps;
     const { tenant, subject } = call.principal;
     // A key already taken is answered from its own record (replayed, waited on, or refused when the
     // request differs) before anything about a new request is worked out: a retry is never taken
-    // for a duplicate of another operation, and a replay costs one lookup and its audit entry.
+    // for a duplicate of another operation, a replay costs one lookup and its audit entry, and
+    // neither takes a write slot.
     const taken = await store.findByKey(tenant, subject, call.key);
     if (taken) {
-      const joined = await this.#join(call, signal, taken, gate);
+      const joined = await this.#join(call, signal, taken, gate, slot);
       if (joined) return joined;
     }
     const definition = call.tool.definition;
@@ -69,6 +77,14 @@ export class DurableIdempotency implements IdempotencyLayer {
     const summary = JSON.stringify(requestSummary(call.args, definition.sensitiveFields));
     // The key frees up again only when its record expired or was purged; then this delivery reserves it.
     for (let round = 0; round < 3; round += 1) {
+      const refused = slot ? slot.take() : null;
+      if (refused !== null) {
+        // Refused a slot: unless another delivery (of another process, too) has reserved the key by
+        // now, in which case this one joins it, holding none.
+        const reserved = await store.findByKey(tenant, subject, call.key);
+        const joined = reserved ? await this.#join(call, signal, reserved, gate, slot) : null;
+        return joined ?? { kind: 'held', held: refused };
+      }
       const at = round === 0 ? reserveAt : clock.now();
       const id = newOperationId(at);
       const reservation = await store.reserveOrFind({
@@ -88,7 +104,8 @@ export class DurableIdempotency implements IdempotencyLayer {
         requestSummary: summary,
       });
       if (reservation.reserved) return this.#execute(id, call, {}, {});
-      const joined = await this.#join(call, signal, reservation.existing, gate);
+      slot?.giveBack();
+      const joined = await this.#join(call, signal, reservation.existing, gate, slot);
       if (joined) return joined;
     }
     throw new Error(`operation for key of ${definition.name} kept disappearing during reservation`);
@@ -107,6 +124,7 @@ export class DurableIdempotency implements IdempotencyLayer {
     signal: AbortSignal,
     found: OperationRecord | null,
     gate: ReserveGate<H> | undefined,
+    slot: ExecutionSlot<H> | undefined,
   ): Promise<Admission | { readonly kind: 'held'; readonly held: H } | null> {
     const { store, clock, tuning, settleSignal } = this.deps;
     const deadline = performance.now() + tuning.joinWaitMs;
@@ -157,8 +175,11 @@ export class DurableIdempotency implements IdempotencyLayer {
         // holds again, before the record is taken over.
         const held = gate ? await gate(null) : null;
         if (held !== null) return { kind: 'held', held };
+        const refused = slot ? slot.take() : null;
+        if (refused !== null) return { kind: 'held', held: refused };
         const taken = await store.takeOver(record.id, call.correlationId, now, this.#leaseFrom(call, now));
         if (taken) return this.#execute(taken.id, call, taken.checkpoints, taken.externalRefs);
+        slot?.giveBack();
         continue;
       }
       if (record.status === 'outcome_unknown' && now - record.updatedAt >= tuning.reconcileBackoffMs) {

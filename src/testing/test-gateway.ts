@@ -42,6 +42,7 @@ export interface TestGatewayOptions {
       | 'tracing'
       | 'tasksPageSize'
       | 'operatorConfirmationTtlSeconds'
+      | 'limits'
     >
   >;
   /** Where logs go; silent unless TOOLGATE_TEST_LOG_LEVEL is set. */

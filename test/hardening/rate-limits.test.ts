@@ -39,17 +39,31 @@ describe('the per-principal token bucket', () => {
 
   test('caps writes in flight per principal; a released slot is given back once', () => {
     const limiter = new PrincipalRateLimiter({ writesInFlightPerPrincipal: 1 });
-    const first = limiter.holdWrite(alice);
+    const first = limiter.holdWrite(alice, 'key-1');
     expect(first.ok).toBe(true);
-    expect(limiter.holdWrite(alice)).toMatchObject({ ok: false });
-    expect(limiter.holdWrite(bob).ok).toBe(true);
+    expect(limiter.holdWrite(alice, 'key-2')).toMatchObject({ ok: false });
+    expect(limiter.holdWrite(bob, 'key-2').ok).toBe(true);
     if (first.ok) {
       first.release();
       first.release();
     }
-    const second = limiter.holdWrite(alice);
+    const second = limiter.holdWrite(alice, 'key-2');
     expect(second.ok).toBe(true);
-    expect(limiter.holdWrite(alice).ok).toBe(false);
+    expect(limiter.holdWrite(alice, 'key-3').ok).toBe(false);
+  });
+
+  test('deliveries of one key share its slot: the cap counts distinct keys', () => {
+    const limiter = new PrincipalRateLimiter({ writesInFlightPerPrincipal: 2 });
+    const holders = Array.from({ length: 10 }, () => limiter.holdWrite(alice, 'key-1'));
+    expect(holders.every((h) => h.ok)).toBe(true);
+    const other = limiter.holdWrite(alice, 'key-2');
+    expect(other.ok).toBe(true);
+    expect(limiter.holdWrite(alice, 'key-3')).toMatchObject({ ok: false });
+    // The key's slot frees only when its last holder releases it.
+    for (const holder of holders.slice(1)) if (holder.ok) holder.release();
+    expect(limiter.holdWrite(alice, 'key-3').ok).toBe(false);
+    if (holders[0]?.ok) holders[0].release();
+    expect(limiter.holdWrite(alice, 'key-3').ok).toBe(true);
   });
 });
 

@@ -15,7 +15,7 @@ export interface StoreGatewaySuite {
  */
 export function gatewayOnStore(
   target: StoreTarget,
-  options: Omit<StartGatewayOptions, 'databaseUrl' | 'app'>,
+  options: Omit<StartGatewayOptions, 'databaseUrl'>,
 ): StoreGatewaySuite {
   const clock = new ShiftableClock();
   let gw: StartedGateway | undefined;
@@ -25,7 +25,7 @@ export function gatewayOnStore(
     gw = await startGateway({
       ...options,
       databaseUrl: location.config.databaseUrl,
-      app: { backgroundJobs: false, clock },
+      app: { ...options.app, backgroundJobs: false, clock },
     });
   });
   afterAll(async () => {
