@@ -11,6 +11,7 @@ import type { ConfirmationQuestion } from '../gateway/confirmation-layer.ts';
 import type { Gateway, ToolCallRequest } from '../gateway/gateway.ts';
 import type { OperationRecord } from '../operations/operation-record.ts';
 import type { OperationTasks } from './operation-tasks.ts';
+import { missingTasksScope } from './task-request-checks.ts';
 import { type TaskTiming, taskStatusOf, toolResultOf } from './task-view.ts';
 
 /** The Tasks extension of MCP 2026-07-28 (SEP-2663): tasks/get, tasks/update, tasks/cancel. */
@@ -147,9 +148,9 @@ const updateParams = z.object({
 });
 
 /**
- * tasks/get, tasks/update and tasks/cancel from the durable operations, for one request's principal.
- * A client that did not declare the extension on this request is answered -32021; a task that is not
- * the caller's own is -32602, the same as one that does not exist. tasks/list and tasks/result are
+ * tasks/get, tasks/update and tasks/cancel from the durable operations, for one request's principal
+ * holding operations_get's scope. A client that did not declare the extension on this request is
+ * answered -32021; a task that is not the caller's own is -32602, the same as one that does not exist. tasks/list and tasks/result are
  * gone in this revision and stay unregistered (-32601).
  */
 export function serveTaskExtension(
@@ -166,6 +167,8 @@ export function serveTaskExtension(
       );
     }
     const principal = await principalNow();
+    const refusal = principal ? missingTasksScope(principal, ctx.mcpReq.method) : null;
+    if (refusal) throw new ProtocolError(refusal.code, refusal.message, refusal.data);
     const record = principal ? await tasks.find(principal, taskId) : null;
     if (!record) throw new ProtocolError(INVALID_PARAMS, `Task not found: ${taskId}.`);
     return record;
