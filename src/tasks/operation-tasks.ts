@@ -11,6 +11,7 @@ import { OPERATION_ID_PATTERN } from '../operations/operation-id.ts';
 import type { OperationRecord } from '../operations/operation-record.ts';
 import type { OperationStore } from '../operations/operation-store.ts';
 import { DEFAULT_TASKS_PAGE_SIZE } from '../transport/endpoint-defaults.ts';
+import { echoOf, MAX_TASK_ID_LENGTH } from './task-request-checks.ts';
 import { isSettledTask, type TaskTiming, taskOf, toolResultOf } from './task-view.ts';
 
 export interface OperationTasksOptions {
@@ -115,14 +116,15 @@ export class OperationTasks {
    * unknown one are the same "not found", whatever the protocol revision asking.
    */
   async find(principal: Principal, taskId: string): Promise<OperationRecord | null> {
-    const record = OPERATION_ID_PATTERN.test(taskId) ? await this.#store.findById(taskId) : null;
+    const wellFormed = taskId.length <= MAX_TASK_ID_LENGTH && OPERATION_ID_PATTERN.test(taskId);
+    const record = wellFormed ? await this.#store.findById(taskId) : null;
     if (!record || record.tenant !== principal.tenant || record.subject !== principal.subject) return null;
     return record;
   }
 
   async #own(principal: Principal, taskId: string): Promise<OperationRecord> {
     const record = await this.find(principal, taskId);
-    if (!record) throw new McpError(ErrorCode.InvalidParams, `Task not found: ${taskId}.`);
+    if (!record) throw new McpError(ErrorCode.InvalidParams, `Task not found: ${echoOf(taskId)}.`);
     return record;
   }
 }

@@ -11,6 +11,7 @@ import type { ConfirmationQuestion } from '../gateway/confirmation-layer.ts';
 import type { Gateway, ToolCallRequest } from '../gateway/gateway.ts';
 import type { OperationRecord } from '../operations/operation-record.ts';
 import type { OperationTasks } from './operation-tasks.ts';
+import { echoOf, missingTasksScope, TaskRequestError, taskIdOf } from './task-request-checks.ts';
 import { type TaskTiming, taskStatusOf, toolResultOf } from './task-view.ts';
 
 /** The Tasks extension of MCP 2026-07-28 (SEP-2663): tasks/get, tasks/update, tasks/cancel. */
@@ -140,16 +141,15 @@ async function taskHandle(
   return { ...task, resultType: 'task' };
 }
 
-const taskParams = z.object({ taskId: z.string() });
-const updateParams = z.object({
-  taskId: z.string(),
-  inputResponses: z.record(z.string(), z.unknown()).optional(),
-});
+// The params are checked by the handler, after the scope, so that a malformed one is answered as on
+// 2025-11-25: a short -32602 naming the field, quoting at most a capped part of what was sent.
+const taskParams = z.looseObject({});
+const updateParams = z.looseObject({ inputResponses: z.record(z.string(), z.unknown()).optional() });
 
 /**
- * tasks/get, tasks/update and tasks/cancel from the durable operations, for one request's principal.
- * A client that did not declare the extension on this request is answered -32021; a task that is not
- * the caller's own is -32602, the same as one that does not exist. tasks/list and tasks/result are
+ * tasks/get, tasks/update and tasks/cancel from the durable operations, for one request's principal
+ * holding operations_get's scope. A client that did not declare the extension on this request is
+ * answered -32021; a task that is not the caller's own is -32602, the same as one that does not exist. tasks/list and tasks/result are
  * gone in this revision and stay unregistered (-32601).
  */
 export function serveTaskExtension(
@@ -157,7 +157,7 @@ export function serveTaskExtension(
   tasks: OperationTasks,
   principalNow: () => Principal | null | Promise<Principal | null>,
 ): void {
-  const own = async (taskId: string, ctx: ServerContext): Promise<OperationRecord> => {
+  const own = async (params: unknown, ctx: ServerContext): Promise<OperationRecord> => {
     if (!acceptsTasks(ctx)) {
       throw new ProtocolError(
         MISSING_REQUIRED_CLIENT_CAPABILITY,
@@ -166,24 +166,33 @@ export function serveTaskExtension(
       );
     }
     const principal = await principalNow();
-    const record = principal ? await tasks.find(principal, taskId) : null;
-    if (!record) throw new ProtocolError(INVALID_PARAMS, `Task not found: ${taskId}.`);
-    return record;
+    const method = ctx.mcpReq.method;
+    try {
+      const refusal = principal ? missingTasksScope(principal, method) : null;
+      if (refusal) throw refusal;
+      const taskId = taskIdOf(params, method);
+      const record = principal ? await tasks.find(principal, taskId) : null;
+      if (!record) throw new ProtocolError(INVALID_PARAMS, `Task not found: ${echoOf(taskId)}.`);
+      return record;
+    } catch (error) {
+      if (error instanceof TaskRequestError) throw new ProtocolError(error.code, error.message, error.data);
+      throw error;
+    }
   };
   server.setRequestHandler('tasks/get', { params: taskParams }, async (params, ctx) => ({
-    ...extensionTaskOf(await own(params.taskId, ctx), tasks.timing),
+    ...extensionTaskOf(await own(params, ctx), tasks.timing),
   }));
   // No task of ours ever asks for input, so no response is outstanding: each is ignored, as the
   // extension says of responses to keys that are not outstanding.
   server.setRequestHandler('tasks/update', { params: updateParams }, async (params, ctx) => {
-    await own(params.taskId, ctx);
+    await own(params, ctx);
     return {};
   });
   // A task exists only once its operation executes, so its write may already have reached the owning
   // system: a cancel is acknowledged, as the extension requires, and never undoes anything. The
   // acknowledgement says so; the task goes on to its real outcome.
   server.setRequestHandler('tasks/cancel', { params: taskParams }, async (params, ctx) => {
-    const task = extensionTaskOf(await own(params.taskId, ctx), tasks.timing);
+    const task = extensionTaskOf(await own(params, ctx), tasks.timing);
     const reason =
       task.status === 'completed'
         ? `task ${task.taskId} is already settled; nothing to cancel`

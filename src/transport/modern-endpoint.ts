@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createMcpHandler, type McpHttpHandler } from '@modelcontextprotocol/server';
 import type { Principal } from '../auth/principal.ts';
+import { oversizedTaskParam } from '../tasks/task-request-checks.ts';
 import type { DirectHandler } from './direct-methods.ts';
 import { sendJson } from './http-replies.ts';
 import { ModernDirect } from './modern-direct.ts';
@@ -67,6 +68,12 @@ export class ModernEndpoint {
         data: { mismatch: { header: disagreement.header, body: disagreement.message } },
       };
       return sendJson(res, 400, { jsonrpc: '2.0', id: (body as { id: unknown }).id, error });
+    }
+    // Refused here, before the SDK's header checks would quote the whole value back, twice.
+    const oversized = oversizedTaskParam(body);
+    if (oversized) {
+      const error = { code: oversized.code, message: oversized.message };
+      return sendJson(res, 200, { jsonrpc: '2.0', id: (body as { id: unknown }).id, error });
     }
     const gone = new AbortController();
     const onClose = () => {
