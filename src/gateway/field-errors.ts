@@ -53,9 +53,11 @@ export function fieldErrorsOf(
   return errors;
 }
 
-// JSON carries no undefined: with reportInput an absent field is the only way to get one.
+// JSON carries no undefined: with reportInput an absent field is the only way to get one. An absent
+// enum or literal field reaches zod as a value outside the allowed ones; it is missing all the same.
 const isMissing = (issue: z.core.$ZodIssue) =>
-  issue.code === 'invalid_type' && (issue as { input?: unknown }).input === undefined;
+  (issue.code === 'invalid_type' || issue.code === 'invalid_value') &&
+  (issue as { input?: unknown }).input === undefined;
 
 function codeOf(issue: z.core.$ZodIssue): string {
   switch (issue.code) {
@@ -68,7 +70,7 @@ function codeOf(issue: z.core.$ZodIssue): string {
     case 'invalid_format':
       return 'INVALID_FORMAT';
     case 'invalid_value':
-      return 'NOT_ALLOWED';
+      return isMissing(issue) ? 'REQUIRED' : 'NOT_ALLOWED';
     case 'not_multiple_of':
       return 'NOT_MULTIPLE_OF';
     case 'invalid_union':
@@ -158,6 +160,7 @@ function messageOf(issue: z.core.$ZodIssue): string {
     case 'invalid_value': {
       const shown = issue.values.slice(0, 20).map((v) => JSON.stringify(v));
       const more = issue.values.length > 20 ? `, ... (${issue.values.length} in all)` : '';
+      if (isMissing(issue)) return `Required field is missing; one of: ${shown.join(', ')}${more}.`;
       return `Must be one of: ${shown.join(', ')}${more}; got ${describeValue(issue.input)}.`;
     }
     case 'invalid_format':

@@ -41,6 +41,7 @@ const everyKind = defineTool({
       .optional()
       .describe('An odd number.'),
     needed: z.string().max(10).describe('Required.'),
+    shade: z.enum(['light', 'dark']).describe('Required: light or dark.'),
   }),
   output: z.strictObject({ ok: z.boolean() }),
   errors: [],
@@ -63,7 +64,11 @@ describe('answers that lead an agent to the right next step', () => {
   afterAll(() => gw.close());
 
   const errorsFor = async (args: Record<string, unknown>) => {
-    const envelope = await gw.callTool('probe_reader', 'probe_kinds', { needed: 'x', ...args });
+    const envelope = await gw.callTool('probe_reader', 'probe_kinds', {
+      needed: 'x',
+      shade: 'light',
+      ...args,
+    });
     expect(envelope).toMatchObject({ status: 'failed', code: 'INVALID_ARGUMENT' });
     return envelope.field_errors;
   };
@@ -96,7 +101,11 @@ describe('answers that lead an agent to the right next step', () => {
       message: 'Expected a string, got an array.',
     });
     const missing = (await gw.callTool('probe_reader', 'probe_kinds', {})).field_errors;
-    expect(missing).toEqual([{ field: 'needed', code: 'REQUIRED', message: 'Required field is missing.' }]);
+    // A missing enum field is missing, not a value outside the enum.
+    expect(missing).toEqual([
+      { field: 'needed', code: 'REQUIRED', message: 'Required field is missing.' },
+      { field: 'shade', code: 'REQUIRED', message: 'Required field is missing; one of: "light", "dark".' },
+    ]);
   });
 
   test('every other kind of problem is named for what it is', async () => {
