@@ -4,7 +4,7 @@ import { defineTool } from '../contract/define-tool.ts';
 import { defineErrorCodes } from '../contract/error-catalog.ts';
 import { outcome } from '../contract/outcome.ts';
 import { OPERATION_ID_PATTERN } from './operation-id.ts';
-import type { OperationRecord, OperationStatus } from './operation-record.ts';
+import { OPERATION_STATUSES, type OperationRecord } from './operation-record.ts';
 import type { OperationStore } from './operation-store.ts';
 import type { OperatorConfirmations } from './operator-confirmations.ts';
 import { withholdingView } from './request-summary.ts';
@@ -25,25 +25,14 @@ const errors = defineErrorCodes({
  * The statuses operations_get reports. A call parked for an approver is `in_progress` to its caller (the
  * message says it waits for an approver); the operator API tells `awaiting_confirmation` apart.
  */
-const REPORTED_STATUSES = [
-  'in_progress',
-  'completed',
-  'submitted',
-  'rejected',
-  'requires_confirmation',
-  'failed',
-  'outcome_unknown',
-  'needs_review',
-] as const satisfies readonly OperationStatus[];
+const reportedStatus = z.enum(OPERATION_STATUSES).exclude(['awaiting_confirmation']);
 
 const operationView = z.strictObject({
   operation_id: z.string().describe('The operation id, as requested.'),
   tool: z.string().describe('The tool whose call created the operation.'),
-  status: z
-    .enum(REPORTED_STATUSES)
-    .describe(
-      'in_progress, a settled status, outcome_unknown (being reconciled) or needs_review (an operator decides).',
-    ),
+  status: reportedStatus.describe(
+    'in_progress, a settled status, outcome_unknown (being reconciled) or needs_review (an operator decides).',
+  ),
   // The stored envelope has the fields of this very answer (explained once, in the server instructions):
   // typing it again here would repeat the whole envelope in operations_get's schema.
   outcome: z

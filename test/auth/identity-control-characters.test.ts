@@ -7,6 +7,7 @@ import { outcome } from '../../src/contract/outcome.ts';
 import { idempotencyKeySchema } from '../../src/contract/schema-helpers.ts';
 import { startTestGateway, type TestGateway } from '../../src/testing/test-gateway.ts';
 import { type StoreLocation, storeTargets } from '../store/store-targets.ts';
+import { postToolCall } from '../support/post-tool-call.ts';
 
 const writer: TokenSubject = {
   sub: 'note-writer',
@@ -46,22 +47,9 @@ for (const target of storeTargets) {
       reconcile: async () => ({ settled: false, note: 'notes settle when written' }),
     });
     const write = async (subject: TokenSubject) =>
-      fetch(gw.url, {
-        method: 'POST',
-        headers: {
-          authorization: `Bearer ${await gw.tokenFor(subject)}`,
-          'content-type': 'application/json',
-          accept: 'application/json, text/event-stream',
-        },
-        body: JSON.stringify({
-          jsonrpc: '2.0',
-          id: 1,
-          method: 'tools/call',
-          params: {
-            name: 'notes_write',
-            arguments: { text: 'hello', idempotency_key: `note-${randomUUID()}` },
-          },
-        }),
+      postToolCall(gw.url, await gw.tokenFor(subject), 'notes_write', {
+        text: 'hello',
+        idempotency_key: `note-${randomUUID()}`,
       });
     const rows = async () => ({
       operations: await gw.app.db.query<{ subject: string; tenant: string }>(

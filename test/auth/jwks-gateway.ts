@@ -6,6 +6,7 @@ import { createApp } from '../../src/app/create-app.ts';
 import { toolsModule } from '../../src/testing/test-gateway.ts';
 import { startHttpTransport } from '../../src/transport/http-server.ts';
 import { newProbeLedger, type ProbeLedger, probeReader, probeTools } from '../gateway/probe-tools.ts';
+import { postToolCall } from '../support/post-tool-call.ts';
 import type { LocalIssuer } from './local-issuer.ts';
 
 /** A gateway serving the probe tools that verifies tokens with a local issuer's JWKS, as `--jwks-url` does. */
@@ -42,21 +43,7 @@ export async function startJwksGateway(
   return {
     url: http.url,
     ledger,
-    call: (token) =>
-      fetch(http.url, {
-        method: 'POST',
-        headers: {
-          authorization: `Bearer ${token}`,
-          'content-type': 'application/json',
-          accept: 'application/json, text/event-stream',
-        },
-        body: JSON.stringify({
-          jsonrpc: '2.0',
-          id: 1,
-          method: 'tools/call',
-          params: { name: 'probe_echo', arguments: { text: 'a' } },
-        }),
-      }),
+    call: (token) => postToolCall(http.url, token, 'probe_echo', { text: 'a' }),
     async close() {
       try {
         await http.close();

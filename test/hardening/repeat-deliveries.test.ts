@@ -4,6 +4,7 @@ import type { TokenSubject } from '../../src/auth/token-claims.ts';
 import type { OutcomeEnvelope } from '../../src/contract/envelope.ts';
 import { DEFAULT_WRITES_IN_FLIGHT_PER_PRINCIPAL } from '../../src/gateway/limit-defaults.ts';
 import { storeTargets } from '../store/store-targets.ts';
+import { postToolCall } from '../support/post-tool-call.ts';
 import { gatewayOnStore } from '../support/store-gateway.ts';
 import { executions, TEST_SYSTEM, testDomain } from '../support/test-domain.ts';
 import { modernRequest } from '../tasks/extension-client.ts';
@@ -36,23 +37,16 @@ for (const target of storeTargets) {
       app: { limits: {} },
     });
     const credit = async (key: string, amount = 100): Promise<OutcomeEnvelope> => {
-      const response = await fetch(suite.gw.url, {
-        method: 'POST',
-        headers: {
-          authorization: `Bearer ${await suite.gw.tokenFor(ALICE)}`,
-          'content-type': 'application/json',
-          accept: 'application/json, text/event-stream',
+      const response = await postToolCall(
+        suite.gw.url,
+        await suite.gw.tokenFor(ALICE),
+        'testing_credit_account',
+        {
+          account: 'acc-repeat',
+          amount,
+          idempotency_key: key,
         },
-        body: JSON.stringify({
-          jsonrpc: '2.0',
-          id: 1,
-          method: 'tools/call',
-          params: {
-            name: 'testing_credit_account',
-            arguments: { account: 'acc-repeat', amount, idempotency_key: key },
-          },
-        }),
-      });
+      );
       const body = (await response.json()) as { result: { structuredContent: OutcomeEnvelope } };
       return body.result.structuredContent;
     };
