@@ -1,3 +1,4 @@
+import { CONTRACT_BOUNDS, REPLY_LIMIT_BYTES, schemaBoundsProblem } from './contract-bounds.ts';
 import type { AnyToolDefinition } from './define-tool.ts';
 import { type ErrorCodeSpec, gatewayErrors, statusOfCode } from './error-catalog.ts';
 import { inputJsonSchema, type JsonSchema, openObjectPointers, outputJsonSchema } from './json-schema.ts';
@@ -39,6 +40,8 @@ export class ToolRegistry {
   readonly #views = new Map<string, Record<string, unknown>[]>();
   readonly #catalog = new Map<string, ErrorCodeSpec>(Object.values(gatewayErrors).map((e) => [e.code, e]));
   #listing: Record<string, unknown>[] | null = null;
+  /** Bytes of every registered tool's tools/list entry as JSON, with the separators of one array. */
+  #listingBytes = 0;
 
   constructor(readonly options: RegistryOptions) {}
 
@@ -90,12 +93,24 @@ export class ToolRegistry {
     const problems: ToolContractProblem[] = [];
     const broken = (rule: string, message: string) => problems.push({ tool: name, rule, message });
     if (this.#tools.has(name)) broken('unique-name', `tool ${name} is registered twice`);
-    const mirrored = withParamHeaders(inputJsonSchema(definition.input), definition.headers ?? {});
+    const converted = jsonSchemasOf(definition);
+    if (!converted.ok) {
+      broken('schema-bounds', converted.problem);
+      throw new ToolContractError(problems);
+    }
+    const mirrored = withParamHeaders(converted.input, definition.headers ?? {});
     for (const problem of mirrored.problems) broken('headers', problem);
     const inputSchema = mirrored.schema;
+    const outputSchema = converted.output;
+    const oversized =
+      schemaBoundsProblem(inputSchema, 'input') ?? schemaBoundsProblem(outputSchema, 'output');
+    // A schema past the bounds is not parsed against, not even for its examples: that is what fails.
+    if (oversized) {
+      broken('schema-bounds', oversized);
+      throw new ToolContractError(problems);
+    }
     const open = openObjectPointers(inputSchema);
     if (open.length > 0) broken('closed-input', `input objects must be closed (strictObject) at ${open}`);
-    const outputSchema = outputJsonSchema(definition.output);
     for (const example of definition.examples) {
       const parsed = definition.input.safeParse(example.input);
       if (!parsed.success) {
@@ -119,7 +134,6 @@ export class ToolRegistry {
       errors.set(spec.code, spec);
     }
     if (problems.length > 0) throw new ToolContractError(problems);
-    for (const spec of definition.errors) this.#catalog.set(spec.code, spec);
 
     const meta: Record<string, unknown> = {
       version: definition.version,
@@ -148,6 +162,20 @@ export class ToolRegistry {
       execution: { taskSupport: taskSupportOf(definition.kind) },
       _meta: { [CONTRACT_META_KEY]: meta },
     };
+    const entryBytes = Buffer.byteLength(JSON.stringify(listing)) + 1;
+    if (this.#listingBytes + entryBytes > CONTRACT_BOUNDS.listingBytes) {
+      const which =
+        entryBytes > CONTRACT_BOUNDS.listingBytes
+          ? `its tools/list entry is ${entryBytes} bytes`
+          : `with its ${entryBytes}-byte entry the tools/list listing would be ${this.#listingBytes + entryBytes} bytes`;
+      broken(
+        'listing-size',
+        `${which}; a listing must fit the ${REPLY_LIMIT_BYTES}-byte reply cap (at most ${CONTRACT_BOUNDS.listingBytes} bytes of entries)`,
+      );
+      throw new ToolContractError(problems);
+    }
+    this.#listingBytes += entryBytes;
+    for (const spec of definition.errors) this.#catalog.set(spec.code, spec);
     this.#tools.set(name, {
       definition,
       inputSchema,
@@ -159,5 +187,26 @@ export class ToolRegistry {
     });
     this.#listing = null;
     this.#views.clear();
+  }
+}
+
+type ConvertedSchemas =
+  | { readonly ok: true; readonly input: JsonSchema; readonly output: JsonSchema }
+  | { readonly ok: false; readonly problem: string };
+
+/** The tool's JSON schemas; a schema too deep for the converter to walk is a broken bound, not a crash. */
+function jsonSchemasOf(definition: AnyToolDefinition): ConvertedSchemas {
+  try {
+    return {
+      ok: true,
+      input: inputJsonSchema(definition.input),
+      output: outputJsonSchema(definition.output),
+    };
+  } catch (error) {
+    if (!(error instanceof RangeError)) throw error;
+    return {
+      ok: false,
+      problem: `a schema nests too deeply to be converted to JSON Schema (at most ${CONTRACT_BOUNDS.schemaDepth} levels are allowed)`,
+    };
   }
 }

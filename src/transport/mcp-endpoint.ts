@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { JSONRPCRequest, MessageExtraInfo } from '@modelcontextprotocol/sdk/types.js';
 import { SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
+import { REPLY_LIMIT_BYTES } from '../contract/contract-bounds.ts';
 import type { BearerAuthenticator } from './bearer-authenticator.ts';
 import type { DirectMethods, ReplyChunks } from './direct-methods.ts';
 import { sendJson, sendJsonRpcError } from './http-replies.ts';
@@ -23,7 +24,7 @@ const MAX_BATCH_SIZE = 100;
 const MAX_BATCH_COST = 100;
 const TOOLS_LIST_COST = 25;
 /** The most bytes one POST's answer may hold; replies past it are replaced with an error. */
-export const DEFAULT_REPLY_LIMIT_BYTES = 4 * 1024 * 1024;
+export const DEFAULT_REPLY_LIMIT_BYTES = REPLY_LIMIT_BYTES;
 
 export interface McpEndpointOptions {
   readonly transport: MultiplexedTransport;
