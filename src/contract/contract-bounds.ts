@@ -34,6 +34,15 @@ export function schemaBoundsProblem(schema: JsonSchema, which: 'input' | 'output
   return null;
 }
 
+/** The refusal of an object schema declaring `count` properties, when that is past the bound. */
+export function propertiesProblem(which: 'input' | 'output', count: number, pointer: string): string | null {
+  return count > CONTRACT_BOUNDS.propertiesPerObject ? tooManyProperties(which, count, pointer) : null;
+}
+
+function tooManyProperties(which: string, count: number, pointer: string): string {
+  return `${which} schema declares ${count} properties in one object at ${pointer}; at most ${CONTRACT_BOUNDS.propertiesPerObject} are allowed`;
+}
+
 function nodeProblem(node: unknown, which: string, pointer: string, depth: number): string | null {
   if (node === null || typeof node !== 'object') return null;
   if (depth > CONTRACT_BOUNDS.schemaDepth) {
@@ -46,7 +55,7 @@ function nodeProblem(node: unknown, which: string, pointer: string, depth: numbe
   if (!Array.isArray(node) && typeof properties === 'object' && properties !== null) {
     const count = Object.keys(properties).length;
     if (count > CONTRACT_BOUNDS.propertiesPerObject) {
-      return `${which} schema declares ${count} properties in one object at ${pointer || '/'}; at most ${CONTRACT_BOUNDS.propertiesPerObject} are allowed`;
+      return tooManyProperties(which, count, pointer || '/');
     }
   }
   for (const [key, child] of entries) {

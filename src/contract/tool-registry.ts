@@ -1,4 +1,9 @@
-import { CONTRACT_BOUNDS, REPLY_LIMIT_BYTES, schemaBoundsProblem } from './contract-bounds.ts';
+import {
+  CONTRACT_BOUNDS,
+  propertiesProblem,
+  REPLY_LIMIT_BYTES,
+  schemaBoundsProblem,
+} from './contract-bounds.ts';
 import type { AnyToolDefinition } from './define-tool.ts';
 import { type ErrorCodeSpec, gatewayErrors, statusOfCode } from './error-catalog.ts';
 import { inputJsonSchema, type JsonSchema, openObjectPointers, outputJsonSchema } from './json-schema.ts';
@@ -93,6 +98,12 @@ export class ToolRegistry {
     const problems: ToolContractProblem[] = [];
     const broken = (rule: string, message: string) => problems.push({ tool: name, rule, message });
     if (this.#tools.has(name)) broken('unique-name', `tool ${name} is registered twice`);
+    // The top-level object is counted before conversion, which is what takes long for a huge one.
+    const wide = propertiesProblem('input', Object.keys(definition.input.shape).length, '/');
+    if (wide) {
+      broken('schema-bounds', wide);
+      throw new ToolContractError(problems);
+    }
     const converted = jsonSchemasOf(definition);
     if (!converted.ok) {
       broken('schema-bounds', converted.problem);

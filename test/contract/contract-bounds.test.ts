@@ -69,6 +69,16 @@ describe('contract bounds at registration', () => {
     expect(registry.catalog().has('WIDE_NOT_FOUND')).toBe(false);
   });
 
+  it('counts the properties of nested objects too, naming where the wide one sits', () => {
+    const registry = new ToolRegistry({ retentionSeconds: 60 });
+    const input = z.strictObject({ outer: wideObject(CONTRACT_BOUNDS.propertiesPerObject + 1) });
+    const error = refusal(() => registry.register(readTool('nested_get', input)));
+    expect(error.problems[0]).toMatchObject({ tool: 'nested_get', rule: 'schema-bounds' });
+    expect(error.problems[0]?.message).toBe(
+      `input schema declares 1001 properties in one object at /properties/outer; at most ${CONTRACT_BOUNDS.propertiesPerObject} are allowed`,
+    );
+  });
+
   it('accepts an object at the property bound and parses against it', () => {
     const registry = new ToolRegistry({ retentionSeconds: 60 });
     const input = wideObject(CONTRACT_BOUNDS.propertiesPerObject);
