@@ -35,6 +35,7 @@ export function registerContractCommand(program: Command): void {
         const load = servedContractLoader(
           options.config,
           retention === undefined ? {} : { retentionSeconds: retention },
+          'contract export',
         );
         emit(serializeContract(await load()), options.out);
       }),
@@ -62,7 +63,7 @@ export function registerContractCommand(program: Command): void {
           const { loadContract } = await import('../contract-artifacts/served-contract.ts');
           const { diffContracts } = await import('../contract-artifacts/contract-diff.ts');
           const { diffReportJson, diffReportText } = await import('../contract-artifacts/diff-report.ts');
-          const served = servedContractLoader(options.config);
+          const served = servedContractLoader(options.config, {}, 'contract diff');
           const before = await loadContract(oldFile, served);
           const after = await loadContract(newFile, served);
           const diff = diffContracts(before, after, { allowRemoved: options.allowRemoved ?? [] });
@@ -83,7 +84,9 @@ export function registerContractCommand(program: Command): void {
         const { loadContract } = await import('../contract-artifacts/served-contract.ts');
         const { renderToolCatalog } = await import('../contract-artifacts/tool-catalog-doc.ts');
         emit(
-          renderToolCatalog(await loadContract(options.from, servedContractLoader(options.config))),
+          renderToolCatalog(
+            await loadContract(options.from, servedContractLoader(options.config, {}, 'contract docs')),
+          ),
           options.out,
         );
       }),

@@ -18,7 +18,7 @@ export function registerLintCommand(program: Command): void {
         );
         const { servedContractLoader } = await import('./served-contract-loader.ts');
         const { loadContract } = await import('../contract-artifacts/served-contract.ts');
-        const document = await loadContract(file, servedContractLoader(options.config));
+        const document = await loadContract(file, servedContractLoader(options.config, {}, 'lint'));
         const report = lintContract(document);
         process.stdout.write(
           options.json ? lintReportJson(report) : lintReportText(report, document.tools.length),

@@ -24,7 +24,7 @@ export async function runServe(raw: RawServeOptions): Promise<void> {
   let served: ServedModules;
   let config: ServeConfig;
   try {
-    served = await servedModules(raw.config);
+    served = await servedModules(raw.config, 'serve');
     config = resolveServeConfig(raw, served.settings);
   } catch (error) {
     exitOnConfigError('serve', error);

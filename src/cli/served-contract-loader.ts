@@ -6,6 +6,7 @@ import { servedModules } from './served-modules.ts';
 export function servedContractLoader(
   configFlag: string | undefined,
   options: ServedContractOptions = {},
+  command?: string,
 ): () => Promise<ContractDocument> {
-  return async () => buildServedContract((await servedModules(configFlag)).modules, options);
+  return async () => buildServedContract((await servedModules(configFlag, command)).modules, options);
 }

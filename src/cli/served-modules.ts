@@ -1,6 +1,8 @@
+import { resolve } from 'node:path';
 import type { ToolgateModule } from '../app/module.ts';
 import { ConfigFileError } from '../config/config-file-error.ts';
 import type { ToolgateConfig } from '../config/define-config.ts';
+import { type StartupDeadline, startupDeadline } from './startup-deadline.ts';
 
 /** What a command works on: a config file's modules, or the reference domains when none is named. */
 export interface ServedModules {
@@ -19,16 +21,44 @@ export function configFileOption(flag: string | undefined): string | undefined {
   return flag ?? (process.env.TOOLGATE_CONFIG || undefined);
 }
 
-/** Loads --config (or TOOLGATE_CONFIG); without one, the reference domains. Either is loaded only then. */
-export async function servedModules(configFlag: string | undefined): Promise<ServedModules> {
+/**
+ * Loads --config (or TOOLGATE_CONFIG); without one, the reference domains. Either is loaded only then.
+ * Importing the config and each module's create() are bounded by the start-up deadline: a step that
+ * does not settle in time ends the process with exit 2, naming the file or the module waited on.
+ * `command` names the command in that message (e.g. "serve").
+ */
+export async function servedModules(
+  configFlag: string | undefined,
+  command?: string,
+): Promise<ServedModules> {
+  const deadline = startupDeadline(command ? `toolgate ${command}` : 'toolgate');
   const path = configFileOption(configFlag);
   if (path === undefined) {
     const { referenceDomains } = await import('../domains/reference-domains.ts');
-    return { modules: referenceDomains, settings: {}, file: null };
+    return { modules: referenceDomains.map((m) => boundedCreate(m, deadline)), settings: {}, file: null };
   }
   const { loadConfigFile } = await import('../config/load-config.ts');
-  const loaded = await loadConfigFile(path);
-  return { modules: loaded.modules, settings: loaded.config, file: loaded.file };
+  const loaded = await deadline.within(
+    loadConfigFile(path),
+    `the import of config file ${resolve(path)}: its top-level await, or one in a module it imports, has not settled`,
+  );
+  return {
+    modules: loaded.modules.map((m) => boundedCreate(m, deadline)),
+    settings: loaded.config,
+    file: loaded.file,
+  };
+}
+
+/** The module with its create() bounded by the deadline. */
+function boundedCreate(module: ToolgateModule, deadline: StartupDeadline): ToolgateModule {
+  const create: ToolgateModule['create'] = (context) =>
+    deadline.within(
+      Promise.resolve().then(() => module.create(context)),
+      `module ${module.name}: its create() has not settled`,
+    );
+  return module.migrations
+    ? { name: module.name, migrations: module.migrations, create }
+    : { name: module.name, create };
 }
 
 /** Prints a config's problems the way every command does, and exits 2. */
