@@ -139,6 +139,16 @@ export interface ToolSpec<I extends z.ZodObject, O extends z.ZodType> {
    * cannot ask (see docs/confirmations.md). Absent: never. Dry runs never ask.
    */
   readonly confirm?: ConfirmSpec<z.output<I>>;
+  /**
+   * The request as its idempotency fingerprint sees it: a cosmetic normalization of the parsed input
+   * (spacing, capitalisation, "St" written out as "Street") that never changes what the request does.
+   * The fingerprint is taken after it, so the same key sent again with a cosmetic variant replays the
+   * recorded outcome (and duplicate suspicion sees the variant as the same request), while a material
+   * difference (another street number) still answers IDEMPOTENCY_CONFLICT. It shapes only the
+   * fingerprint: the handler gets the input as sent. Must be pure and deterministic. Absent: the
+   * parsed input as it is.
+   */
+  readonly normalizeForFingerprint?: (input: z.output<I>) => z.output<I>;
   /** Limits documented in the contract (e.g. "tracker without duplicate protection"). */
   readonly notes?: readonly string[];
   readonly handler: (input: z.output<I>, ctx: ToolContext) => Promise<ToolOutcome<z.output<O>>>;
@@ -228,6 +238,9 @@ export function defineTool<I extends z.ZodObject, O extends z.ZodType>(
   }
   for (const problem of paramHeaderProblems(spec.headers ?? {}, Object.keys(spec.input.shape))) {
     broken('headers', problem);
+  }
+  if (spec.normalizeForFingerprint && spec.kind === 'read') {
+    broken('normalize-for-fingerprint', 'a read tool reserves no key, so it has no fingerprint to normalize');
   }
   if (spec.confirm) {
     if (spec.kind === 'read') broken('confirm', 'a read tool changes nothing to confirm');

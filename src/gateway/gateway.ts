@@ -378,6 +378,7 @@ export class Gateway {
               contractMajor: tool.definition.majorVersion,
               mode: call.mode,
               args: call.args,
+              normalize: tool.definition.normalizeForFingerprint,
             }),
             args: call.args,
             correlationId: call.correlationId,

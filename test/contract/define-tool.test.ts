@@ -73,6 +73,16 @@ describe('defineTool', () => {
     expect(() => defineTool({ ...writeSpec, reconcile: undefined })).toThrow('must provide reconcile');
   });
 
+  it('refuses a cosmetic normalization for the fingerprint on a read tool, which reserves no key', () => {
+    const normalizeForFingerprint = (input: Record<string, unknown>) => input;
+    expect(() => defineTool({ ...readSpec, normalizeForFingerprint })).toThrow(
+      'a read tool reserves no key, so it has no fingerprint to normalize [normalize-for-fingerprint]',
+    );
+    expect(defineTool({ ...writeSpec, normalizeForFingerprint }).normalizeForFingerprint).toBe(
+      normalizeForFingerprint,
+    );
+  });
+
   it('refuses a version that is not semver and a one-word description', () => {
     expect(() => defineTool({ ...readSpec, version: '1.0' })).toThrow('semver');
     expect(() => defineTool({ ...readSpec, description: 'Gets a thing.' })).toThrow('description');
