@@ -7,6 +7,7 @@ import {
   chosenAddress,
   correctionQuestion,
 } from './address-correction-confirmation.ts';
+import { withNormalizedAddress } from './address-fingerprint.ts';
 import {
   addressChangeResultSchema,
   expectedOrderVersionSchema,
@@ -79,6 +80,7 @@ export function changeUnshippedAddressTool(service: AddressChangeService) {
     scopes: ['orders:write'],
     timeoutMs: 10_000,
     sensitiveFields: ['new_address'],
+    normalizeForFingerprint: withNormalizedAddress,
     notes: [
       'While the warehouse has not confirmed a change, the order keeps its previous address and orders_get shows the change under pending_address_change.',
     ],

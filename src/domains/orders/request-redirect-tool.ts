@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineTool } from '../../contract/define-tool.ts';
 import { idempotencyKeySchema } from '../../contract/schema-helpers.ts';
+import { withNormalizedAddress } from './address-fingerprint.ts';
 import { orderIdSchema, redirectRequestResultSchema } from './order-contract-schemas.ts';
 import { orderErrors } from './order-errors.ts';
 import { postalAddressSchema } from './postal-address.ts';
@@ -53,6 +54,7 @@ export function requestRedirectTool(service: RedirectService) {
     scopes: ['shipments:redirect'],
     timeoutMs: 10_000,
     sensitiveFields: ['new_address'],
+    normalizeForFingerprint: withNormalizedAddress,
     examples: [
       {
         title: 'Redirect a parcel in transit',
