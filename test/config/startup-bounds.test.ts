@@ -13,6 +13,7 @@ const HANGING_CREATE = join(FIXTURES, 'hanging-create.config.mjs');
 const HANGING_IMPORT = join(FIXTURES, 'hanging-import.config.mjs');
 const HUGE_SCHEMA = join(FIXTURES, 'huge-schema.config.mjs');
 const NOTES = join(FIXTURES, 'notes.config.mjs');
+const OVERSIZED_LISTING = join(FIXTURES, 'oversized-listing.config.mjs');
 const SHORT = { TOOLGATE_STARTUP_TIMEOUT_MS: '1500' };
 
 async function freePort(): Promise<number> {
@@ -145,6 +146,26 @@ describe('bounded start-up', () => {
       'tool wide_get: input schema declares 30000 properties in one object at /; at most 1000 are allowed [schema-bounds]',
     );
     expect(run.stderr).not.toContain('Maximum call stack size exceeded');
+    expect(run.stdout).toBe('');
+    expect(await accepts(port)).toBe(false);
+  });
+
+  test('serve refuses at load the tool that takes the listing past the reply cap, with its size and the cap', async () => {
+    const port = await freePort();
+    const run = await runCommand(BIN, [
+      'serve',
+      '--config',
+      OVERSIZED_LISTING,
+      '--port',
+      String(port),
+      '--data-dir',
+      dir,
+    ]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(
+      /tool wordy_find: with its \d+-byte entry the tools\/list listing would be \d+ bytes; a listing must fit the 4194304-byte reply cap .*\[listing-size\]/,
+    );
+    expect(run.stderr).not.toContain('tool wordy_get');
     expect(run.stdout).toBe('');
     expect(await accepts(port)).toBe(false);
   });
