@@ -58,6 +58,20 @@ describe('request fingerprint', () => {
     expect(fp({ tool: 'orders_get' })).not.toBe(fp());
   });
 
+  it("is taken after the tool's cosmetic normalization, which still tells material differences apart", () => {
+    const address = base.args.address as Record<string, string>;
+    const spelledOut = (args: Record<string, unknown>) => {
+      const given = args.address as Record<string, string>;
+      return { ...args, address: { ...given, line1: given.line1!.replace(/ St$/, ' Street') } };
+    };
+    const withLine = (line1: string) => ({ ...base.args, address: { ...address, line1 } });
+    const normalized = (line1: string) => fp({ normalize: spelledOut }, withLine(line1));
+    expect(normalized('1 Main St')).toBe(normalized('1 Main Street'));
+    expect(normalized('2 Main St')).not.toBe(normalized('1 Main Street'));
+    // Without the tool's normalization the two spellings stay two requests.
+    expect(fp({}, withLine('1 Main St'))).not.toBe(fp({}, withLine('1 Main Street')));
+  });
+
   it('is computed over RFC 8785 canonical JSON', () => {
     expect(canonicalJson({ b: [1.0, 'x'], a: { d: true, c: null } })).toBe(
       '{"a":{"c":null,"d":true},"b":[1,"x"]}',
