@@ -68,5 +68,14 @@ export { cursorSchema, idempotencyKeySchema, pageSizeSchema, textSchema } from '
 export type { ToolContractProblem } from './contract/tool-contract-error.ts';
 export { ToolContractError } from './contract/tool-contract-error.ts';
 export type { OperationsTuning } from './operations/operations-tuning.ts';
+export type {
+  ExceptionKind,
+  ExceptionQuery,
+  ExceptionTargetCheck,
+  ExceptionTargets,
+  ExceptionUse,
+  ModuleExceptions,
+  PolicyException,
+} from './operations/policy-exceptions.ts';
 // Storage a module's own tables use.
 export type { Migration, SqlDatabase, SqlDialect, SqlExecutor, SqlRow } from './store/sql-database.ts';

@@ -104,7 +104,13 @@ export async function createApp(config: AppConfig): Promise<App> {
     };
     for (const module of config.modules) {
       modules.push(
-        await module.create({ db, logger: logger.child({ module: module.name }), clock, background }),
+        await module.create({
+          db,
+          logger: logger.child({ module: module.name }),
+          clock,
+          background,
+          exceptions: operations.exceptions,
+        }),
       );
     }
     registry.register(...operations.tools, ...modules.flatMap((m) => m.tools));

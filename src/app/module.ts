@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import type { Actor } from '../auth/principal.ts';
 import type { AnyToolDefinition } from '../contract/define-tool.ts';
+import type { ExceptionTargets, ModuleExceptions } from '../operations/policy-exceptions.ts';
 import type { Migration, SqlDatabase } from '../store/sql-database.ts';
 import type { Clock } from './clock.ts';
 
@@ -16,6 +17,8 @@ export interface ModuleContext {
   readonly logger: Logger;
   readonly clock: Clock;
   readonly background: BackgroundWork;
+  /** Exceptions people granted to the module's rules (see docs/exceptions.md). */
+  readonly exceptions: ModuleExceptions;
 }
 
 /** A demo identity the dev setup mints tokens for; its subject owns demo data. */
@@ -68,6 +71,8 @@ export interface SimulationHooks {
 export interface ModuleInstance {
   readonly tools: readonly AnyToolDefinition[];
   readonly simulation?: SimulationHooks;
+  /** Says which services exceptions may be granted for; without it the operator API finds none. */
+  readonly exceptionTargets?: ExceptionTargets;
   /** Releases what the module holds (connections, timers it started itself). */
   close?(): Promise<void>;
 }

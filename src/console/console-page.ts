@@ -22,6 +22,7 @@ export const CONSOLE_HTML = `<!doctype html>
     <a href="#confirmations">Confirmations</a>
     <a href="#operations">Operations</a>
     <a href="#tools">Tools</a>
+    <a href="#exceptions">Exceptions</a>
     <button type="button" id="sign-out">Sign out</button>
   </nav>
 </header>
@@ -29,7 +30,7 @@ export const CONSOLE_HTML = `<!doctype html>
   <section id="sign-in" aria-labelledby="sign-in-title">
     <h2 id="sign-in-title">Sign in</h2>
     <p>Paste an operator bearer token (scope <code>operations:review</code>, or <code>operations:read</code>
-    as an operator; <code>operations:confirm</code> to confirm calls waiting for an approver). It stays in this tab's session storage and is sent only in the Authorization header.</p>
+    as an operator; <code>operations:confirm</code> to confirm calls waiting for an approver; <code>changes:approve</code> to grant exceptions). It stays in this tab's session storage and is sent only in the Authorization header.</p>
     <form id="sign-in-form">
       <label for="token">Operator token</label>
       <textarea id="token" name="token" rows="4" required autocomplete="off" spellcheck="false"></textarea>
@@ -82,6 +83,7 @@ button{font:inherit;padding:.3rem .8rem;cursor:pointer}
 .badge{display:inline-block;padding:0 .4rem;border-radius:.3rem;background:#8882}
 .skip{position:absolute;left:-999px}.skip:focus{left:1rem;top:1rem}
 #status:empty,#resolve-error:empty,#confirm-error:empty{display:none}#resolve-error,#confirm-error{color:#c00}
+#grant-error:empty{display:none}#grant-error{color:#c00}
 .question{border:1px solid #8885;padding:.5rem 1rem;max-width:40rem}.question p{font-weight:600}
 dialog{max-width:40rem}dl{display:grid;grid-template-columns:max-content 1fr;gap:.2rem 1rem}dt{font-weight:600}
 `;

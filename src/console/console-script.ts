@@ -152,6 +152,60 @@ async function showTools(view) {
       data.tools.map((t) => [el('code', { text: t.name }), t.title, t.kind, t.contract_version, t.scopes.join(' '), counts(t.calls), counts(t.error_codes)])));
 }
 
+const utc = (iso) => iso.replace('T', ' ').slice(0, 16);
+
+/** Exceptions granted by approvers: the list (active and past), a grant form, and a two-step revoke. */
+async function showExceptions(view) {
+  const { status, data } = await call('GET', '/operator/v1/exceptions');
+  if (status !== 200) return view.append(el('p', { text: 'This token may not see exceptions (' + status + ').' }));
+  view.append(el('h2', { text: 'Exceptions (' + data.exceptions.length + ')' }),
+    el('p', { text: 'A maintenance_window exception lets a production change start outside the windows of its service. It never applies to a change its grantor requests.' }));
+  if (data.exceptions.length === 0) view.append(el('p', { text: 'No exception has been granted.' }));
+  else view.append(table(['Exception', 'Service', 'Environment', 'Starts (UTC)', 'Ends (UTC)', 'Reason', 'Granted by', 'State', ''],
+    data.exceptions.map((x) => [el('span', { class: 'mono', text: x.exception_id }), x.service_id, x.environment, utc(x.starts_at), utc(x.ends_at), x.reason,
+      x.granted_by + ' at ' + utc(x.granted_at), el('span', { class: 'badge', text: x.state + (x.revoked_by ? ' by ' + x.revoked_by : '') }),
+      x.state === 'active' || x.state === 'scheduled' ? revokeButton(x) : ''])));
+  view.append(grantForm());
+}
+
+function revokeButton(x) {
+  const button = el('button', { type: 'button', text: 'Revoke', 'aria-label': 'Revoke ' + x.exception_id });
+  button.addEventListener('click', async () => {
+    if (button.dataset.armed !== 'yes') {
+      button.dataset.armed = 'yes';
+      button.textContent = 'Confirm revoke';
+      button.setAttribute('aria-label', 'Confirm revoke ' + x.exception_id);
+      return;
+    }
+    const { status, data } = await call('DELETE', '/operator/v1/exceptions/' + encodeURIComponent(x.exception_id));
+    say(status === 200 ? 'Revoked ' + x.exception_id + '.' : (data.message ?? 'Refused (' + status + ').'));
+    route();
+  });
+  return button;
+}
+
+function grantForm() {
+  const field = (label, name, attrs = {}) => [el('label', { for: 'grant-' + name, text: label }), el('input', { id: 'grant-' + name, name, required: '', autocomplete: 'off', ...attrs })];
+  const form = el('form', { id: 'grant-form', 'aria-labelledby': 'grant-title' }, el('h3', { id: 'grant-title', text: 'Grant a maintenance-window exception' }),
+    ...field('Service id', 'service_id'), ...field('Environment', 'environment', { value: 'production' }),
+    ...field('Starts (UTC)', 'starts_at', { type: 'datetime-local' }), ...field('Ends (UTC)', 'ends_at', { type: 'datetime-local' }),
+    el('label', { for: 'grant-reason', text: 'Reason (required: why this change may run outside its window)' }),
+    el('textarea', { id: 'grant-reason', name: 'reason', rows: '2', required: '', minlength: '10', maxlength: '500' }),
+    el('p', { id: 'grant-error', role: 'alert' }),
+    el('div', { class: 'actions' }, el('button', { type: 'submit', text: 'Grant exception' })));
+  form.addEventListener('submit', async (e) => {
+    e.preventDefault();
+    const value = (name) => form.elements[name].value.trim();
+    const at = (name) => (value(name) ? new Date(value(name) + 'Z').toISOString() : '');
+    const body = { kind: 'maintenance_window', service_id: value('service_id'), environment: value('environment'), starts_at: at('starts_at'), ends_at: at('ends_at'), reason: value('reason') };
+    const { status, data } = await call('POST', '/operator/v1/exceptions', body);
+    if (status === 201) { say('Granted ' + data.exception_id + ' for ' + data.service_id + ' (' + data.environment + ').'); return route(); }
+    $('grant-error').textContent = status === 404 ? 'There is no service ' + body.service_id + ' in your tenant.'
+      : data.problems ? data.problems.map((p) => p.parameter + ' ' + p.message).join('; ') : (data.message ?? 'Refused (' + status + ').');
+  });
+  return form;
+}
+
 let resolving = null;
 function openResolve(operation) {
   resolving = operation;
@@ -212,6 +266,7 @@ async function route() {
     else if (page === 'operation') await showOperation(view, rest);
     else if (page === 'tools') await showTools(view);
     else if (page === 'confirmations') await showConfirmations(view);
+    else if (page === 'exceptions') await showExceptions(view);
     else await showQueue(view);
   } catch (error) {
     if (error.message !== '401') say('Could not load: ' + error.message);

@@ -8,6 +8,7 @@ import {
   frameworkTools,
 } from '../operations/framework-parts.ts';
 import { OperationStore } from '../operations/operation-store.ts';
+import { PolicyExceptions } from '../operations/policy-exceptions.ts';
 import { ContractDatabase } from './contract-database.ts';
 import { type ContractDocument, parseContract, readContractFile } from './contract-document.ts';
 import { buildContractDocument } from './contract-export.ts';
@@ -40,6 +41,7 @@ export async function loadServedRegistry(
   const clock = new ShiftableClock();
   // Background work is declared in create() and started only by a serving gateway: none runs here.
   const background = { every: () => undefined };
+  const exceptions = new PolicyExceptions(db, clock, { record: () => undefined });
   const instances: ModuleInstance[] = [];
   const close = async () => {
     for (const instance of instances) await instance.close?.();
@@ -48,7 +50,13 @@ export async function loadServedRegistry(
   try {
     for (const module of modules) {
       instances.push(
-        await module.create({ db, logger: logger.child({ module: module.name }), clock, background }),
+        await module.create({
+          db,
+          logger: logger.child({ module: module.name }),
+          clock,
+          background,
+          exceptions,
+        }),
       );
     }
     registry.register(...frameworkTools(new OperationStore(db)), ...instances.flatMap((m) => m.tools));

@@ -6,18 +6,21 @@ import { operationsGetTool, type SensitiveFieldsOf } from './operations-get-tool
 import { operationsMigration } from './operations-migration.ts';
 import type { OperatorConfirmations } from './operator-confirmations.ts';
 import { operatorConfirmationsMigration } from './operator-confirmations-migration.ts';
+import { policyExceptionsMigration } from './policy-exceptions-migration.ts';
 
 /** How long a settled operation answers for its key unless configured (published in write contracts). */
 export const DEFAULT_RETENTION_SECONDS = 24 * 60 * 60;
 
 /**
- * What every gateway adds to its modules: the operations and audit tables, and operations_get. The
+ * What every gateway adds to its modules: the operations, audit and exceptions tables, and
+ * operations_get. The
  * serving runtime and the contract build (lint, export) take them from here, so both register the same.
  */
 export const FRAMEWORK_MIGRATIONS: readonly Migration[] = [
   operationsMigration,
   auditMigration,
   operatorConfirmationsMigration,
+  policyExceptionsMigration,
 ];
 
 /**

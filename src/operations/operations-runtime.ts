@@ -13,6 +13,7 @@ import { FRAMEWORK_MIGRATIONS, frameworkTools } from './framework-parts.ts';
 import { OperationStore } from './operation-store.ts';
 import { DEFAULT_OPERATIONS_TUNING, type OperationsTuning } from './operations-tuning.ts';
 import { OperatorConfirmations } from './operator-confirmations.ts';
+import { PolicyExceptions } from './policy-exceptions.ts';
 import { ReconcileQueue } from './reconcile-queue.ts';
 import { Reconciler } from './reconciler.ts';
 import { purgeExpiredOperations } from './retention.ts';
@@ -53,6 +54,8 @@ export interface OperationsRuntime {
   readonly audit: AuditLog;
   /** How long audit entries are kept, in seconds. */
   readonly auditRetentionSeconds: number;
+  /** Exceptions to rules granted by people (maintenance windows), with their audit. */
+  readonly exceptions: PolicyExceptions;
   /** Starts the reconciler and retention loops. */
   start(): void;
   stop(): Promise<void>;
@@ -74,6 +77,7 @@ export function createOperationsRuntime(options: OperationsRuntimeOptions): Oper
   const audit = new AuditLog(db, logger);
   const auditRetentionSeconds = options.auditRetentionSeconds ?? DEFAULT_AUDIT_RETENTION_SECONDS;
   const store = new OperationStore(db);
+  const exceptions = new PolicyExceptions(db, clock, audit);
   const confirmations = new OperatorConfirmations({
     db,
     clock,
@@ -135,6 +139,7 @@ export function createOperationsRuntime(options: OperationsRuntimeOptions): Oper
     reviews: new ReviewQueue(db, registry.catalog(), audit),
     audit,
     auditRetentionSeconds,
+    exceptions,
     start() {
       reconcileLoop.start();
       purgeLoop.start();
@@ -147,6 +152,7 @@ export function createOperationsRuntime(options: OperationsRuntimeOptions): Oper
       await db.execute('DELETE FROM operation_reviews');
       await db.execute('DELETE FROM audit_log');
       await db.execute('DELETE FROM operator_confirmations');
+      await exceptions.reset();
     },
     purge,
   };

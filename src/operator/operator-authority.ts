@@ -1,6 +1,11 @@
 import type { Principal } from '../auth/principal.ts';
 
-export const OPERATOR_SCOPES = ['operations:read', 'operations:review', 'operations:confirm'] as const;
+export const OPERATOR_SCOPES = [
+  'operations:read',
+  'operations:review',
+  'operations:confirm',
+  'changes:approve',
+] as const;
 
 /** Reading the operator plane: `operations:review`, or `operations:read` held by an operator. */
 export function mayReadOperations(principal: Principal): boolean {
@@ -22,4 +27,18 @@ export function mayReviewOperations(principal: Principal): boolean {
  */
 export function mayConfirmOperations(principal: Principal): boolean {
   return principal.scopes.has('operations:confirm');
+}
+
+/**
+ * Granting or revoking an exception to a rule (a change outside its maintenance window): the
+ * approver's `changes:approve`, whatever the actor. The grant is recorded under the token's subject,
+ * and never applies to a change that same subject requests.
+ */
+export function mayGrantExceptions(principal: Principal): boolean {
+  return principal.scopes.has('changes:approve');
+}
+
+/** Listing exceptions: whoever may grant them, or read the operator plane. */
+export function mayReadExceptions(principal: Principal): boolean {
+  return mayGrantExceptions(principal) || mayReadOperations(principal);
 }

@@ -105,3 +105,20 @@ export function parseAuditFilter(params: URLSearchParams): Parsed<AuditFilter> {
     },
   };
 }
+
+export interface ExceptionsFilter {
+  /** Only exceptions neither revoked nor ended. */
+  readonly active: boolean;
+  readonly limit: number;
+}
+
+export function parseExceptionsFilter(params: URLSearchParams): Parsed<ExceptionsFilter> {
+  const problems: QueryProblem[] = [];
+  const active = text(params, 'active');
+  if (active !== undefined && active !== 'true' && active !== 'false') {
+    problems.push({ parameter: 'active', message: 'must be true or false' });
+  }
+  const limit = parseLimit(params.get('limit'), problems);
+  if (problems.length > 0) return { ok: false, problems };
+  return { ok: true, value: { active: active === 'true', limit } };
+}

@@ -1,6 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import type { App } from '../app/create-app.ts';
 import { recordFromRow } from '../operations/operation-record.ts';
+import type { ExceptionGrant, ExceptionTargetCheck } from '../operations/policy-exceptions.ts';
 import { sendJson } from '../transport/http-replies.ts';
 import type { HttpRouteFamily, RouteRequest } from '../transport/http-server.ts';
 import { readBody } from '../transport/read-body.ts';
@@ -9,9 +10,13 @@ import {
   confirmationAnswerSchema,
   confirmationQuestionView,
 } from './answer-confirmation.ts';
+import { parseExceptionGrant } from './exception-request.ts';
+import { exceptionView } from './exception-views.ts';
 import { findTenantOperation, listOperations, operationView } from './operation-listing.ts';
 import {
   mayConfirmOperations,
+  mayGrantExceptions,
+  mayReadExceptions,
   mayReadOperations,
   mayReviewOperations,
   OPERATOR_SCOPES,
@@ -20,6 +25,7 @@ import {
   encodeCursor,
   MAX_PAGE_SIZE,
   parseAuditFilter,
+  parseExceptionsFilter,
   parseOperationsFilter,
   type QueryProblem,
 } from './operator-query.ts';
@@ -29,6 +35,7 @@ import { toolCatalogView } from './tool-catalog-view.ts';
 export const OPERATOR_API_PREFIX = '/operator/v1/';
 const BODY_LIMIT_BYTES = 16 * 1024;
 const OPERATION_PATH = /^\/operator\/v1\/operations\/(op_[0-9A-Z]{26})(\/resolve|\/confirmation)?$/;
+const EXCEPTION_PATH = /^\/operator\/v1\/exceptions\/(exc_[0-9A-Z]{26})$/;
 
 /**
  * The operator API (docs/operator-api.md): JSON over the gateway's HTTP server, bearer tokens verified
@@ -36,6 +43,7 @@ const OPERATION_PATH = /^\/operator\/v1\/operations\/(op_[0-9A-Z]{26})(\/resolve
  * `operations:review` or an operator's `operations:read`; a decision needs `operations:review` and is
  * recorded under the token's subject; confirming a parked call needs `operations:confirm` (which may
  * also read the confirmations and the operation it answers), never as the call's requester.
+ * Exceptions to a rule are granted and revoked with `changes:approve` (docs/exceptions.md).
  */
 export function operatorRoutes(app: App): HttpRouteFamily {
   const { db, operations, registry, metrics } = app;
@@ -90,6 +98,9 @@ export function operatorRoutes(app: App): HttpRouteFamily {
     if (method === 'GET' && path === '/operator/v1/tools') {
       if (!mayReadOperations(principal)) return refuseScope(res, readNeed);
       return reply(res, 200, { tools: await toolCatalogView(registry, metrics) });
+    }
+    if (path === '/operator/v1/exceptions' || EXCEPTION_PATH.test(path)) {
+      return handleExceptions(req, res, url, principal);
     }
     const match = OPERATION_PATH.exec(path);
     if (match && method === 'GET' && !match[2]) {
@@ -202,6 +213,69 @@ export function operatorRoutes(app: App): HttpRouteFamily {
       return reply(res, 200, resolved);
     }
     return reply(res, 404, { error: 'not_found' });
+  }
+
+  /** Exceptions granted by people: list, grant, revoke; confined to the token's tenant like the rest. */
+  async function handleExceptions(
+    req: RouteRequest['req'],
+    res: ServerResponse,
+    url: URL,
+    principal: RouteRequest['principal'],
+  ): Promise<void> {
+    const method = req.method ?? 'GET';
+    const now = app.clock.now();
+    const revoking = EXCEPTION_PATH.exec(url.pathname);
+    if (!revoking && method === 'GET') {
+      if (!mayReadExceptions(principal)) return refuseScope(res, `scope changes:approve, or ${readNeed}`);
+      const filter = parseExceptionsFilter(url.searchParams);
+      if (!filter.ok) return badQuery(res, filter.problems);
+      const rows = await operations.exceptions.list(principal.tenant, {
+        limit: filter.value.limit,
+        ...(filter.value.active ? { activeAt: now } : {}),
+      });
+      return reply(res, 200, { exceptions: rows.map((e) => exceptionView(e, now)) });
+    }
+    if (!revoking && method === 'POST') {
+      if (!mayGrantExceptions(principal)) return refuseScope(res, 'scope changes:approve');
+      const body = await readJson(req);
+      if (!body.ok)
+        return body.status === 413
+          ? reply(res, 413, { error: 'body_too_large' })
+          : badQuery(res, body.problems);
+      const grant = parseExceptionGrant(body.json, now);
+      if (!grant.ok) return badQuery(res, grant.problems);
+      const target = await checkExceptionTarget(principal.tenant, grant.value);
+      if (target.kind === 'unknown') return reply(res, 404, { error: 'not_found' });
+      if (target.kind === 'invalid') {
+        return badQuery(res, [{ parameter: target.field, message: target.message }]);
+      }
+      const exception = await operations.exceptions.grant(principal, grant.value);
+      return reply(res, 201, exceptionView(exception, now));
+    }
+    if (revoking && method === 'DELETE') {
+      if (!mayGrantExceptions(principal)) return refuseScope(res, 'scope changes:approve');
+      const answer = await operations.exceptions.revoke(principal, revoking[1]!);
+      if (answer.kind === 'not_found') return reply(res, 404, { error: 'not_found' });
+      if (answer.kind === 'already_revoked') {
+        return reply(res, 409, {
+          error: 'already_revoked',
+          message: `This exception was already revoked by ${answer.exception.revoked_by}.`,
+          exception: exceptionView(answer.exception, now),
+        });
+      }
+      return reply(res, 200, exceptionView(answer.exception, now));
+    }
+    return reply(res, 404, { error: 'not_found' });
+  }
+
+  /** The first module that knows the service decides; a service no module knows is not found. */
+  async function checkExceptionTarget(tenant: string, grant: ExceptionGrant): Promise<ExceptionTargetCheck> {
+    const target = { kind: grant.kind, serviceId: grant.service_id, environment: grant.environment };
+    for (const module of app.modules) {
+      const check = await module.exceptionTargets?.check(tenant, target);
+      if (check && check.kind !== 'unknown') return check;
+    }
+    return { kind: 'unknown' };
   }
 
   return { prefix: OPERATOR_API_PREFIX, scopes: OPERATOR_SCOPES, handle };

@@ -116,7 +116,7 @@ describe('the toolgate command', () => {
       const others = /npx toolgate demo tokens (.+)/.exec(stdout)?.[1];
       const listed = await run(['demo', 'tokens', ...others!.split(' ')]);
       const controller = /test_controller[^\n]*\n[^\n]*\n\s+(\S+)/.exec(listed.stdout)?.[1];
-      expect((listed.stdout.match(/^ {4}eyJ/gm) ?? []).length).toBe(14);
+      expect((listed.stdout.match(/^ {4}eyJ/gm) ?? []).length).toBe(15);
       expect((await listTools(controller!)).status).toBe(200);
       child.kill('SIGTERM');
       expect(await exited).toBe(0);

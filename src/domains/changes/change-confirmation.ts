@@ -4,7 +4,7 @@ import { outcome, type ToolOutcome } from '../../contract/outcome.ts';
 import type { ChangeDraft } from '../../external/change-platform/change-record.ts';
 import type { CreationClaims } from './change-create-claims.ts';
 import type { PreparedChange } from './change-creation.ts';
-import type { ChangeRequest } from './change-policy.ts';
+import type { AppliedException, ChangeRequest } from './change-policy.ts';
 import type { ChangeCreateResult } from './change-schemas.ts';
 import type { ChangeService } from './change-service.ts';
 import { formatAtOffset, offsetMinutesOf } from './rfc3339.ts';
@@ -12,9 +12,13 @@ import { formatAtOffset, offsetMinutesOf } from './rfc3339.ts';
 /** The contract's words for when a person confirms a change_create call. */
 export const CONFIRM_WHEN = 'executions (dry_run false) in production';
 
-/** What the reviewed draft decides and the confirmation binds: the plan the person agreed to. */
-function decidedFacts(draft: ChangeDraft): Record<string, unknown> {
+/**
+ * What the review decides and the confirmation binds: the plan the person agreed to, including the
+ * exception it goes ahead under outside the windows.
+ */
+function decidedFacts(draft: ChangeDraft, exception: AppliedException | null): Record<string, unknown> {
   return {
+    maintenance_exception: exception?.exception_id ?? null,
     service_id: draft.service_id,
     environment: draft.environment,
     start_at: draft.start_at,
@@ -30,12 +34,14 @@ export function preparedChange(
   request: ChangeRequest,
   draft: ChangeDraft,
   warnings: PreparedChange['warnings'],
+  exception: AppliedException | null,
 ): PreparedChange {
   return {
     draft,
     implementation_plan: request.implementation_plan,
     rollback_plan: request.rollback_plan,
     warnings,
+    exception,
   };
 }
 
@@ -55,15 +61,21 @@ export async function askToCreate(
   const verdict = await service.review(request, principal);
   if (!verdict.accepted) return null;
   const { draft } = verdict;
-  const earlier = await claims.latestCreated(principal, preparedChange(request, draft, verdict.warnings));
+  const earlier = await claims.latestCreated(
+    principal,
+    preparedChange(request, draft, verdict.warnings, verdict.exception),
+  );
   const at = (ms: number) => formatAtOffset(ms, offsetMinutesOf(request.start_time));
   const endAt = draft.start_at + draft.duration_minutes * 60_000;
   const approval = draft.approval_required ? `approval by ${draft.approval_group}` : 'no approval needed';
+  const excepted = verdict.exception
+    ? ` The start is outside every approved window, under exception ${verdict.exception.exception_id} granted by ${verdict.exception.granted_by}.`
+    : '';
   const duplicate = earlier
     ? ` An identical change request of yours was created as operation ${earlier.operationId} at ${new Date(earlier.createdAt).toISOString()}; this creates another, separate change.`
     : '';
   return {
-    message: `Create a ${draft.effective_risk}-risk production change of ${draft.service_id} from ${at(draft.start_at)} to ${at(endAt)}, with ${approval}?${duplicate}`,
+    message: `Create a ${draft.effective_risk}-risk production change of ${draft.service_id} from ${at(draft.start_at)} to ${at(endAt)}, with ${approval}?${excepted}${duplicate}`,
     details: {
       service: draft.service_id,
       environment: draft.environment,
@@ -74,23 +86,27 @@ export async function askToCreate(
       effective_risk: draft.effective_risk,
       approval_group: draft.approval_required ? draft.approval_group : null,
       identical_change: earlier ? `operation ${earlier.operationId}` : null,
+      maintenance_exception: verdict.exception
+        ? `${verdict.exception.exception_id} (granted by ${verdict.exception.granted_by})`
+        : null,
     },
-    facts: { ...decidedFacts(draft), duplicate_of: earlier?.operationId ?? null },
+    facts: { ...decidedFacts(draft, verdict.exception), duplicate_of: earlier?.operationId ?? null },
   };
 }
 
 /**
  * Whether an execution may go on with the draft its own review produced: a production execution
  * needs the person's confirmation of exactly that plan (risk, approval, window, service). A review
- * that now decides something else, or a production execution nobody confirmed (the question's review
+ * that now decides something else (another exception, or none), or a production execution nobody confirmed (the question's review
  * refused, this one accepts), is CONFIRMATION_MISMATCH and nothing is created.
  */
 export function confirmationRefusal(
   draft: ChangeDraft,
+  exception: AppliedException | null,
   confirmation: ConfirmationView | null,
 ): ToolOutcome<ChangeCreateResult> | null {
   if (draft.environment !== 'production') return null;
-  const expected = decidedFacts(draft);
+  const expected = decidedFacts(draft, exception);
   const confirmed = confirmation?.facts ?? {};
   const differs = Object.entries(expected).filter(([name, value]) => confirmed[name] !== value);
   if (confirmation && differs.length === 0) return null;

@@ -2,6 +2,7 @@ import type { Clock } from '../../app/clock.ts';
 import type { Principal } from '../../auth/principal.ts';
 import { canonicalJson, sha256Hex } from '../../contract/canonical-json.ts';
 import type { ToolOutcome } from '../../contract/outcome.ts';
+import type { ModuleExceptions } from '../../operations/policy-exceptions.ts';
 import type { SqlDatabase } from '../../store/sql-database.ts';
 import type { PreparedChange } from './change-creation.ts';
 
@@ -16,7 +17,9 @@ export type CreationClaim =
   /** An identical request of the same principal has not finished: its change may exist or appear. */
   | { readonly kind: 'in_progress'; readonly operationId: string }
   /** An identical request of the same principal created its change within the window. */
-  | { readonly kind: 'duplicate'; readonly operationId: string; readonly ageSeconds: number };
+  | { readonly kind: 'duplicate'; readonly operationId: string; readonly ageSeconds: number }
+  /** The exception the review relied on was revoked (or no longer holds) when the write was decided. */
+  | { readonly kind: 'exception_withdrawn'; readonly exceptionId: string };
 
 /** An identical request of the same principal that created its change within the window. */
 export interface EarlierCreation {
@@ -52,11 +55,14 @@ export function changeContentHash(prepared: PreparedChange): string {
  * on PostgreSQL, first locks the service's catalog row, so identical requests are decided one after
  * the other (SQLite serializes transactions already). An identical request still creating blocks a
  * new one even when the caller confirmed it; one that created its change blocks it unless confirmed.
+ * A change that starts outside its window under an exception has the exception re-read in the same
+ * transaction: a revoke that committed first refuses the change, and its use is audited with the claim.
  */
 export class CreationClaims {
   constructor(
     private readonly db: SqlDatabase,
     private readonly clock: Clock,
+    private readonly exceptions: ModuleExceptions,
   ) {}
 
   async claim(
@@ -98,6 +104,23 @@ export class CreationClaims {
       if (earlier && !confirmed && earlier.operation_id !== acceptedDuplicate) {
         const ageSeconds = Math.max(0, Math.round((now - Number(earlier.created_at)) / 1000));
         return { kind: 'duplicate', operationId: earlier.operation_id, ageSeconds };
+      }
+      const excepted = prepared.exception;
+      if (excepted) {
+        const applies = await this.exceptions.confirmUse(tx, {
+          exceptionId: excepted.exception_id,
+          query: {
+            tenant,
+            kind: 'maintenance_window',
+            serviceId,
+            environment: prepared.draft.environment,
+            at: prepared.draft.start_at,
+          },
+          operationId,
+          principal,
+          tool: 'change_create',
+        });
+        if (!applies) return { kind: 'exception_withdrawn', exceptionId: excepted.exception_id };
       }
       await tx.execute(
         `INSERT INTO changes_create_claims (operation_id, tenant, subject, service_id, content_hash, state, created_at)

@@ -3,6 +3,7 @@ import { outcome } from '../../contract/outcome.ts';
 import type { ChangeDraft, ChangeRecord } from '../../external/change-platform/change-record.ts';
 import type { CreationClaim } from './change-create-claims.ts';
 import type { CreationOutcome, PreparedChange } from './change-creation.ts';
+import type { AppliedException } from './change-policy.ts';
 import type { ChangeCreateResult } from './change-schemas.ts';
 
 const SAME_KEY =
@@ -12,6 +13,23 @@ const SAME_KEY =
 export function claimRefusal(
   claim: Exclude<CreationClaim, { kind: 'claimed' }>,
 ): ToolOutcome<ChangeCreateResult> {
+  if (claim.kind === 'exception_withdrawn') {
+    return outcome.rejected(
+      'MAINTENANCE_WINDOW_REQUIRED',
+      `Exception ${claim.exceptionId}, which allowed this start outside the approved windows, no longer applies (it was revoked); nothing was created.`,
+      {
+        resolution:
+          'Run the dry run again: it names the next approved window. Ask the user to choose a time inside it, or an approver to grant a new exception.',
+        field_errors: [
+          {
+            field: 'start_time',
+            code: 'EXCEPTION_WITHDRAWN',
+            message: `Exception ${claim.exceptionId} no longer applies.`,
+          },
+        ],
+      },
+    );
+  }
   const earlier = claim.operationId;
   if (claim.kind === 'in_progress') {
     return outcome.rejected(
@@ -32,7 +50,7 @@ export function claimRefusal(
 }
 
 /** The dry-run result: what would be created, with change_id null. */
-export function validatedResult(draft: ChangeDraft): ChangeCreateResult {
+export function validatedResult(draft: ChangeDraft, exception: AppliedException | null): ChangeCreateResult {
   return {
     change_id: null,
     state: 'validated',
@@ -42,10 +60,15 @@ export function validatedResult(draft: ChangeDraft): ChangeCreateResult {
     approval_required: draft.approval_required,
     approval_group: draft.approval_group,
     scheduled_start: draft.start_time,
+    maintenance_exception: exception,
   };
 }
 
-export function createdResult(record: ChangeRecord, replayed: boolean): ChangeCreateResult {
+export function createdResult(
+  record: ChangeRecord,
+  replayed: boolean,
+  exception: AppliedException | null,
+): ChangeCreateResult {
   if (record.state === 'draft' || record.state === 'abandoned') {
     throw new Error(`change ${record.change_id} is ${record.state}, not complete`);
   }
@@ -58,6 +81,7 @@ export function createdResult(record: ChangeRecord, replayed: boolean): ChangeCr
     approval_required: record.approval_required,
     approval_group: record.approval_group,
     scheduled_start: record.start_time,
+    maintenance_exception: exception,
   };
 }
 
@@ -73,10 +97,13 @@ export function creationOutcome(
         record.state === 'pending_approval'
           ? `is pending approval by ${record.approval_group}`
           : `is ${record.state} for ${record.start_time}`;
-      return outcome.completed(createdResult(record, creation.stepsApplied === 0), {
-        message: `Change ${record.change_id} was created and ${next}.`,
-        warnings: prepared.warnings,
-      });
+      return outcome.completed(
+        createdResult(record, creation.stepsApplied === 0, prepared.exception ?? null),
+        {
+          message: `Change ${record.change_id} was created and ${next}.`,
+          warnings: prepared.warnings,
+        },
+      );
     }
     case 'unavailable':
       return creation.started

@@ -17,7 +17,8 @@ export const PREPARED = 'prepared';
 
 /**
  * Everything needed to finish the change without the original arguments: the reviewed draft, the
- * plans (already scanned for credentials) and the warnings the review produced. Saved as the
+ * plans (already scanned for credentials), the warnings the review produced and the exception it
+ * relied on. Saved as the
  * operation's first recovery point, so a later delivery or the reconciler can complete the steps.
  */
 export const preparedChangeSchema = z.strictObject({
@@ -25,6 +26,8 @@ export const preparedChangeSchema = z.strictObject({
   implementation_plan: z.string(),
   rollback_plan: z.string(),
   warnings: z.array(warningSchema),
+  /** The exception the review relied on for a start outside every window (absent: none). */
+  exception: z.strictObject({ exception_id: z.string(), granted_by: z.string() }).nullable().optional(),
 });
 export type PreparedChange = z.infer<typeof preparedChangeSchema>;
 

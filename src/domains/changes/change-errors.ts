@@ -35,7 +35,7 @@ export const changeErrors = defineErrorCodes({
     category: 'policy',
     retryable: false,
     description:
-      'Production changes must run inside an approved maintenance window of the service; field_errors names the next window. Ask the user to pick a time inside one.',
+      'Production changes must run inside an approved maintenance window of the service, or start under a maintenance_window exception granted by someone other than the requester; field_errors names the next window (and an exception that does not apply). Ask the user to pick a time inside one.',
   },
   CHANGE_PLATFORM_REJECTED: {
     category: 'dependency',

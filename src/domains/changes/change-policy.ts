@@ -2,6 +2,7 @@ import type { Principal } from '../../auth/principal.ts';
 import type { FieldError, Warning } from '../../contract/envelope.ts';
 import { type ChangeFreeze, freezeBlocks } from '../../external/change-platform/change-freeze-calendar.ts';
 import type { ChangeDraft, Environment, Risk } from '../../external/change-platform/change-record.ts';
+import type { PolicyException } from '../../operations/policy-exceptions.ts';
 import { findCredentials } from './credential-scan.ts';
 import { nextWindow, type WindowOccurrence, type WindowRule, windowHolding } from './maintenance-windows.ts';
 import { formatAtOffset, offsetMinutesOf } from './rfc3339.ts';
@@ -32,6 +33,14 @@ export interface PolicyFacts {
   /** Approved windows of the service in the requested environment. */
   readonly windows: readonly WindowRule[];
   readonly freeze: ChangeFreeze | null;
+  /** Maintenance-window exceptions in force for the service, environment and requested start. */
+  readonly exceptions: readonly PolicyException[];
+}
+
+/** The exception a change outside its window goes ahead under, and the person who granted it. */
+export interface AppliedException {
+  readonly exception_id: string;
+  readonly granted_by: string;
 }
 
 export interface Refusal {
@@ -42,7 +51,13 @@ export interface Refusal {
 }
 
 export type PolicyVerdict =
-  | { readonly accepted: true; readonly draft: ChangeDraft; readonly warnings: Warning[] }
+  | {
+      readonly accepted: true;
+      readonly draft: ChangeDraft;
+      readonly warnings: Warning[];
+      /** Set when the start is outside every approved window and an exception allows it. */
+      readonly exception: AppliedException | null;
+    }
   | { readonly accepted: false; readonly refusal: Refusal };
 
 /** Said with every refusal: a corrected request is a new request, and keys bind to one request. */
@@ -51,8 +66,9 @@ const NEW_KEY_NOTE =
 
 /**
  * Judges one change request, in the order of seed 003: authority for the environment, the
- * service, the content, the schedule, the freeze, the maintenance window; then the effective
- * risk and the approval it needs. Pure: the same facts give the same verdict.
+ * service, the content, the schedule, the freeze, the maintenance window (or an exception to it
+ * granted by someone other than the requester); then the effective risk and the approval it needs.
+ * Pure: the same facts give the same verdict.
  */
 export function evaluateChangeRequest(request: ChangeRequest, facts: PolicyFacts): PolicyVerdict {
   const refuse = (refusal: Refusal): PolicyVerdict => ({ accepted: false, refusal });
@@ -140,6 +156,14 @@ export function evaluateChangeRequest(request: ChangeRequest, facts: PolicyFacts
     request.environment === 'production' &&
     !windowHolding(facts.windows, startAt, request.duration_minutes)
   ) {
+    const granted = facts.exceptions.find((e) => e.granted_by !== principal.subject);
+    if (granted) {
+      return accept(request, facts, service, startAt, {
+        exception_id: granted.exception_id,
+        granted_by: granted.granted_by,
+      });
+    }
+    const own = facts.exceptions[0];
     const next = nextWindow(facts.windows, startAt, request.duration_minutes, unfrozen);
     const longest = Math.max(0, ...facts.windows.map((w) => w.lengthMinutes));
     const fieldErrors: FieldError[] = next
@@ -159,12 +183,23 @@ export function evaluateChangeRequest(request: ChangeRequest, facts: PolicyFacts
         ];
     return refuse({
       code: 'MAINTENANCE_WINDOW_REQUIRED',
-      message: `The requested production start time is outside an approved maintenance window of ${service.serviceId}.`,
-      resolution: `Ask the user to choose a time inside an approved window (see field_errors); there is no exception field.${NEW_KEY_NOTE}`,
-      field_errors: fieldErrors,
+      message: `The requested production start time is outside an approved maintenance window of ${service.serviceId}${own ? ', and the only exception covering it was granted by the requester of this change' : ''}.`,
+      resolution: own
+        ? `Exception ${own.exception_id} covers this start, but it was granted by you (${own.granted_by}): the requester of a change cannot grant its exception. Ask another approver to grant one, or ask the user to choose a time inside an approved window (see field_errors).${NEW_KEY_NOTE}`
+        : `Ask the user to choose a time inside an approved window (see field_errors), or an approver (scope changes:approve) to grant a maintenance_window exception for this service and start; no request field overrides the window.${NEW_KEY_NOTE}`,
+      field_errors: own
+        ? [
+            ...fieldErrors,
+            {
+              field: 'start_time',
+              code: 'EXCEPTION_GRANTED_BY_REQUESTER',
+              message: `Exception ${own.exception_id} was granted by the requester and does not apply.`,
+            },
+          ]
+        : fieldErrors,
     });
   }
-  return accept(request, facts, service, startAt);
+  return accept(request, facts, service, startAt, null);
 }
 
 function accept(
@@ -172,6 +207,7 @@ function accept(
   facts: PolicyFacts,
   service: CatalogService,
   startAt: number,
+  exception: AppliedException | null,
 ): PolicyVerdict {
   const risk = assessRisk(request.risk, service.criticality, request.environment, request.duration_minutes);
   const approval = approvalFor(request.environment, risk.effective, service.ownerGroup);
@@ -189,9 +225,16 @@ function accept(
       message: `${what} requires approval by ${approval.group} before the scheduled start.`,
     });
   }
+  if (exception) {
+    warnings.push({
+      code: 'MAINTENANCE_WINDOW_EXCEPTION',
+      message: `The start is outside every approved window of ${service.serviceId}; exception ${exception.exception_id}, granted by ${exception.granted_by}, allows it.`,
+    });
+  }
   return {
     accepted: true,
     warnings,
+    exception,
     draft: {
       tenant: facts.principal.tenant,
       requested_by: facts.principal.subject,

@@ -44,7 +44,7 @@ export async function reconcileChangeCreation(
   if (status && VISIBLE_STATES.includes(status.record.state as VisibleState)) {
     return {
       settled: true,
-      outcome: outcome.completed(createdResult(status.record, false), {
+      outcome: outcome.completed(createdResult(status.record, false, prepared?.exception ?? null), {
         message: `Change ${status.record.change_id} exists and is ${status.record.state}.`,
         warnings: prepared?.warnings ?? [],
       }),

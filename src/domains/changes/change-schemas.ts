@@ -45,5 +45,14 @@ export const changeCreateResultSchema = z.strictObject({
     .nullable()
     .describe('The group that must approve; null when no approval is needed.'),
   scheduled_start: z.string().describe('The requested start time, as sent.'),
+  maintenance_exception: z
+    .strictObject({
+      exception_id: z.string().describe('The exception (exc_...) an approver granted for this start.'),
+      granted_by: z.string().describe('Who granted it; never the requester of the change.'),
+    })
+    .nullable()
+    .describe(
+      'Set when a production start outside every approved window goes ahead under a maintenance_window exception; null otherwise.',
+    ),
 });
 export type ChangeCreateResult = z.infer<typeof changeCreateResultSchema>;

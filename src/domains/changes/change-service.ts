@@ -1,6 +1,7 @@
 import type { Clock } from '../../app/clock.ts';
 import type { Principal } from '../../auth/principal.ts';
 import type { ChangePlatform } from '../../external/change-platform/change-platform.ts';
+import type { ModuleExceptions } from '../../operations/policy-exceptions.ts';
 import { type ChangeRequest, evaluateChangeRequest, type PolicyVerdict } from './change-policy.ts';
 import type { ServiceCatalog } from './service-catalog.ts';
 import { resolveServices, type ServiceCandidate } from './service-resolution.ts';
@@ -11,13 +12,15 @@ const SUGGESTIONS = 3;
 /**
  * The change-management rules at the edge of I/O: reads the facts a request is judged on (the
  * caller's catalog entry, the service's windows, the platform's freeze calendar) and hands them to
- * the pure policy. Nothing here writes.
+ * the pure policy, with the maintenance-window exceptions in force for a production start. Nothing
+ * here writes; the claim re-checks an exception the verdict relies on next to the write.
  */
 export class ChangeService {
   constructor(
     readonly catalog: ServiceCatalog,
     readonly platform: ChangePlatform,
     private readonly clock: Clock,
+    private readonly exceptions: ModuleExceptions,
   ) {}
 
   /** The verdict on a request, exactly as a dry run reports it. */
@@ -32,6 +35,17 @@ export class ChangeService {
       ? await this.catalog.windows(principal.tenant, service.serviceId, request.environment)
       : [];
     const freeze = await this.platform.freezes.current(principal.tenant);
+    const startAt = Date.parse(request.start_time);
+    const exceptions =
+      service && request.environment === 'production' && Number.isFinite(startAt)
+        ? await this.exceptions.active({
+            tenant: principal.tenant,
+            kind: 'maintenance_window',
+            serviceId: service.serviceId,
+            environment: request.environment,
+            at: startAt,
+          })
+        : [];
     return evaluateChangeRequest(request, {
       principal,
       now: this.clock.now(),
@@ -39,6 +53,7 @@ export class ChangeService {
       suggestions,
       windows,
       freeze,
+      exceptions,
     });
   }
 

@@ -2,7 +2,7 @@ import type { ToolgateModule } from '../../app/module.ts';
 import { ChangePlatform } from '../../external/change-platform/change-platform.ts';
 import { changePlatformMigration } from '../../external/change-platform/change-platform-migration.ts';
 import { ChangePlatformWorld } from '../../external/change-platform/change-platform-world.ts';
-import { CHANGE_PLATFORM } from '../../external/change-platform/change-record.ts';
+import { CHANGE_PLATFORM, ENVIRONMENTS } from '../../external/change-platform/change-record.ts';
 import { simulationMigrations, withSimulation } from '../../external/simulation-world.ts';
 import { CreationClaims } from './change-create-claims.ts';
 import { ChangeService } from './change-service.ts';
@@ -29,8 +29,8 @@ export const changesDomain: ToolgateModule = {
     const platform = new ChangePlatform(context);
     const world = new ChangePlatformWorld(context);
     const catalog = new ServiceCatalog(context.db);
-    const service = new ChangeService(catalog, platform, context.clock);
-    const claims = new CreationClaims(context.db, context.clock);
+    const service = new ChangeService(catalog, platform, context.clock, context.exceptions);
+    const claims = new CreationClaims(context.db, context.clock, context.exceptions);
     const deps = { catalog, platform, world, clock: context.clock };
     return {
       tools: [
@@ -39,6 +39,19 @@ export const changesDomain: ToolgateModule = {
         changeSearchTool(service),
         cmdbServiceResolveTool(service),
       ],
+      exceptionTargets: {
+        // Exceptions are granted for a service of the caller's catalog in one of the known environments.
+        async check(tenant, target) {
+          if (!(ENVIRONMENTS as readonly string[]).includes(target.environment)) {
+            return {
+              kind: 'invalid',
+              field: 'environment',
+              message: `must be one of ${ENVIRONMENTS.join(', ')}`,
+            };
+          }
+          return (await catalog.find(tenant, target.serviceId)) ? { kind: 'known' } : { kind: 'unknown' };
+        },
+      },
       simulation: {
         principals: changesPrincipals,
         async seed() {

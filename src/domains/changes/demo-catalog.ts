@@ -29,6 +29,15 @@ export const changesPrincipals: readonly DemoPrincipal[] = [
     scopes: [...READ, 'changes:create', 'changes:create:production'],
     description: "Change engineer of globex: sees globex's catalog and changes only, nothing of acme.",
   },
+  {
+    name: 'changes_approver',
+    subject: 'appr.chen',
+    tenant: 'acme',
+    actor: 'operator',
+    scopes: [...READ, 'changes:approve'],
+    description:
+      'Change approver of acme: grants and revokes maintenance-window exceptions in the operator console.',
+  },
 ];
 
 export interface DemoService {

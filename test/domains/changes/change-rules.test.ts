@@ -11,6 +11,8 @@ import { nextWindow, windowHolding } from '../../../src/domains/changes/maintena
 import { formatAtOffset, offsetMinutesOf } from '../../../src/domains/changes/rfc3339.ts';
 import { approvalFor, assessRisk } from '../../../src/domains/changes/risk-policy.ts';
 import { resolveServices } from '../../../src/domains/changes/service-resolution.ts';
+import type { ChangeFreeze } from '../../../src/external/change-platform/change-freeze-calendar.ts';
+import type { PolicyException } from '../../../src/operations/policy-exceptions.ts';
 
 const payments = demoServices.find((d) => d.service.serviceId === 'payments-api')!;
 const paymentWindows = payments.windows[0]!.rules;
@@ -18,6 +20,23 @@ const catalog = demoServices.filter((d) => d.service.tenant === 'acme').map((d) 
 /** Saturday 2026-08-15 00:00 UTC. */
 const SATURDAY = Date.UTC(2026, 7, 15);
 const H = 3_600_000;
+
+function windowException(exceptionId: string, grantedBy: string): PolicyException {
+  return {
+    exception_id: exceptionId,
+    tenant: 'acme',
+    kind: 'maintenance_window',
+    service_id: 'payments-api',
+    environment: 'production',
+    starts_at: new Date(SATURDAY).toISOString(),
+    ends_at: new Date(SATURDAY + 24 * H).toISOString(),
+    reason: 'Vendor patch window agreed with the payments team',
+    granted_by: grantedBy,
+    granted_at: new Date(SATURDAY - 48 * H).toISOString(),
+    revoked_by: null,
+    revoked_at: null,
+  };
+}
 
 describe('maintenance windows', () => {
   it('holds a change only when it starts and ends inside one occurrence', () => {
@@ -139,6 +158,7 @@ describe('change policy', () => {
     suggestions: [],
     windows: paymentWindows,
     freeze: null,
+    exceptions: [],
   };
 
   it("accepts seed 003's example with its documented result", () => {
@@ -169,6 +189,68 @@ describe('change policy', () => {
         ],
       },
     });
+  });
+
+  it('lets an exception granted by someone else stand in for the window, and names it', () => {
+    const outside = { ...request, start_time: '2026-08-15T05:30:00-05:00' };
+    const exception = windowException('exc_01KBA0000000000000000000AA', 'approver.chen');
+    const verdict = evaluateChangeRequest(outside, { ...facts, exceptions: [exception] });
+    expect(verdict).toMatchObject({
+      accepted: true,
+      exception: { exception_id: exception.exception_id, granted_by: 'approver.chen' },
+      warnings: expect.arrayContaining([
+        {
+          code: 'MAINTENANCE_WINDOW_EXCEPTION',
+          message: expect.stringContaining(`${exception.exception_id}, granted by approver.chen`),
+        },
+      ]),
+    });
+    // Inside a window the exception is not needed and not named.
+    expect(evaluateChangeRequest(request, { ...facts, exceptions: [exception] })).toMatchObject({
+      accepted: true,
+      exception: null,
+    });
+  });
+
+  it("does not apply the requester's own exception, and says so", () => {
+    const outside = { ...request, start_time: '2026-08-15T05:30:00-05:00' };
+    const own = windowException('exc_01KBA0000000000000000000BB', engineer.subject);
+    const verdict = evaluateChangeRequest(outside, { ...facts, exceptions: [own] });
+    expect(verdict).toMatchObject({
+      accepted: false,
+      refusal: {
+        code: 'MAINTENANCE_WINDOW_REQUIRED',
+        message: expect.stringContaining('granted by the requester'),
+        resolution: expect.stringContaining('the requester of a change cannot grant its exception'),
+        field_errors: [
+          { field: 'start_time', code: 'OUTSIDE_APPROVED_WINDOW' },
+          { field: 'start_time', code: 'EXCEPTION_GRANTED_BY_REQUESTER' },
+        ],
+      },
+    });
+    // Another approver's exception beside it applies.
+    const other = windowException('exc_01KBA0000000000000000000CC', 'approver.chen');
+    expect(evaluateChangeRequest(outside, { ...facts, exceptions: [own, other] })).toMatchObject({
+      accepted: true,
+      exception: { exception_id: other.exception_id },
+    });
+  });
+
+  it('never lets an exception lift a freeze', () => {
+    const outside = { ...request, start_time: '2026-08-15T05:30:00-05:00' };
+    const freeze: ChangeFreeze = {
+      startsAt: SATURDAY - H,
+      endsAt: SATURDAY + 48 * H,
+      reason: 'Audit',
+      environments: ['production'],
+      tenant: '*',
+    };
+    const verdict = evaluateChangeRequest(outside, {
+      ...facts,
+      freeze,
+      exceptions: [windowException('exc_01KBA0000000000000000000DD', 'approver.chen')],
+    });
+    expect(verdict).toMatchObject({ accepted: false, refusal: { code: 'CHANGE_FREEZE_ACTIVE' } });
   });
 
   it('checks authority before the service, and a freeze before the window', () => {

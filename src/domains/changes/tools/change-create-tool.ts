@@ -76,9 +76,9 @@ export function changeCreateTool(service: ChangeService, claims: CreationClaims)
       'Creates one governed change request for a known service in the change-management platform and returns its id and workflow state.',
       'Use it when the user has supplied or approved the service, environment, start time, duration, summary, implementation plan and rollback plan of a planned change.',
       'Do not use it for emergency changes, incident remediation or to run anything on infrastructure: it only records and schedules a change for review. To look up existing changes use change_search or change_get.',
-      'Prerequisites: a service_id returned by cmdb_service_resolve (never guessed); for production, the scope changes:create:production and a start inside an approved maintenance window; no change freeze over the requested time.',
+      'Prerequisites: a service_id returned by cmdb_service_resolve (never guessed); for production, the scope changes:create:production and a start inside an approved maintenance window, or covered by a maintenance_window exception an approver other than the requester granted (no request field can set the window aside); no change freeze over the requested time.',
       'Call it first with dry_run true (the default): it validates, computes the effective risk and the approval needed, creates nothing and does not reserve the key. After the user confirms, call again with the same arguments, the same idempotency_key and dry_run false.',
-      'The result holds change_id (null for a dry run), state (validated, pending_approval or scheduled), created, replayed, effective_risk, approval_required, approval_group and scheduled_start; warnings say when approval is needed or the risk was raised.',
+      'The result holds change_id (null for a dry run), state (validated, pending_approval or scheduled), created, replayed, effective_risk, approval_required, approval_group, scheduled_start and maintenance_exception (the exception and who granted it, when the start is outside every window); warnings say when approval is needed, the risk was raised or an exception applies.',
       'An execution (dry_run false) in production is put to the user to confirm in their client first, showing the service, the window, the effective risk and the approval group; only the change they confirmed is created. A client that cannot ask its user (MCP before 2026-07-28, or without elicitation) gets failed / CONFIRMATION_UNAVAILABLE and nothing is created; other environments are not asked.',
       'If the outcome is unknown, retry with the same idempotency_key, never a new one: the creation resumes where it stopped and never makes a second change.',
       'An identical request under a new key within 24 hours answers requires_confirmation / POSSIBLE_DUPLICATE naming the earlier operation, unless confirm_new_change is true (in production, on a client that asks its user, the user is asked instead and the flag is not needed); while that earlier operation has not finished (its outcome is unknown) the answer is CHANGE_CREATION_IN_PROGRESS whatever confirm_new_change says: poll operations_get with it first.',
@@ -86,7 +86,7 @@ export function changeCreateTool(service: ChangeService, claims: CreationClaims)
     kind: 'write',
     mutation: 'create',
     externalSystems: [CHANGE_PLATFORM],
-    version: '2.1.0',
+    version: '2.2.0',
     input: changeCreateInput,
     output: changeCreateResultSchema,
     errors: [
@@ -116,7 +116,8 @@ export function changeCreateTool(service: ChangeService, claims: CreationClaims)
     duplicateSuspicion: { windowSeconds: DUPLICATE_WINDOW_SECONDS, confirmField: 'confirm_new_change' },
     notes: [
       'Production changes additionally need the scope changes:create:production; without it the answer is FORBIDDEN.',
-      'Warnings: APPROVAL_REQUIRED (approval by approval_group is needed before the start), RISK_RAISED (policy raised the requested risk).',
+      'Warnings: APPROVAL_REQUIRED (approval by approval_group is needed before the start), RISK_RAISED (policy raised the requested risk), MAINTENANCE_WINDOW_EXCEPTION (the start is outside every approved window and the named exception allows it).',
+      'A maintenance_window exception (granted through the operator API) applies when it covers the service, the environment and the start time, is not revoked, and was granted by someone other than the requester; it is checked again when the change is created, so a revoke in between refuses the change.',
       'Creating a change takes four change-platform steps (record, implementation plan, rollback plan, approval request or scheduling). A change is visible to change_get and change_search only when all four are done; an interrupted creation is finished by a retry with the same key or by the reconciler, never duplicated.',
     ],
     async handler(input, ctx) {
@@ -134,15 +135,15 @@ export function changeCreateTool(service: ChangeService, claims: CreationClaims)
           return outcome.rejected(code, message, { resolution, field_errors });
         }
         if (input.dry_run) {
-          return outcome.validated(validatedResult(verdict.draft), {
+          return outcome.validated(validatedResult(verdict.draft, verdict.exception), {
             message: 'The change request is valid; nothing was created (dry run).',
             warnings: verdict.warnings,
           });
         }
         // What runs is what the person saw: the review now must decide what they confirmed.
-        const unconfirmed = confirmationRefusal(verdict.draft, ctx.confirmation);
+        const unconfirmed = confirmationRefusal(verdict.draft, verdict.exception, ctx.confirmation);
         if (unconfirmed) return unconfirmed;
-        prepared = preparedChange(input, verdict.draft, verdict.warnings);
+        prepared = preparedChange(input, verdict.draft, verdict.warnings, verdict.exception);
       }
       const operation = ctx.operation;
       if (!operation) throw new Error('change_create executed without an operation');
