@@ -167,5 +167,17 @@ describe.runIf(prometheus)(
       expect(conflicts).toBe(2);
       expect(await scalar('sum(toolgate_tool_idempotent_replay_total)')).toBe(2);
     });
+
+    it('accepts every PromQL expression docs/observability.md shows', async () => {
+      const doc = readFileSync(new URL('../../docs/observability.md', import.meta.url), 'utf8');
+      const expressions = [...doc.matchAll(/```promql\n([\s\S]*?)```/g)].flatMap(([, block]) =>
+        block!
+          .split(/\n\s*\n|^#.*$/m)
+          .map((e) => e.replace(/^#.*$/gm, '').trim())
+          .filter(Boolean),
+      );
+      expect(expressions.length).toBeGreaterThanOrEqual(4);
+      for (const expr of expressions) await expect(query(expr), expr).resolves.toBeDefined();
+    });
   },
 );
