@@ -89,13 +89,20 @@ async function readBacklogPoints(
   tenant: string,
   { from, to, bucketMs }: ActivityWindow,
 ): Promise<BacklogPoint[]> {
+  // Only operations that can be in the backlog during the window: those that entered or left it inside
+  // the window (a call or reconciler step leaving it unknown, a settlement, a decision) and those in it
+  // now; an operation in the backlog at the window's start and untouched since is in it now.
   const rows = await db.query<{ operation_id: string; at: unknown; status: string }>(
     `SELECT operation_id, at, status FROM audit_log
       WHERE tenant = ? AND at < ? AND operation_id IN (
         SELECT operation_id FROM audit_log
-         WHERE tenant = ? AND at < ? AND status IN ('outcome_unknown', 'needs_review'))
+         WHERE tenant = ? AND at >= ? AND at < ?
+           AND (status IN ('outcome_unknown', 'needs_review')
+                OR action IN ('operations_reconcile', 'operations_review_resolve'))
+        UNION
+        SELECT id FROM operations WHERE tenant = ? AND status IN ('outcome_unknown', 'needs_review'))
       ORDER BY operation_id, seq`,
-    [tenant, to, tenant, to],
+    [tenant, to, tenant, from, to, tenant],
   );
   // Per operation, the instants its status changed, in order.
   const changes = new Map<string, { at: number; status: string }[]>();
