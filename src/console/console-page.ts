@@ -85,5 +85,7 @@ button{font:inherit;padding:.3rem .8rem;cursor:pointer}
 #status:empty,#resolve-error:empty,#confirm-error:empty{display:none}#resolve-error,#confirm-error{color:#c00}
 #grant-error:empty{display:none}#grant-error{color:#c00}
 .question{border:1px solid #8885;padding:.5rem 1rem;max-width:40rem}.question p{font-weight:600}
+.charts{display:flex;flex-wrap:wrap;gap:1.5rem}.charts figure{margin:0}.charts figcaption{font-weight:600}.chart{max-width:100%;height:auto}
+.legend{display:flex;flex-wrap:wrap;gap:.3rem 1rem;list-style:none;padding:0;margin:.3rem 0;font-size:.85rem}
 dialog{max-width:40rem}dl{display:grid;grid-template-columns:max-content 1fr;gap:.2rem 1rem}dt{font-weight:600}
 `;

@@ -1,5 +1,6 @@
 import { sendJson } from '../transport/http-replies.ts';
 import type { PublicRouteFamily } from '../transport/http-server.ts';
+import { CONSOLE_CHARTS_JS } from './console-charts-script.ts';
 import { CONSOLE_CSS, CONSOLE_HTML } from './console-page.ts';
 import { CONSOLE_JS } from './console-script.ts';
 
@@ -19,6 +20,7 @@ const ASSETS: Record<string, { type: string; body: string }> = {
   [`${CONSOLE_PATH}/`]: { type: 'text/html; charset=utf-8', body: CONSOLE_HTML },
   [`${CONSOLE_PATH}/app.js`]: { type: 'text/javascript; charset=utf-8', body: CONSOLE_JS },
   [`${CONSOLE_PATH}/app.css`]: { type: 'text/css; charset=utf-8', body: CONSOLE_CSS },
+  [`${CONSOLE_PATH}/charts.js`]: { type: 'text/javascript; charset=utf-8', body: CONSOLE_CHARTS_JS },
 };
 
 /**

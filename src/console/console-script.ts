@@ -3,7 +3,8 @@
  * routes, fetch calls to /operator/v1 with the token as a header, DOM built with textContent only so
  * no operation data is ever parsed as HTML.
  */
-export const CONSOLE_JS = `const TOKEN_KEY = 'toolgate.operatorToken';
+export const CONSOLE_JS = `import { activitySection } from './charts.js';
+const TOKEN_KEY = 'toolgate.operatorToken';
 const $ = (id) => document.getElementById(id);
 const token = () => sessionStorage.getItem(TOKEN_KEY);
 
@@ -56,6 +57,7 @@ const HEADERS = ['Operation', 'Tool', 'Caller', 'Status', 'Created (UTC)', 'Reco
 async function showQueue(view) {
   const parts = await Promise.all(['needs_review', 'outcome_unknown'].map((s) => call('GET', '/operator/v1/operations?status=' + s + '&limit=200')));
   if (parts.some((p) => p.status === 403)) return view.append(el('p', { text: 'This token may not read operations.' }));
+  view.append(await activitySection(call, el));
   const operations = parts.flatMap((p) => p.data.operations);
   view.append(el('h2', { text: 'Review queue (' + operations.length + ')' }));
   if (operations.length === 0) return view.append(el('p', { text: 'Nothing awaits a decision.' }));

@@ -27,6 +27,7 @@ export async function recordCall(
   metrics.duration.observe({ tool: name, contract_version: version, status: envelope.status }, seconds);
   if (envelope.code) metrics.errors.inc({ tool: name, contract_version: version, code: envelope.code });
   if (envelope.replayed) metrics.replays.inc({ tool: name, contract_version: version });
+  if (envelope.code === 'RATE_LIMITED') metrics.rateLimited.inc({ tool: name, actor: principal.actor });
   if (call.confirmation) {
     metrics.confirmations.inc({ tool: name, via: call.confirmation.via, outcome: call.confirmation.outcome });
   }

@@ -77,6 +77,7 @@ export class Reconciler {
       pass[result] += 1;
       this.deps.metrics?.reconciliations.inc({ tool: record.tool, result });
     }
+    this.deps.metrics?.reconcilerPassed();
     return pass;
   }
 

@@ -5,6 +5,7 @@ import type { ExceptionGrant, ExceptionTargetCheck } from '../operations/policy-
 import { sendJson } from '../transport/http-replies.ts';
 import type { HttpRouteFamily, RouteRequest } from '../transport/http-server.ts';
 import { readBody } from '../transport/read-body.ts';
+import { parseActivityWindow, readActivityHistory } from './activity-history.ts';
 import {
   answerConfirmation,
   confirmationAnswerSchema,
@@ -94,6 +95,12 @@ export function operatorRoutes(app: App): HttpRouteFamily {
       }
       const parked = await operations.confirmations.pending(principal.tenant, MAX_PAGE_SIZE);
       return reply(res, 200, { confirmations: parked.map(confirmationQuestionView) });
+    }
+    if (method === 'GET' && path === '/operator/v1/activity') {
+      if (!mayReadOperations(principal)) return refuseScope(res, readNeed);
+      const window = parseActivityWindow(url.searchParams, Date.now());
+      if (!window.ok) return badQuery(res, window.problems);
+      return reply(res, 200, await readActivityHistory(db, principal.tenant, window.value));
     }
     if (method === 'GET' && path === '/operator/v1/tools') {
       if (!mayReadOperations(principal)) return refuseScope(res, readNeed);

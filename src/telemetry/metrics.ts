@@ -10,6 +10,9 @@ export interface BacklogReading {
 
 const BACKLOG_STATUSES = ['outcome_unknown', 'needs_review'] as const;
 
+/** How long a scrape waits for the store's backlog reading before it reports the database not ready. */
+export const SCRAPE_DATABASE_DEADLINE_MS = 1_000;
+
 /**
  * Prometheus metrics with bounded labels only: tool, contract version, status, code.
  * Never identifiers, keys, addresses or messages.
@@ -74,6 +77,18 @@ export class GatewayMetrics {
     registers: [this.registry],
   });
 
+  readonly rateLimited = new Counter({
+    name: 'toolgate_rate_limited_total',
+    help: 'Tool calls refused by the per-principal rate or in-flight limit, by tool and principal class (actor).',
+    labelNames: ['tool', 'actor'] as const,
+    registers: [this.registry],
+  });
+  readonly reconcilerLastPass = new Gauge({
+    name: 'toolgate_reconciler_last_pass_timestamp_seconds',
+    help: "Unix time at which this process's reconciler last finished a pass (0 when it never has, e.g. background jobs off).",
+    registers: [this.registry],
+  });
+
   readonly httpRequests = new Counter({
     name: 'toolgate_http_requests_total',
     help: 'HTTP requests by route (a fixed path or route-family prefix, else other) and status code.',
@@ -82,14 +97,28 @@ export class GatewayMetrics {
   });
 
   #readBacklog: (() => Promise<readonly BacklogReading[]>) | null = null;
-  #backlog: Promise<readonly BacklogReading[]> | null = null;
+  #backlog: Promise<readonly BacklogReading[] | null> | null = null;
+  readonly databaseReady = new Gauge({
+    name: 'toolgate_database_ready',
+    help: "1 when the database answered this scrape's backlog reading in time, 0 when it failed or was late.",
+    registers: [this.registry],
+    collect: async (): Promise<void> => {
+      this.databaseReady.set((await this.#scrapeBacklog()) === null ? 0 : 1);
+    },
+  });
   readonly awaiting = new Gauge({
     name: 'toolgate_operations_awaiting',
     help: 'Operations awaiting settlement (outcome_unknown, needs_review), all tenants, at scrape time.',
     labelNames: ['status'] as const,
     registers: [this.registry],
-    collect: async () => {
-      for (const reading of await this.#scrapeBacklog()) {
+    collect: async (): Promise<void> => {
+      const readings = await this.#scrapeBacklog();
+      // Without a reading the gauges report nothing rather than a stale or made-up value.
+      if (readings === null) {
+        this.awaiting.reset();
+        return;
+      }
+      for (const reading of readings) {
         this.awaiting.set({ status: reading.status }, reading.count);
       }
     },
@@ -99,17 +128,25 @@ export class GatewayMetrics {
     help: 'Age of the oldest operation awaiting settlement, by status (0 when none waits).',
     labelNames: ['status'] as const,
     registers: [this.registry],
-    collect: async () => {
+    collect: async (): Promise<void> => {
       const now = Date.now();
-      for (const reading of await this.#scrapeBacklog()) {
+      const readings = await this.#scrapeBacklog();
+      if (readings === null) {
+        this.awaitingOldestAge.reset();
+        return;
+      }
+      for (const reading of readings) {
         const age = reading.oldestCreatedAt === null ? 0 : Math.max(0, now - reading.oldestCreatedAt) / 1000;
         this.awaitingOldestAge.set({ status: reading.status }, age);
       }
     },
   });
 
-  constructor(options: { processMetrics?: boolean } = {}) {
+  readonly #scrapeDeadlineMs: number;
+
+  constructor(options: { processMetrics?: boolean; scrapeDatabaseDeadlineMs?: number } = {}) {
     if (options.processMetrics) collectDefaultMetrics({ register: this.registry });
+    this.#scrapeDeadlineMs = options.scrapeDatabaseDeadlineMs ?? SCRAPE_DATABASE_DEADLINE_MS;
   }
 
   /** Where the backlog gauges read from at scrape time (the operations store). */
@@ -125,12 +162,35 @@ export class GatewayMetrics {
     }
   }
 
-  /** One store query per scrape, shared by both backlog gauges. */
-  #scrapeBacklog(): Promise<readonly BacklogReading[]> {
-    if (!this.#readBacklog) {
+  /** Records that the reconciler finished a pass now (wall-clock time, as Prometheus compares it). */
+  reconcilerPassed(): void {
+    this.reconcilerLastPass.set(Date.now() / 1000);
+  }
+
+  /**
+   * One store query per scrape, shared by the backlog gauges and the readiness gauge; null when the
+   * database failed or did not answer within the deadline, so a store outage is reported by a
+   * successful scrape instead of failing it.
+   */
+  #scrapeBacklog(): Promise<readonly BacklogReading[] | null> {
+    const read = this.#readBacklog;
+    if (!read) {
       return Promise.resolve(BACKLOG_STATUSES.map((status) => ({ status, count: 0, oldestCreatedAt: null })));
     }
-    this.#backlog ??= this.#readBacklog();
+    this.#backlog ??= withDeadline(read(), this.#scrapeDeadlineMs);
     return this.#backlog;
+  }
+}
+
+/** The reading, or null when it failed or took longer than `ms`. */
+async function withDeadline<T>(reading: Promise<T>, ms: number): Promise<T | null> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<null>((resolve) => {
+    timer = setTimeout(() => resolve(null), ms);
+  });
+  try {
+    return await Promise.race([reading.catch(() => null), late]);
+  } finally {
+    clearTimeout(timer);
   }
 }

@@ -1,0 +1,157 @@
+import type { SqlExecutor } from '../store/sql-database.ts';
+import type { QueryProblem } from './operator-query.ts';
+
+/** Statuses that mean an operation waits for settlement: the review backlog. */
+const BACKLOG_STATUSES = ['outcome_unknown', 'needs_review'] as const;
+type BacklogStatus = (typeof BACKLOG_STATUSES)[number];
+
+/** Every window is cut into this many buckets (24 hours: one an hour). */
+export const ACTIVITY_BUCKETS = 24;
+export const MAX_ACTIVITY_HOURS = 72;
+const DEFAULT_ACTIVITY_HOURS = 24;
+
+/** The window the charts cover, as epoch ms. */
+export interface ActivityWindow {
+  readonly from: number;
+  readonly to: number;
+  readonly bucketMs: number;
+}
+
+/** The backlog at one instant: operations of the tenant awaiting settlement, by status. */
+export interface BacklogPoint {
+  readonly at: string;
+  readonly outcome_unknown: number;
+  readonly needs_review: number;
+}
+
+/** Audited tool calls of the tenant in one bucket, by the status they answered. */
+export interface CallsBucket {
+  readonly from: string;
+  readonly to: string;
+  readonly counts: Record<string, number>;
+}
+
+export interface ActivityHistory {
+  readonly from: string;
+  readonly to: string;
+  readonly bucket_seconds: number;
+  readonly backlog: BacklogPoint[];
+  readonly calls: CallsBucket[];
+}
+
+/** `?hours=` (1 to 72, default 24): the window ending now. */
+export function parseActivityWindow(
+  params: URLSearchParams,
+  now: number,
+): { ok: true; value: ActivityWindow } | { ok: false; problems: QueryProblem[] } {
+  const raw = params.get('hours');
+  const hours = raw === null ? DEFAULT_ACTIVITY_HOURS : Number(raw);
+  if (!Number.isInteger(hours) || hours < 1 || hours > MAX_ACTIVITY_HOURS) {
+    return {
+      ok: false,
+      problems: [{ parameter: 'hours', message: `must be a whole number from 1 to ${MAX_ACTIVITY_HOURS}` }],
+    };
+  }
+  const bucketMs = (hours * 3_600_000) / ACTIVITY_BUCKETS;
+  // Buckets end on whole multiples of their length, so the same window reads the same way twice.
+  const to = Math.ceil(now / bucketMs) * bucketMs;
+  return { ok: true, value: { from: to - hours * 3_600_000, to, bucketMs } };
+}
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+/**
+ * The tenant's review backlog and calls by status over the window, from the durable audit trail:
+ * an operation counts in the backlog at an instant when its latest audit entry by then has a backlog
+ * status (the call that left it unknown, the reconciler's steps, the operator's decision all write one).
+ * Calls are the audited ones: every write and request, and every refusal of authority.
+ */
+export async function readActivityHistory(
+  db: SqlExecutor,
+  tenant: string,
+  window: ActivityWindow,
+): Promise<ActivityHistory> {
+  const [backlog, calls] = await Promise.all([
+    readBacklogPoints(db, tenant, window),
+    readCallBuckets(db, tenant, window),
+  ]);
+  return {
+    from: iso(window.from),
+    to: iso(window.to),
+    bucket_seconds: window.bucketMs / 1000,
+    backlog,
+    calls,
+  };
+}
+
+async function readBacklogPoints(
+  db: SqlExecutor,
+  tenant: string,
+  { from, to, bucketMs }: ActivityWindow,
+): Promise<BacklogPoint[]> {
+  // Only operations that can be in the backlog during the window: those that entered or left it inside
+  // the window (a call or reconciler step leaving it unknown, a settlement, a decision) and those in it
+  // now; an operation in the backlog at the window's start and untouched since is in it now.
+  const rows = await db.query<{ operation_id: string; at: unknown; status: string }>(
+    `SELECT operation_id, at, status FROM audit_log
+      WHERE tenant = ? AND at < ? AND operation_id IN (
+        SELECT operation_id FROM audit_log
+         WHERE tenant = ? AND at >= ? AND at < ?
+           AND (status IN ('outcome_unknown', 'needs_review')
+                OR action IN ('operations_reconcile', 'operations_review_resolve'))
+        UNION
+        SELECT id FROM operations WHERE tenant = ? AND status IN ('outcome_unknown', 'needs_review'))
+      ORDER BY operation_id, seq`,
+    [tenant, to, tenant, from, to, tenant],
+  );
+  // Per operation, the instants its status changed, in order.
+  const changes = new Map<string, { at: number; status: string }[]>();
+  for (const row of rows) {
+    const list = changes.get(row.operation_id) ?? [];
+    if (list.at(-1)?.status !== row.status) list.push({ at: Number(row.at), status: row.status });
+    changes.set(row.operation_id, list);
+  }
+  const points: BacklogPoint[] = [];
+  for (let end = from + bucketMs; end <= to; end += bucketMs) {
+    const counts: Record<BacklogStatus, number> = { outcome_unknown: 0, needs_review: 0 };
+    for (const list of changes.values()) {
+      const status = statusAt(list, end);
+      if (status === 'outcome_unknown' || status === 'needs_review') counts[status] += 1;
+    }
+    points.push({ at: iso(end), ...counts });
+  }
+  return points;
+}
+
+/** The status of an operation at `instant` (inclusive): its latest change by then, if any. */
+function statusAt(list: readonly { at: number; status: string }[], instant: number): string | null {
+  let status: string | null = null;
+  for (const change of list) {
+    if (change.at > instant) break;
+    status = change.status;
+  }
+  return status;
+}
+
+async function readCallBuckets(
+  db: SqlExecutor,
+  tenant: string,
+  { from, to, bucketMs }: ActivityWindow,
+): Promise<CallsBucket[]> {
+  // An entry whose action is its tool's name is a call (not a reconciler step or an operator's decision).
+  const rows = await db.query<{ bucket: unknown; status: string; n: unknown }>(
+    `SELECT CAST((at - ?) / ? AS INTEGER) AS bucket, status, COUNT(*) AS n FROM audit_log
+      WHERE tenant = ? AND at >= ? AND at < ? AND action = tool
+      GROUP BY 1, 2`,
+    [from, bucketMs, tenant, from, to],
+  );
+  const buckets: CallsBucket[] = [];
+  for (let start = from; start < to; start += bucketMs) {
+    buckets.push({ from: iso(start), to: iso(start + bucketMs), counts: {} });
+  }
+  for (const row of rows) {
+    const bucket = buckets[Math.floor(Number(row.bucket))];
+    if (bucket) bucket.counts[row.status] = (bucket.counts[row.status] ?? 0) + Number(row.n);
+  }
+  return buckets;
+}
