@@ -3,8 +3,9 @@ import { loadOrCreateDevKeys } from '../auth/dev-keys.ts';
 import { mintToken } from '../auth/mint-token.ts';
 import { ACTORS } from '../auth/principal.ts';
 import { principalClaimsSchema } from '../auth/token-claims.ts';
+import { resolveCommandConfig } from '../config/discover-config.ts';
 import { dataDirProblem, defaultAudience, resolveDataDir } from './serve-options.ts';
-import { configFileOption, exitOnConfigError, servedModules } from './served-modules.ts';
+import { exitOnConfigError, servedModules } from './served-modules.ts';
 
 const tokenRequestSchema = z.strictObject({
   sub: principalClaimsSchema.shape.sub,
@@ -22,10 +23,14 @@ const tokenRequestSchema = z.strictObject({
 /** Prints only a dev JWT the server with the same data dir accepts; every bad argument named, exit 2. */
 export async function runTokenCommand(raw: Record<string, string | undefined>): Promise<void> {
   // With a config, the token is for the server that config runs: its data dir and its address.
+  const configFile = resolveCommandConfig('token', raw.config, {
+    activity: 'minting for',
+    announceDemo: false,
+  });
   const settings =
-    configFileOption(raw.config) === undefined
+    configFile === undefined
       ? {}
-      : await servedModules(raw.config).then(
+      : await servedModules(configFile).then(
           (served) => served.settings,
           (error: unknown) => {
             exitOnConfigError('token', error);
