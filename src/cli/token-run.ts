@@ -3,6 +3,8 @@ import { loadOrCreateDevKeys } from '../auth/dev-keys.ts';
 import { mintToken } from '../auth/mint-token.ts';
 import { ACTORS } from '../auth/principal.ts';
 import { principalClaimsSchema } from '../auth/token-claims.ts';
+import { DEFAULT_MAX_TOKEN_LIFETIME_SECONDS } from '../auth/token-defaults.ts';
+import type { ToolgateConfig } from '../config/define-config.ts';
 import { resolveCommandConfig } from '../config/discover-config.ts';
 import { dataDirProblem, defaultAudience, resolveDataDir } from './serve-options.ts';
 import { exitOnConfigError, servedModules } from './served-modules.ts';
@@ -18,6 +20,7 @@ const tokenRequestSchema = z.strictObject({
     .min(1)
     .max(30 * 24 * 3600),
   audience: z.url({ protocol: /^https?$/ }),
+  port: z.coerce.number().int().min(1).max(65535).optional(),
 });
 
 /** Prints only a dev JWT the server with the same data dir accepts; every bad argument named, exit 2. */
@@ -43,7 +46,8 @@ export async function runTokenCommand(raw: Record<string, string | undefined>): 
     actor: raw.actor,
     scopes: raw.scopes ?? '',
     ttl: raw.ttl,
-    audience: raw.audience ?? defaultAudience(settings),
+    audience: raw.audience ?? defaultAudience(settings, portOf(raw.port)),
+    port: raw.port,
   });
   const dataDir = resolveDataDir(raw.dataDir, settings);
   const problems = parsed.success
@@ -56,6 +60,13 @@ export async function runTokenCommand(raw: Record<string, string | undefined>): 
     process.exit(2);
   }
   const { sub, tenant, actor, scopes, ttl, audience } = parsed.data;
+  const accepted = acceptedLifetime(settings);
+  if (ttl > accepted) {
+    process.stderr.write(
+      `toolgate token: warning: --ttl ${ttl} exceeds the ${accepted} seconds serve accepts; start serve with ` +
+        `--max-token-lifetime-seconds ${ttl} (TOOLGATE_MAX_TOKEN_LIFETIME_SECONDS) or the token is refused.\n`,
+    );
+  }
   const keys = await loadOrCreateDevKeys(dataDir);
   const token = await mintToken(
     keys,
@@ -63,4 +74,17 @@ export async function runTokenCommand(raw: Record<string, string | undefined>): 
     { audience, ttlSeconds: ttl },
   );
   process.stdout.write(`${token}\n`);
+}
+
+/** The port for the audience; a bad value is left to the schema, which names it. */
+function portOf(raw: string | undefined): number | undefined {
+  const port = Number(raw);
+  return raw !== undefined && Number.isInteger(port) && port > 0 && port <= 65535 ? port : undefined;
+}
+
+/** The longest token lifetime serve accepts with the same variables and config (and no flag). */
+function acceptedLifetime(settings: ToolgateConfig): number {
+  const fromEnv = Number(process.env.TOOLGATE_MAX_TOKEN_LIFETIME_SECONDS || Number.NaN);
+  if (Number.isInteger(fromEnv) && fromEnv > 0) return fromEnv;
+  return settings.maxTokenLifetimeSeconds ?? DEFAULT_MAX_TOKEN_LIFETIME_SECONDS;
 }

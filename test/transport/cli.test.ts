@@ -43,6 +43,21 @@ describe('the toolgate command', () => {
     expect([...verdict.principal.scopes]).toEqual(['orders:read', 'orders:write']);
   });
 
+  test('token --port mints for the server on that port, and a bad port is named', async () => {
+    const dataDir = join(dir, 'port');
+    const args = ['token', '--sub', 'u8', '--tenant', 't8', '--actor', 'customer', '--data-dir', dataDir];
+    const result = await run([...args, '--port', '9911']);
+    expect(result.stderr).toBe('');
+    const onPort = await createTokenVerifier({ kind: 'dev', dataDir }, 'http://127.0.0.1:9911/mcp');
+    expect((await onPort.verify(result.stdout.trim())).ok).toBe(true);
+    const onDefault = await createTokenVerifier({ kind: 'dev', dataDir }, 'http://127.0.0.1:8787/mcp');
+    expect((await onDefault.verify(result.stdout.trim())).ok).toBe(false);
+    const bad = (await run([...args, '--port', '0'])) as { code: number; stdout: string; stderr: string };
+    expect(bad.code).toBe(2);
+    expect(bad.stdout).toBe('');
+    expect(bad.stderr).toContain('--port');
+  });
+
   test('token refuses an unknown actor, naming the option', async () => {
     const result = (await run([
       'token',
