@@ -131,7 +131,10 @@ describe('the toolgate command', () => {
       const others = /npx toolgate demo tokens (.+)/.exec(stdout)?.[1];
       const listed = await run(['demo', 'tokens', ...others!.split(' ')]);
       const controller = /test_controller[^\n]*\n[^\n]*\n\s+(\S+)/.exec(listed.stdout)?.[1];
-      expect((listed.stdout.match(/^ {4}eyJ/gm) ?? []).length).toBe(14);
+      const printed = (listed.stdout.match(/^ {4}eyJ/gm) ?? []).length;
+      expect(printed).toBe(14);
+      // The banner's count is the number of tokens the command it names prints.
+      expect(stdout).toContain(`(${printed} in all): npx toolgate demo tokens`);
       expect((await listTools(controller!)).status).toBe(200);
       child.kill('SIGTERM');
       expect(await exited).toBe(0);
