@@ -56,6 +56,11 @@ const CLOCK_TOLERANCE_SECONDS = 5;
 export interface TokenPolicy {
   /** The longest a token may live, `exp` minus `iat` (or minus now, without `iat`); default 24 h. */
   readonly maxLifetimeSeconds: number;
+  /**
+   * Dev keys only: accept any `aud`. A stdio server has no address for a token to name; its data
+   * dir's key alone binds a token to it, so the token an HTTP banner printed works there too.
+   */
+  readonly anyDevAudience: boolean;
 }
 
 export { DEFAULT_MAX_TOKEN_LIFETIME_SECONDS };
@@ -75,9 +80,10 @@ export async function createTokenVerifier(
 ): Promise<TokenVerifier> {
   const issuer = source.kind === 'dev' ? DEV_ISSUER : source.issuer;
   const maxLifetimeSeconds = policy.maxLifetimeSeconds ?? DEFAULT_MAX_TOKEN_LIFETIME_SECONDS;
+  const checkAudience = !(source.kind === 'dev' && policy.anyDevAudience === true);
   const options = {
     issuer,
-    audience,
+    ...(checkAudience ? { audience } : {}),
     algorithms: source.kind === 'dev' ? [DEV_ALGORITHM] : [...ASYMMETRIC_ALGORITHMS],
     requiredClaims: ['exp', 'sub'],
     clockTolerance: CLOCK_TOLERANCE_SECONDS,

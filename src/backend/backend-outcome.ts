@@ -39,10 +39,9 @@ export function backendOutcome<T, R>(
   const system = options.system ?? 'the service';
   const reference = options.correlationId ? ` (correlation id ${options.correlationId})` : '';
   if (result.kind !== 'ok' && result.kind !== 'rejected') {
-    options.log?.warn(
-      { corr: options.correlationId, system, ...result },
-      `backend call ended ${result.kind}`,
-    );
+    // ctx.log is a child already bound to the call's corr: a second `corr` key would repeat it.
+    const corr = carriesCorr(options.log) ? {} : { corr: options.correlationId };
+    options.log?.warn({ ...corr, system, ...result }, `backend call ended ${result.kind}`);
   }
   switch (result.kind) {
     case 'ok':
@@ -86,4 +85,10 @@ export function backendOutcome<T, R>(
         { resolution: REPORT_RESOLUTION },
       );
   }
+}
+
+/** True for a pino child logger whose bindings already hold `corr`. */
+function carriesCorr(log: BackendLog | undefined): boolean {
+  const bindings = (log as { bindings?: () => Record<string, unknown> } | undefined)?.bindings;
+  return typeof bindings === 'function' && bindings.call(log).corr !== undefined;
 }

@@ -148,8 +148,11 @@ export async function runAttempts<T>(
  * has effects, the answer is `unknown` — even when a later attempt failed to connect — never `unavailable`.
  */
 function exhaustedResult(failures: readonly AttemptFailure[], effectful: boolean): BackendResult<never> {
-  const tried = failures.length === 1 ? '1 attempt' : `${failures.length} attempts`;
-  const reason = `${failures.at(-1)!.reason} (${tried})`;
+  // Each attempt's cause: a timeout then a refused connect is not the same story as three refusals.
+  const reason =
+    failures.length === 1
+      ? `${failures[0]!.reason} (1 attempt)`
+      : `${failures.length} attempts: ${failures.map((f, i) => `${i + 1}. ${f.reason}`).join('; ')}`;
   if (effectful && failures.some((f) => f.reach === 'maybe')) return { kind: 'unknown', reason };
   return { kind: 'unavailable', reason };
 }

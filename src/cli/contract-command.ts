@@ -7,7 +7,8 @@ function emit(text: string, out: string | undefined): void {
   else process.stdout.write(text);
 }
 
-const CONFIG_HELP = 'the tools of this config module instead of the demo (TOOLGATE_CONFIG)';
+const CONFIG_HELP =
+  'the tools of this config module instead of the demo (TOOLGATE_CONFIG; default ./toolgate.config.*, else the demo)';
 
 /** `toolgate contract export | diff | docs`: the contract as a reviewable, diffable artifact. */
 export function registerContractCommand(program: Command): void {
@@ -33,9 +34,9 @@ export function registerContractCommand(program: Command): void {
         const { servedContractLoader } = await import('./served-contract-loader.ts');
         const { serializeContract } = await import('../contract-artifacts/contract-export.ts');
         const load = servedContractLoader(
+          'contract export',
           options.config,
           retention === undefined ? {} : { retentionSeconds: retention },
-          'contract export',
         );
         emit(serializeContract(await load()), options.out);
       }),
@@ -63,7 +64,7 @@ export function registerContractCommand(program: Command): void {
           const { loadContract } = await import('../contract-artifacts/served-contract.ts');
           const { diffContracts } = await import('../contract-artifacts/contract-diff.ts');
           const { diffReportJson, diffReportText } = await import('../contract-artifacts/diff-report.ts');
-          const served = servedContractLoader(options.config, {}, 'contract diff');
+          const served = servedContractLoader('contract diff', options.config);
           const before = await loadContract(oldFile, served);
           const after = await loadContract(newFile, served);
           const diff = diffContracts(before, after, { allowRemoved: options.allowRemoved ?? [] });
@@ -85,7 +86,7 @@ export function registerContractCommand(program: Command): void {
         const { renderToolCatalog } = await import('../contract-artifacts/tool-catalog-doc.ts');
         emit(
           renderToolCatalog(
-            await loadContract(options.from, servedContractLoader(options.config, {}, 'contract docs')),
+            await loadContract(options.from, servedContractLoader('contract docs', options.config)),
           ),
           options.out,
         );

@@ -6,7 +6,10 @@ export function registerDemoCommand(program: Command): void {
   demo
     .command('tokens')
     .description('Print a dev token for every demo principal (and the test API controller).')
-    .option('--config <file>', 'the config the server runs (TOOLGATE_CONFIG); the demo domains without one')
+    .option(
+      '--config <file>',
+      'the config the server runs (TOOLGATE_CONFIG; default ./toolgate.config.*, else the demo)',
+    )
     .option('--data-dir <dir>', 'data dir of the server (TOOLGATE_DATA_DIR, default ./.toolgate)')
     .option('--audience <url>', 'resource URL of the server (default: what serve would use)')
     .action(async (raw: { config?: string; dataDir?: string; audience?: string }) => {

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { pino } from 'pino';
 import { createApp } from '../app/create-app.ts';
 import { loadOrCreateDevKeys } from '../auth/dev-keys.ts';
+import { resolveCommandConfig } from '../config/discover-config.ts';
 import { demoTokenList } from './dev-token-banner.ts';
 import { dataDirProblem, defaultAudience, resolveDataDir } from './serve-options.ts';
 import { exitOnConfigError, servedModules } from './served-modules.ts';
@@ -17,7 +18,8 @@ export async function runDemoTokens(raw: {
   dataDir?: string;
   audience?: string;
 }): Promise<void> {
-  const served = await servedModules(raw.config).catch((error: unknown) => {
+  const configFile = resolveCommandConfig('demo tokens', raw.config, { activity: 'listing' });
+  const served = await servedModules(configFile).catch((error: unknown) => {
     exitOnConfigError('demo tokens', error);
     throw error;
   });

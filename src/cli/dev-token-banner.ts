@@ -70,7 +70,8 @@ export async function devTokenBanner(
   if (ids.length > 0) lines.push('', 'Demo ids:', ...ids.map((id) => `  ${id}`));
   lines.push(
     '',
-    `Tokens for all ${principals.length} demo principals: npx toolgate demo tokens --audience ${url}${dataDirOption}`,
+    // demo tokens also lists the test API's controller: the count says what the command prints.
+    `Tokens for the ${principals.length} demo principals and the test API controller (${principals.length + 1} in all): npx toolgate demo tokens --audience ${url}${dataDirOption}`,
     'Any other identity: npx toolgate token --sub S --tenant T --actor A --scopes "a b"',
     `Operator console: ${consoleUrl}`,
   );

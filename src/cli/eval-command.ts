@@ -64,7 +64,10 @@ export function registerEvalCommand(program: Command): void {
     .option('--scenarios <dir>', 'scenario root with dev/ and holdout/', 'eval/scenarios')
     .option('--out <dir>', 'where results.json, summary.md and report.html go')
     .option('--database-url <url>', 'run the gateway on PostgreSQL instead of a temp SQLite')
-    .option('--config <file>', 'evaluate the modules of this config instead of the demo (TOOLGATE_CONFIG)')
+    .option(
+      '--config <file>',
+      'evaluate the modules of this config instead of the demo (TOOLGATE_CONFIG; default ./toolgate.config.*, else the demo)',
+    )
     .option(
       '--compare <results>',
       'show what changed since an earlier run (its results.json or its directory)',
@@ -76,7 +79,9 @@ export function registerEvalCommand(program: Command): void {
           'toolgate eval: --api-key is visible to other users in the process list; set TOOLGATE_EVAL_API_KEY instead.\n',
         );
       }
+      const { resolveCommandConfig } = await import('../config/discover-config.ts');
+      const config = resolveCommandConfig('eval', flags.config, { activity: 'evaluating' });
       const { runEvalCommand } = await import('./eval-run.ts');
-      process.exitCode = await runEvalCommand(flags);
+      process.exitCode = await runEvalCommand({ ...flags, config });
     });
 }

@@ -7,7 +7,10 @@ export function registerServeCommand(program: Command): void {
   program
     .command('serve')
     .description('Serve the tools over MCP Streamable HTTP (or stdio with --stdio).')
-    .option('--config <file>', 'serve the tools of this config module, not the demo (TOOLGATE_CONFIG)')
+    .option(
+      '--config <file>',
+      'serve the tools of this config module, not the demo (TOOLGATE_CONFIG; default ./toolgate.config.*, else the demo)',
+    )
     .option('--host <host>', 'address to bind (TOOLGATE_HOST)', undefined)
     .option('--port <port>', 'port to bind, 0 for any free port (TOOLGATE_PORT, default 8787)')
     .option(
@@ -80,7 +83,9 @@ export function registerServeCommand(program: Command): void {
       "tasks per tasks/list page of the caller's own operations (TOOLGATE_TASKS_PAGE_SIZE, default 50)",
     )
     .action(async (raw: RawServeOptions) => {
+      const { resolveCommandConfig } = await import('../config/discover-config.ts');
+      const config = resolveCommandConfig('serve', raw.config, { activity: 'serving' });
       const { runServe } = await import('./serve-run.ts');
-      await runServe(raw);
+      await runServe({ ...raw, config });
     });
 }

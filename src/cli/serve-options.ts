@@ -97,13 +97,13 @@ export function resolveDataDir(flag: string | undefined, file: ToolgateConfig = 
 
 /**
  * The audience dev tokens are minted for when the caller names none: what `serve` with the same
- * variables and config would take as its resource URL.
+ * variables and config (and `--port`, when given) would take as its resource URL.
  */
-export function defaultAudience(file: ToolgateConfig = {}): string {
+export function defaultAudience(file: ToolgateConfig = {}, portFlag?: number): string {
   const explicit = env('TOOLGATE_AUDIENCE') ?? file.audience;
   if (explicit) return explicit;
   const host = env('TOOLGATE_HOST') ?? file.host ?? DEFAULT_HOST;
-  const port = env('TOOLGATE_PORT') ?? file.port ?? DEFAULT_PORT;
+  const port = portFlag ?? env('TOOLGATE_PORT') ?? file.port ?? DEFAULT_PORT;
   return `http://${host}:${port}${MCP_PATH}`;
 }
 

@@ -151,7 +151,7 @@ async function serveStdio(app: App, config: ServeConfig): Promise<() => Promise<
   const verifier = await createTokenVerifier(
     config.keys,
     audience,
-    { maxLifetimeSeconds: config.maxTokenLifetimeSeconds },
+    { maxLifetimeSeconds: config.maxTokenLifetimeSeconds, anyDevAudience: true },
     app.logger,
   );
   const verdict = token

@@ -13,13 +13,14 @@ export function registerTokenCommand(program: Command): void {
     .option('--scopes <scopes>', 'space-separated scopes', '')
     .option('--ttl <seconds>', 'lifetime in seconds', String(DEFAULT_TOKEN_TTL_SECONDS))
     .option('--data-dir <dir>', 'data dir of the server (TOOLGATE_DATA_DIR, default ./.toolgate)')
+    .option('--port <port>', 'port of the server (TOOLGATE_PORT, default 8787); sets the audience')
     .option(
       '--audience <url>',
       'resource URL of the server (default: what serve would use, http://127.0.0.1:8787/mcp)',
     )
     .option(
       '--config <file>',
-      'mint for the server this config runs: its data dir, host and port (TOOLGATE_CONFIG)',
+      'mint for the server this config runs: its data dir, host and port (TOOLGATE_CONFIG; default ./toolgate.config.*, else the demo)',
     )
     .action(async (raw: Record<string, string | undefined>) => {
       const { runTokenCommand } = await import('./token-run.ts');

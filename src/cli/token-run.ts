@@ -3,8 +3,11 @@ import { loadOrCreateDevKeys } from '../auth/dev-keys.ts';
 import { mintToken } from '../auth/mint-token.ts';
 import { ACTORS } from '../auth/principal.ts';
 import { principalClaimsSchema } from '../auth/token-claims.ts';
+import { DEFAULT_MAX_TOKEN_LIFETIME_SECONDS } from '../auth/token-defaults.ts';
+import type { ToolgateConfig } from '../config/define-config.ts';
+import { resolveCommandConfig } from '../config/discover-config.ts';
 import { dataDirProblem, defaultAudience, resolveDataDir } from './serve-options.ts';
-import { configFileOption, exitOnConfigError, servedModules } from './served-modules.ts';
+import { exitOnConfigError, servedModules } from './served-modules.ts';
 
 const tokenRequestSchema = z.strictObject({
   sub: principalClaimsSchema.shape.sub,
@@ -17,15 +20,20 @@ const tokenRequestSchema = z.strictObject({
     .min(1)
     .max(30 * 24 * 3600),
   audience: z.url({ protocol: /^https?$/ }),
+  port: z.coerce.number().int().min(1).max(65535).optional(),
 });
 
 /** Prints only a dev JWT the server with the same data dir accepts; every bad argument named, exit 2. */
 export async function runTokenCommand(raw: Record<string, string | undefined>): Promise<void> {
   // With a config, the token is for the server that config runs: its data dir and its address.
+  const configFile = resolveCommandConfig('token', raw.config, {
+    activity: 'minting for',
+    announceDemo: false,
+  });
   const settings =
-    configFileOption(raw.config) === undefined
+    configFile === undefined
       ? {}
-      : await servedModules(raw.config).then(
+      : await servedModules(configFile).then(
           (served) => served.settings,
           (error: unknown) => {
             exitOnConfigError('token', error);
@@ -38,7 +46,8 @@ export async function runTokenCommand(raw: Record<string, string | undefined>): 
     actor: raw.actor,
     scopes: raw.scopes ?? '',
     ttl: raw.ttl,
-    audience: raw.audience ?? defaultAudience(settings),
+    audience: raw.audience ?? defaultAudience(settings, portOf(raw.port)),
+    port: raw.port,
   });
   const dataDir = resolveDataDir(raw.dataDir, settings);
   const problems = parsed.success
@@ -51,6 +60,13 @@ export async function runTokenCommand(raw: Record<string, string | undefined>): 
     process.exit(2);
   }
   const { sub, tenant, actor, scopes, ttl, audience } = parsed.data;
+  const accepted = acceptedLifetime(settings);
+  if (ttl > accepted) {
+    process.stderr.write(
+      `toolgate token: warning: --ttl ${ttl} exceeds the ${accepted} seconds serve accepts; start serve with ` +
+        `--max-token-lifetime-seconds ${ttl} (TOOLGATE_MAX_TOKEN_LIFETIME_SECONDS) or the token is refused.\n`,
+    );
+  }
   const keys = await loadOrCreateDevKeys(dataDir);
   const token = await mintToken(
     keys,
@@ -58,4 +74,17 @@ export async function runTokenCommand(raw: Record<string, string | undefined>): 
     { audience, ttlSeconds: ttl },
   );
   process.stdout.write(`${token}\n`);
+}
+
+/** The port for the audience; a bad value is left to the schema, which names it. */
+function portOf(raw: string | undefined): number | undefined {
+  const port = Number(raw);
+  return raw !== undefined && Number.isInteger(port) && port > 0 && port <= 65535 ? port : undefined;
+}
+
+/** The longest token lifetime serve accepts with the same variables and config (and no flag). */
+function acceptedLifetime(settings: ToolgateConfig): number {
+  const fromEnv = Number(process.env.TOOLGATE_MAX_TOKEN_LIFETIME_SECONDS || Number.NaN);
+  if (Number.isInteger(fromEnv) && fromEnv > 0) return fromEnv;
+  return settings.maxTokenLifetimeSeconds ?? DEFAULT_MAX_TOKEN_LIFETIME_SECONDS;
 }

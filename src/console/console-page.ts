@@ -33,7 +33,7 @@ export const CONSOLE_HTML = `<!doctype html>
     as an operator; <code>operations:confirm</code> to confirm calls waiting for an approver; <code>changes:approve</code> to grant exceptions). It stays in this tab's session storage and is sent only in the Authorization header.</p>
     <form id="sign-in-form">
       <label for="token">Operator token</label>
-      <textarea id="token" name="token" rows="4" required autocomplete="off" spellcheck="false"></textarea>
+      <input id="token" name="token" type="password" required autocomplete="off" spellcheck="false">
       <button type="submit">Sign in</button>
     </form>
   </section>

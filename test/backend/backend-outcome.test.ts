@@ -1,3 +1,4 @@
+import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { BackendResult } from '../../src/backend/backend-failure.ts';
@@ -128,6 +129,17 @@ describe('backendOutcome', () => {
       expect.objectContaining({ kind: 'unknown' }),
       expect.objectContaining({ kind: 'unexpected_status', status: 401, corr: 'corr-9' }),
     ]);
+  });
+
+  it('writes corr once on a log line of a logger already bound to it (ctx.log)', () => {
+    const lines: string[] = [];
+    const log = pino({ level: 'warn' }, { write: (line: string) => lines.push(line) }).child({
+      corr: 'corr-7',
+    });
+    backendOutcome(results.unavailable, () => outcome.completed(null), { correlationId: 'corr-7', log });
+    expect(lines).toHaveLength(1);
+    expect(lines[0]!.match(/"corr":/g)).toHaveLength(1);
+    expect(JSON.parse(lines[0]!)).toMatchObject({ corr: 'corr-7', kind: 'unavailable' });
   });
 
   it('hands the body and status to onOk', () => {

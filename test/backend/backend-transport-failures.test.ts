@@ -141,6 +141,10 @@ describe('failures after the request was sent', () => {
     const result = await backend.call({ signal: open(), operation }, post);
     expect(result.kind).toBe('unknown');
     expect(result.kind === 'unknown' && result.reason).toContain('ECONNREFUSED');
+    // Each attempt's own cause, not only the last one.
+    expect(result.kind === 'unknown' && result.reason).toMatch(
+      /^3 attempts: 1\. the service answered 500; 2\. could not connect \(ECONNREFUSED\); 3\. could not connect \(ECONNREFUSED\)$/,
+    );
     expect(server.requests).toHaveLength(1);
   });
 

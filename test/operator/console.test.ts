@@ -98,4 +98,19 @@ describe.runIf(existsSync(CHROMIUM))('the operator console in Chromium', () => {
     expect(await page.evaluate(() => sessionStorage.getItem('toolgate.operatorToken'))).toBeNull();
     expect(problems).toEqual([]);
   }, 60_000);
+
+  it('signs in when Enter is pressed in the one-line token field', async () => {
+    const token = await gw.tokenFor(reviewer());
+    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    try {
+      await page.goto(`${gw.origin}/console`);
+      const field = page.getByLabel('Operator token');
+      await field.fill(token);
+      await field.press('Enter');
+      await expect.poll(() => page.getByRole('button', { name: 'Sign out' }).count()).toBe(1);
+      expect(await page.evaluate(() => sessionStorage.getItem('toolgate.operatorToken'))).toBe(token);
+    } finally {
+      await page.close();
+    }
+  }, 60_000);
 });

@@ -1,5 +1,14 @@
-import { execFileSync } from 'node:child_process';
-import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawnSync } from 'node:child_process';
+import {
+  copyFileSync,
+  cpSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -9,12 +18,25 @@ import { connectWithToken, runCommand, type ServingProcess, startServing } from 
 const ROOT = join(import.meta.dirname, '../..');
 const FIXTURES = join(ROOT, 'test/config/fixtures');
 const { version } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string };
+const NPM_ENV = { ...process.env, npm_config_update_notifier: 'false' };
 const npm = (args: string[], cwd: string) =>
-  execFileSync('npm', args, {
-    cwd,
-    encoding: 'utf8',
-    env: { ...process.env, npm_config_update_notifier: 'false' },
-  });
+  execFileSync('npm', args, { cwd, encoding: 'utf8', env: NPM_ENV });
+/** What npm prints on both streams, for commands whose warnings matter. */
+const npmOutput = (args: string[], cwd: string) => {
+  const run = spawnSync('npm', args, { cwd, encoding: 'utf8', env: NPM_ENV });
+  if (run.status !== 0) throw new Error(`npm ${args.join(' ')}: ${run.stderr}`);
+  return `${run.stdout}${run.stderr}`;
+};
+/** What `npm pack` needs from a checkout: the package's files and what builds them. */
+const SOURCES = [
+  'package.json',
+  'README.md',
+  'bin',
+  'scripts',
+  'src',
+  'tsconfig.json',
+  'tsconfig.build.json',
+];
 
 /**
  * What a team does: `npm pack` the package, install the tarball into an empty project with their own
@@ -24,29 +46,55 @@ describe('the packed tarball in a fresh project', () => {
   let dir: string;
   let project: string;
   let bin: string;
+  let tarball: string;
+  let installOutput: string;
+  let packedManifest: Record<string, unknown>;
   beforeAll(() => {
     dir = mkdtempSync(join(tmpdir(), 'toolgate-pack-'));
     project = join(dir, 'byo');
-    // dist/ is built by the test setup; --ignore-scripts keeps pack from rebuilding it under other tests' feet.
-    const [packed] = JSON.parse(
-      npm(['pack', '--json', '--ignore-scripts', '--pack-destination', dir], ROOT),
-    ) as {
+    // `npm pack` as a release does, lifecycle scripts included, in a copy of the sources without dist/
+    // (so that its build proves `npm pack` builds, and leaves this checkout's dist/ to the other tests).
+    const checkout = join(dir, 'checkout');
+    mkdirSync(checkout);
+    for (const entry of SOURCES) cpSync(join(ROOT, entry), join(checkout, entry), { recursive: true });
+    symlinkSync(join(ROOT, 'node_modules'), join(checkout, 'node_modules'), 'dir');
+    const [packed] = JSON.parse(npm(['pack', '--json', '--pack-destination', dir], checkout)) as {
       filename: string;
     }[];
+    tarball = join(dir, packed!.filename);
+    expect(readFileSync(join(checkout, 'package.json'), 'utf8')).toBe(
+      readFileSync(join(ROOT, 'package.json'), 'utf8'),
+    );
+    packedManifest = JSON.parse(
+      execFileSync('tar', ['-xzOf', tarball, 'package/package.json'], { encoding: 'utf8' }),
+    );
     execFileSync('mkdir', ['-p', project]);
     writeFileSync(
       join(project, 'package.json'),
       JSON.stringify({ name: 'byo', private: true, type: 'module' }),
     );
-    npm(
-      ['install', '--no-audit', '--no-fund', '--prefer-offline', join(dir, packed!.filename), 'zod@4'],
+    installOutput = npmOutput(
+      ['install', '--no-audit', '--no-fund', '--prefer-offline', tarball, 'zod@4'],
       project,
     );
     for (const file of ['notes-tools.mjs', 'notes.config.mjs'])
       copyFileSync(join(FIXTURES, file), join(project, file));
     bin = join(project, 'node_modules/toolgate/bin/toolgate.mjs');
+  }, 240_000);
+  afterAll(() => {
+    // The link first: removing the copy must never reach into this checkout's node_modules.
+    rmSync(join(dir, 'checkout/node_modules'), { force: true });
+    rmSync(dir, { recursive: true, force: true });
   }, 180_000);
-  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  test('npm pack builds dist/, and the packed package.json carries no scripts, so installing it runs none', () => {
+    const listed = execFileSync('tar', ['-tzf', tarball], { encoding: 'utf8' }).split('\n');
+    expect(listed).toContain('package/dist/index.js');
+    expect(listed).toContain('package/dist/cli/main.js');
+    expect(packedManifest.scripts).toBeUndefined();
+    expect(packedManifest.bin).toEqual({ toolgate: 'bin/toolgate.mjs' });
+    expect(installOutput).not.toMatch(/script|warn/i);
+  });
 
   test('the installed command prints its version and the package refuses deep imports', async () => {
     const printed = await runCommand(bin, ['--version'], { cwd: project });
@@ -91,6 +139,8 @@ describe('the packed tarball in a fresh project', () => {
         bin,
         [
           'token',
+          '--config',
+          'notes.config.mjs',
           '--sub',
           'u1',
           '--tenant',
@@ -123,5 +173,35 @@ describe('the packed tarball in a fresh project', () => {
         .structuredContent;
       expect(read).toMatchObject({ status: 'completed', result: { executions: 1 } });
     });
+  });
+
+  describe('the billing example, copied where a team puts it', () => {
+    let copy: string;
+    beforeAll(() => {
+      const example = join(ROOT, 'examples/billing');
+      copy = join(dir, 'billing');
+      cpSync(example, copy, {
+        recursive: true,
+        filter: (source) =>
+          !/^\/(node_modules|\.toolgate|billing\.sqlite)/.test(source.slice(example.length)),
+      });
+      npm(['install', '--no-audit', '--no-fund', '--prefer-offline', tarball], copy);
+    }, 240_000);
+
+    test('passes its own tests with the tarball installed, nothing of this repository in reach', () => {
+      const manifest = JSON.parse(readFileSync(join(copy, 'package.json'), 'utf8'));
+      expect(manifest.dependencies.toolgate).toMatch(/^file:.*\.tgz$/);
+      // The copy's own vitest, outside this run's workers and settings.
+      const env = Object.fromEntries(
+        Object.entries(process.env).filter(([name]) => !/^VITEST|^NODE_OPTIONS$|^FORCE_COLOR$/.test(name)),
+      );
+      const run = spawnSync(process.execPath, ['node_modules/vitest/vitest.mjs', 'run', '--maxWorkers=1'], {
+        cwd: copy,
+        encoding: 'utf8',
+        env: { ...env, NO_COLOR: '1' },
+      });
+      expect(run.status, `${run.stdout}${run.stderr}`).toBe(0);
+      expect(run.stdout).toMatch(/Tests\s+9 passed/);
+    }, 240_000);
   });
 });

@@ -43,6 +43,21 @@ describe('the toolgate command', () => {
     expect([...verdict.principal.scopes]).toEqual(['orders:read', 'orders:write']);
   });
 
+  test('token --port mints for the server on that port, and a bad port is named', async () => {
+    const dataDir = join(dir, 'port');
+    const args = ['token', '--sub', 'u8', '--tenant', 't8', '--actor', 'customer', '--data-dir', dataDir];
+    const result = await run([...args, '--port', '9911']);
+    expect(result.stderr).toBe('');
+    const onPort = await createTokenVerifier({ kind: 'dev', dataDir }, 'http://127.0.0.1:9911/mcp');
+    expect((await onPort.verify(result.stdout.trim())).ok).toBe(true);
+    const onDefault = await createTokenVerifier({ kind: 'dev', dataDir }, 'http://127.0.0.1:8787/mcp');
+    expect((await onDefault.verify(result.stdout.trim())).ok).toBe(false);
+    const bad = (await run([...args, '--port', '0'])) as { code: number; stdout: string; stderr: string };
+    expect(bad.code).toBe(2);
+    expect(bad.stdout).toBe('');
+    expect(bad.stderr).toContain('--port');
+  });
+
   test('token refuses an unknown actor, naming the option', async () => {
     const result = (await run([
       'token',
@@ -116,7 +131,10 @@ describe('the toolgate command', () => {
       const others = /npx toolgate demo tokens (.+)/.exec(stdout)?.[1];
       const listed = await run(['demo', 'tokens', ...others!.split(' ')]);
       const controller = /test_controller[^\n]*\n[^\n]*\n\s+(\S+)/.exec(listed.stdout)?.[1];
-      expect((listed.stdout.match(/^ {4}eyJ/gm) ?? []).length).toBe(15);
+      const printed = (listed.stdout.match(/^ {4}eyJ/gm) ?? []).length;
+      expect(printed).toBe(15);
+      // The banner's count is the number of tokens the command it names prints.
+      expect(stdout).toContain(`(${printed} in all): npx toolgate demo tokens`);
       expect((await listTools(controller!)).status).toBe(200);
       child.kill('SIGTERM');
       expect(await exited).toBe(0);
@@ -135,7 +153,10 @@ describe('the toolgate command in a pipeline', () => {
     });
     child.stdout?.once('data', () => child.stdout?.destroy());
     const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
-    expect(stderr).toBe('');
+    // Only the one line that says the demo is documented (no config in the repository root).
+    expect(stderr).toBe(
+      'no toolgate.config.* here: documenting the reference demo (--config FILE or ./toolgate.config.ts for your own tools)\n',
+    );
     expect(code).toBe(0);
   });
 });
