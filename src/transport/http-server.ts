@@ -23,6 +23,7 @@ import {
 import { serveHealth, serveMetrics, serveReadiness } from './health-routes.ts';
 import { HostGuard, isLoopbackHost } from './host-guard.ts';
 import { sendJson, sendJsonRpcError } from './http-replies.ts';
+import { DEFAULT_JSON_BOUNDS, type JsonBounds } from './json-bounds.ts';
 import { DEFAULT_REPLY_LIMIT_BYTES, serveMcpPost } from './mcp-endpoint.ts';
 import { createMcpServer, principalFromRequest } from './mcp-server.ts';
 import { ModernEndpoint } from './modern-endpoint.ts';
@@ -51,6 +52,8 @@ export interface HttpTransportOptions {
   /** Host names besides the loopback names that may appear in Host/Origin. */
   readonly allowedHosts?: readonly string[];
   readonly bodyLimitBytes?: number;
+  /** Object keys (in all) and nesting depth one POST body may hold (default 10000 keys, 64 levels). */
+  readonly jsonBounds?: Partial<JsonBounds>;
   /** The most bytes one POST's answer may hold. */
   readonly replyLimitBytes?: number;
   /** Tools per tools/list page (default 100); a longer listing is paged with `nextCursor`. */
@@ -171,6 +174,7 @@ export async function startHttpTransport(app: App, options: HttpTransportOptions
     const guard = new HostGuard(host, options.allowedHosts);
     const bodyLimitBytes = options.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES;
     const replyLimitBytes = options.replyLimitBytes ?? DEFAULT_REPLY_LIMIT_BYTES;
+    const jsonBounds = { ...DEFAULT_JSON_BOUNDS, ...options.jsonBounds };
     const direct = new DirectMethods(
       app.gateway,
       new SerializedListings(app.gateway, options.toolsPageSize ?? DEFAULT_TOOLS_PAGE_SIZE),
@@ -232,6 +236,7 @@ export async function startHttpTransport(app: App, options: HttpTransportOptions
             authenticator,
             bodyLimitBytes,
             replyLimitBytes,
+            jsonBounds,
             direct,
             modern,
           });

@@ -4,6 +4,7 @@ import { SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js'
 import type { BearerAuthenticator } from './bearer-authenticator.ts';
 import type { DirectMethods, ReplyChunks } from './direct-methods.ts';
 import { sendJson, sendJsonRpcError } from './http-replies.ts';
+import { type JsonBounds, jsonOverBounds } from './json-bounds.ts';
 import {
   classifyMessage,
   INVALID_REQUEST,
@@ -30,6 +31,8 @@ export interface McpEndpointOptions {
   readonly authenticator: BearerAuthenticator;
   readonly bodyLimitBytes: number;
   readonly replyLimitBytes: number;
+  /** Object keys and nesting one body may hold, checked before it is parsed. */
+  readonly jsonBounds: JsonBounds;
   /** The methods answered without the SDK server (tools/call, tools/list, ping). */
   readonly direct: DirectMethods;
   /** The 2026-07-28 leg, for every message the SDK does not classify as 2025-era traffic. */
@@ -66,6 +69,15 @@ export async function serveMcpPost(
     return sendJsonRpcError(res, 413, -32000, `Request body exceeds ${options.bodyLimitBytes} bytes`, {
       connection: 'close',
     });
+  }
+  const over = jsonOverBounds(body.text, options.jsonBounds);
+  if (over !== null) {
+    return sendJsonRpcError(
+      res,
+      400,
+      INVALID_REQUEST,
+      `Invalid Request: the body holds ${over}, over what one POST may carry; nothing was read from it`,
+    );
   }
   let parsed: unknown;
   try {
