@@ -29,6 +29,7 @@ import { createMcpServer, principalFromRequest } from './mcp-server.ts';
 import { ModernEndpoint } from './modern-endpoint.ts';
 import { MultiplexedTransport } from './multiplexed-transport.ts';
 import { DEFAULT_BODY_LIMIT_BYTES } from './read-body.ts';
+import { RequestMeter, ROUTE_REQUEST_WEIGHT } from './request-metering.ts';
 import { DEFAULT_TOOLS_PAGE_SIZE, SerializedListings } from './serialized-listings.ts';
 
 const SHUTDOWN_GRACE_MS = 5_000;
@@ -175,6 +176,8 @@ export async function startHttpTransport(app: App, options: HttpTransportOptions
     const bodyLimitBytes = options.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES;
     const replyLimitBytes = options.replyLimitBytes ?? DEFAULT_REPLY_LIMIT_BYTES;
     const jsonBounds = { ...DEFAULT_JSON_BOUNDS, ...options.jsonBounds };
+    const meter = new RequestMeter(app.gateway.limits);
+    const servesTool = (name: string) => app.registry.get(name) !== undefined;
     const direct = new DirectMethods(
       app.gateway,
       new SerializedListings(app.gateway, options.toolsPageSize ?? DEFAULT_TOOLS_PAGE_SIZE),
@@ -237,6 +240,8 @@ export async function startHttpTransport(app: App, options: HttpTransportOptions
             bodyLimitBytes,
             replyLimitBytes,
             jsonBounds,
+            meter,
+            servesTool,
             direct,
             modern,
           });
@@ -261,6 +266,8 @@ export async function startHttpTransport(app: App, options: HttpTransportOptions
       if (family) {
         const auth = await authenticator.authenticate(req);
         if (!auth.ok) return authenticator.refuse(res, auth);
+        // Every call of an authenticated route counts against its caller's rate, before it is routed.
+        if (!meter.admit(res, auth.principal, ROUTE_REQUEST_WEIGHT, 'json')) return;
         const url = new URL(rawUrl, 'http://localhost');
         return family.handle({ req, res, url, principal: auth.principal, resource });
       }
