@@ -135,11 +135,35 @@ try {
   for (let i = 0; i < ROUNDS; i++) loaded.push((await post(url, reader, light)).ms);
   running = false;
   await Promise.all(floods);
+  // Two callers sending four listings per POST in a loop (each under its own token) while a normal
+  // caller reads: what a small request asking for a large answer costs the others.
+  const listers = [await mint('lister-a', 'orders:read'), await mint('lister-b', 'orders:read')];
+  const batch = JSON.stringify(
+    Array.from({ length: 4 }, (_, i) => ({ jsonrpc: '2.0', id: i + 1, method: 'tools/list' })),
+  );
+  const statuses = new Map<number, number>();
+  let listing = true;
+  const list = async (token: string) => {
+    while (listing) {
+      const { status } = await post(url, token, batch);
+      statuses.set(status, (statuses.get(status) ?? 0) + 1);
+    }
+  };
+  const lists = listers.map(list);
+  const beside: number[] = [];
+  for (let i = 0; i < ROUNDS; i++) beside.push((await post(url, reader, light)).ms);
+  listing = false;
+  await Promise.all(lists);
   const p50 = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!.toFixed(1);
   console.log(`oversized scope-less tools/call p50 ${p50(alone)} ms`);
   console.log(`the same size in one string value p50 ${p50(control)} ms`);
   console.log(`oversized tools/call by a caller holding the scope p50 ${p50(scoped)} ms`);
   console.log(`normal read p50 ${p50(quiet)} ms alone, ${p50(loaded)} ms beside two oversized callers`);
+  console.log(
+    `normal read p50 ${p50(beside)} ms beside two callers of 4x tools/list (their answers: ${[...statuses]
+      .map(([status, n]) => `${n} x ${status}`)
+      .join(', ')})`,
+  );
 } finally {
   child.kill('SIGTERM');
   rmSync(dir, { recursive: true, force: true });
