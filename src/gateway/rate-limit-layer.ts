@@ -9,7 +9,10 @@ type ToolKind = RegisteredTool['definition']['kind'];
 
 /** Per-principal limits; each is per gateway process (see README "Limits"). */
 export interface RateLimitSettings {
-  /** Calls per second per principal, with a burst of the same number; absent: no rate limit. */
+  /**
+   * Requests per second per principal, with a burst of the same number: each tool call takes one token,
+   * other requests their weight (see the transport's request weights); absent: no rate limit.
+   */
   readonly perPrincipal?: number;
   /** A separate rate for one class of tools (its own bucket), e.g. `{ write: 2 }`. */
   readonly perPrincipalByKind?: Partial<Record<ToolKind, number>>;
@@ -50,9 +53,9 @@ interface Bucket {
 
 /**
  * Refuses calls before anything about them is stored or executed: a token bucket per principal (and
- * per tool class where one has its own rate), taken before any other check, and a cap on the
- * principal's distinct operations executing at once, so one caller can neither flood the gateway nor
- * hold every database connection. Deliveries of one key share its slot: repeats of an operation that
+ * per tool class where one has its own rate), taken before any other check, a budget of reply bytes
+ * per principal, and a cap on the principal's distinct operations executing at once, so one caller can
+ * neither flood the gateway, nor make it answer without bound, nor hold every database connection. Deliveries of one key share its slot: repeats of an operation that
  * is already running join it and never count against the cap.
  */
 export class PrincipalRateLimiter {
