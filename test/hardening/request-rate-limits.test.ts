@@ -78,6 +78,26 @@ describe('the per-principal rate counts every request', () => {
   });
 });
 
+describe('task queries count too', () => {
+  let gw: StartedGateway;
+
+  beforeAll(async () => {
+    gw = await startGateway({ app: { limits: { perPrincipal: 3 } } });
+  });
+  afterAll(() => gw.close());
+
+  test('tasks/list weighs 2: the second within the burst of 3 is 429; another caller is answered', async () => {
+    const asker = await headersFor(gw, who('user_asker', ['operations:read']));
+    const other = await headersFor(gw, who('user_other', ['operations:read']));
+    const tasksList = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tasks/list' });
+    const first = await rawPost(gw.url, asker, tasksList);
+    expect(first.status).toBe(200);
+    expect(JSON.parse(first.body).id).toBe(1);
+    expect((await rawPost(gw.url, asker, tasksList)).status).toBe(429);
+    expect((await rawPost(gw.url, other, tasksList)).status).toBe(200);
+  });
+});
+
 describe('reply bytes per principal are budgeted', () => {
   let gw: StartedGateway;
   let lister: Record<string, string>;
