@@ -1,5 +1,9 @@
 import type { Command } from 'commander';
-import { DEFAULT_WRITES_IN_FLIGHT_PER_PRINCIPAL } from '../gateway/limit-defaults.ts';
+import {
+  DEFAULT_RATE_LIMIT_PER_PRINCIPAL,
+  DEFAULT_REPLY_BYTES_PER_SECOND_PER_PRINCIPAL,
+  DEFAULT_WRITES_IN_FLIGHT_PER_PRINCIPAL,
+} from '../gateway/limit-defaults.ts';
 import type { RawServeOptions } from './serve-options.ts';
 
 /** `toolgate serve`: the gateway over Streamable HTTP (default) or stdio. The work loads only when run. */
@@ -37,13 +41,21 @@ export function registerServeCommand(program: Command): void {
     .option('--audience <url>', 'public resource URL tokens must name in aud (TOOLGATE_AUDIENCE)')
     .option('--retention-seconds <n>', 'keep operation records this long (TOOLGATE_RETENTION_SECONDS)')
     .option(
+      '--audit-retention-seconds <n>',
+      'keep audit entries this long, at least 86400; default 7776000, 90 days (TOOLGATE_AUDIT_RETENTION_SECONDS)',
+    )
+    .option(
       '--operator-confirmation-ttl-seconds <n>',
       'how long a call waits for an approver before it is rejected; default 86400 (TOOLGATE_OPERATOR_CONFIRMATION_TTL_SECONDS)',
     )
     .option('--allowed-hosts <hosts>', 'extra Host names, comma-separated (TOOLGATE_ALLOWED_HOSTS)')
     .option(
       '--rate-limit-per-principal <n>',
-      'calls per second per principal, burst n; over it RATE_LIMITED (TOOLGATE_RATE_LIMIT_PER_PRINCIPAL, default off)',
+      `requests per second per principal, burst n, weighted by cost; 0 for none (TOOLGATE_RATE_LIMIT_PER_PRINCIPAL, default ${DEFAULT_RATE_LIMIT_PER_PRINCIPAL})`,
+    )
+    .option(
+      '--reply-bytes-per-second-per-principal <n>',
+      `answer bytes per second per principal, burst n; 0 for none (TOOLGATE_REPLY_BYTES_PER_SECOND_PER_PRINCIPAL, default ${DEFAULT_REPLY_BYTES_PER_SECOND_PER_PRINCIPAL})`,
     )
     .option(
       '--max-writes-in-flight-per-principal <n>',

@@ -4,7 +4,11 @@ import { z } from 'zod';
 import { DEFAULT_MAX_TOKEN_LIFETIME_SECONDS } from '../auth/token-defaults.ts';
 import type { KeySource } from '../auth/token-verifier.ts';
 import type { ToolgateConfig } from '../config/define-config.ts';
-import { DEFAULT_WRITES_IN_FLIGHT_PER_PRINCIPAL } from '../gateway/limit-defaults.ts';
+import {
+  DEFAULT_RATE_LIMIT_PER_PRINCIPAL,
+  DEFAULT_REPLY_BYTES_PER_SECOND_PER_PRINCIPAL,
+  DEFAULT_WRITES_IN_FLIGHT_PER_PRINCIPAL,
+} from '../gateway/limit-defaults.ts';
 import type { RateLimitSettings } from '../gateway/rate-limit-layer.ts';
 import type { OperationsTuning } from '../operations/operations-tuning.ts';
 import { DEFAULT_READ_LANES, DEFAULT_STATEMENT_TIMEOUT_MS } from '../store/postgres/postgres-defaults.ts';
@@ -37,6 +41,8 @@ export interface RawServeOptions {
   allowedHosts?: string;
   config?: string;
   rateLimitPerPrincipal?: string;
+  replyBytesPerSecondPerPrincipal?: string;
+  auditRetentionSeconds?: string;
   maxWritesInFlightPerPrincipal?: string;
   headersTimeoutMs?: string;
   requestTimeoutMs?: string;
@@ -62,11 +68,13 @@ export interface ServeConfig {
   /** Explicit resource URL / audience; the bound address when absent. */
   readonly audience: string | undefined;
   readonly retentionSeconds: number | undefined;
+  /** How long audit entries are kept (default 90 days). */
+  readonly auditRetentionSeconds: number | undefined;
   /** How long a call parked for an approver waits (default 24 h). */
   readonly operatorConfirmationTtlSeconds: number | undefined;
   readonly allowedHosts: readonly string[];
   readonly operations: Partial<OperationsTuning> | undefined;
-  /** Per-principal rate limit (off unless given) and writes in flight (default 8). */
+  /** Per-principal rate (default 100/s), reply bytes (default 8 MiB/s) and writes in flight (default 8). */
   readonly limits: RateLimitSettings;
   readonly connectionLimits: HttpConnectionLimits;
   readonly maxTokenLifetimeSeconds: number;
@@ -160,13 +168,24 @@ export function resolveServeConfig(raw: RawServeOptions, file: ToolgateConfig = 
       file.operatorConfirmationTtlSeconds,
     seconds,
   );
+  const auditRetentionSeconds = number(
+    '--audit-retention-seconds',
+    raw.auditRetentionSeconds ?? env('TOOLGATE_AUDIT_RETENTION_SECONDS'),
+    integerRange(86_400, 3_153_600_000, 'a whole number of seconds'),
+  );
+  // On by default; 0 turns each off.
   const rate = number(
     '--rate-limit-per-principal',
     raw.rateLimitPerPrincipal ?? env('TOOLGATE_RATE_LIMIT_PER_PRINCIPAL') ?? file.rateLimit?.perPrincipal,
     {
-      schema: z.number().positive().max(100_000),
-      rule: 'a number of calls per second above 0 (at most 100000)',
+      schema: z.number().min(0).max(100_000),
+      rule: 'a number of calls per second from 0 (off) to 100000',
     },
+  );
+  const replyBytes = number(
+    '--reply-bytes-per-second-per-principal',
+    raw.replyBytesPerSecondPerPrincipal ?? env('TOOLGATE_REPLY_BYTES_PER_SECOND_PER_PRINCIPAL'),
+    integerRange(0, 1_099_511_627_776, 'a whole number of bytes, 0 (off)'),
   );
   const writesInFlight = number(
     '--max-writes-in-flight-per-principal',
@@ -260,6 +279,7 @@ export function resolveServeConfig(raw: RawServeOptions, file: ToolgateConfig = 
         : { kind: 'dev', dataDir },
     audience,
     retentionSeconds,
+    auditRetentionSeconds,
     operatorConfirmationTtlSeconds,
     allowedHosts: (raw.allowedHosts ?? env('TOOLGATE_ALLOWED_HOSTS') ?? file.allowedHosts?.join(',') ?? '')
       .split(',')
@@ -267,7 +287,11 @@ export function resolveServeConfig(raw: RawServeOptions, file: ToolgateConfig = 
       .filter(Boolean),
     operations: file.operations,
     limits: {
-      perPrincipal: rate,
+      ...onUnlessZero('perPrincipal', rate ?? DEFAULT_RATE_LIMIT_PER_PRINCIPAL),
+      ...onUnlessZero(
+        'replyBytesPerSecondPerPrincipal',
+        replyBytes ?? DEFAULT_REPLY_BYTES_PER_SECOND_PER_PRINCIPAL,
+      ),
       perPrincipalByKind: file.rateLimit?.byKind,
       writesInFlightPerPrincipal: writesInFlight ?? DEFAULT_WRITES_IN_FLIGHT_PER_PRINCIPAL,
     },
@@ -295,6 +319,11 @@ export function dataDirProblem(dir: string): string | null {
     if (code === 'EROFS') return 'on a read-only file system';
     return `cannot be used (${code ?? (error as Error).message})`;
   }
+}
+
+/** A limit set to 0 is off: the setting is left out. */
+function onUnlessZero<K extends string>(key: K, value: number): Partial<Record<K, number>> {
+  return value === 0 ? {} : ({ [key]: value } as Record<K, number>);
 }
 
 /** What a numeric setting accepts, and how its refusal words it. */

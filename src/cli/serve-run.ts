@@ -16,6 +16,7 @@ import { MCP_PATH } from '../transport/endpoint-defaults.ts';
 import { type HttpRouteFamily, startHttpTransport } from '../transport/http-server.ts';
 import { startStdioTransport } from '../transport/stdio-server.ts';
 import { devTokenBanner } from './dev-token-banner.ts';
+import { limitsSummary } from './serve-limits.ts';
 import { ConfigError, type RawServeOptions, resolveServeConfig, type ServeConfig } from './serve-options.ts';
 import { exitOnConfigError, type ServedModules, servedModules } from './served-modules.ts';
 
@@ -52,10 +53,9 @@ async function serve(config: ServeConfig, served: ServedModules): Promise<void> 
   const logger = createLogger();
   // Only the standard OTEL_* variables configure tracing; an unusable setting stops the start.
   const tracing = tracingFromEnvironment();
-  const auditRetentionSeconds = auditRetentionFromEnvironment();
   const app = await createApp({
     tracing: tracing.tracing,
-    ...(auditRetentionSeconds ? { auditRetentionSeconds } : {}),
+    ...(config.auditRetentionSeconds ? { auditRetentionSeconds: config.auditRetentionSeconds } : {}),
     dataDir: config.dataDir,
     databaseUrl: config.databaseUrl,
     logger,
@@ -86,19 +86,6 @@ async function serve(config: ServeConfig, served: ServedModules): Promise<void> 
   };
   process.once('SIGINT', () => void shutdown('SIGINT'));
   process.once('SIGTERM', () => void shutdown('SIGTERM'));
-}
-
-/** `TOOLGATE_AUDIT_RETENTION_SECONDS`: how long audit entries are kept (at least a day; default 90 days). */
-function auditRetentionFromEnvironment(): number | undefined {
-  const raw = process.env.TOOLGATE_AUDIT_RETENTION_SECONDS;
-  if (!raw) return undefined;
-  const seconds = Number(raw);
-  if (!Number.isInteger(seconds) || seconds < 86_400) {
-    throw new Error(
-      `TOOLGATE_AUDIT_RETENTION_SECONDS=${raw}: must be a whole number of seconds, at least 86400`,
-    );
-  }
-  return seconds;
 }
 
 /** The test API, when asked for, over the modules that bring a simulated world. */
@@ -141,6 +128,7 @@ async function serveHttp(app: App, config: ServeConfig): Promise<() => Promise<v
   process.stdout.write(
     await devTokenBanner(http.resource, app.principals, keys, introductions, dataDirOption),
   );
+  process.stdout.write(limitsSummary(config, app.operations.auditRetentionSeconds));
   app.logger.info({ url: http.url, testApi: testApi.length > 0 }, 'serving MCP over HTTP');
   return () => http.close();
 }

@@ -4,7 +4,10 @@ import type { OperationsTuning } from '../operations/operations-tuning.ts';
 
 /** Per-principal limits of `toolgate serve`; each counts per gateway process. */
 export interface RateLimitConfig {
-  /** Calls per second per principal, with a burst of the same number (off when absent). */
+  /**
+   * Requests per second per principal, weighted by cost, with a burst of the same number (default 100;
+   * `--rate-limit-per-principal 0` turns it off).
+   */
   readonly perPrincipal?: number;
   /** Own rates (own buckets) for one class of tools, e.g. `{ write: 2 }`. */
   readonly byKind?: { readonly read?: number; readonly write?: number; readonly request?: number };

@@ -129,6 +129,11 @@ export class Gateway {
     return this.#deps.registry;
   }
 
+  /** The per-principal limits, which the transports charge for requests other than tool calls. */
+  get limits(): PrincipalRateLimiter | undefined {
+    return this.#deps.limits;
+  }
+
   /** The tools this principal may call (every tool when the transport knows no principal). */
   listTools(principal: Principal | null): Record<string, unknown>[] {
     return principal ? this.#deps.registry.listingFor(principal.scopes) : this.#deps.registry.listing();

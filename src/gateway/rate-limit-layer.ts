@@ -9,12 +9,20 @@ type ToolKind = RegisteredTool['definition']['kind'];
 
 /** Per-principal limits; each is per gateway process (see README "Limits"). */
 export interface RateLimitSettings {
-  /** Calls per second per principal, with a burst of the same number; absent: no rate limit. */
+  /**
+   * Requests per second per principal, with a burst of the same number: each tool call takes one token,
+   * other requests their weight (see the transport's request weights); absent: no rate limit.
+   */
   readonly perPrincipal?: number;
   /** A separate rate for one class of tools (its own bucket), e.g. `{ write: 2 }`. */
   readonly perPrincipalByKind?: Partial<Record<ToolKind, number>>;
   /** Write/request operations one principal may have executing at once (default 8). */
   readonly writesInFlightPerPrincipal?: number;
+  /**
+   * Reply bytes per second per principal, with a burst of one second's worth; once spent, the
+   * principal's requests are refused until it refills. Absent: reply bytes are not budgeted.
+   */
+  readonly replyBytesPerSecondPerPrincipal?: number;
 }
 
 /** How long to suggest waiting when the in-flight cap, not the rate, refused the call. */
@@ -45,9 +53,9 @@ interface Bucket {
 
 /**
  * Refuses calls before anything about them is stored or executed: a token bucket per principal (and
- * per tool class where one has its own rate), taken before any other check, and a cap on the
- * principal's distinct operations executing at once, so one caller can neither flood the gateway nor
- * hold every database connection. Deliveries of one key share its slot: repeats of an operation that
+ * per tool class where one has its own rate), taken before any other check, a budget of reply bytes
+ * per principal, and a cap on the principal's distinct operations executing at once, so one caller can
+ * neither flood the gateway, nor make it answer without bound, nor hold every database connection. Deliveries of one key share its slot: repeats of an operation that
  * is already running join it and never count against the cap.
  */
 export class PrincipalRateLimiter {
@@ -64,14 +72,55 @@ export class PrincipalRateLimiter {
     this.#writeCap = settings.writesInFlightPerPrincipal ?? DEFAULT_WRITES_IN_FLIGHT_PER_PRINCIPAL;
   }
 
-  /** Takes one token from the principal's bucket (or its tool class's); null when the call may go on. */
+  /**
+   * Takes one token from the principal's bucket (or its tool class's) for a tools/call; null when the
+   * call may go on. A principal whose reply bytes are spent is refused too.
+   */
   takeToken(principal: Principal, kind: ToolKind): RateRefusal | null {
     const byKind = this.#settings.perPrincipalByKind?.[kind];
     const rate = byKind ?? this.#settings.perPrincipal;
-    if (rate === undefined) return null;
     const who = principalKey(principal);
-    const waitMs = this.#take(byKind === undefined ? who : `${who}\n${kind}`, rate);
+    const spent = this.#bytesSpent(who);
+    if (spent) return spent;
+    if (rate === undefined) return null;
+    const waitMs = this.#take(byKind === undefined ? who : `${who}\n${kind}`, rate, 1);
     return waitMs > 0 ? { waitMs, reason: `over ${rate} calls per second` } : null;
+  }
+
+  /**
+   * Takes `weight` tokens from the principal's bucket for any other authenticated request (a listing,
+   * a task query, a ping, an operator API call), the same bucket its tool calls draw on; null when the
+   * request may go on. A request heavier than the whole burst passes on a full bucket and leaves it in
+   * debt, so its weight is still paid before the next request.
+   */
+  takeRequest(principal: Principal, weight: number): RateRefusal | null {
+    const who = principalKey(principal);
+    const spent = this.#bytesSpent(who);
+    if (spent) return spent;
+    const rate = this.#settings.perPrincipal;
+    if (rate === undefined || weight <= 0) return null;
+    const waitMs = this.#take(who, rate, weight);
+    return waitMs > 0 ? { waitMs, reason: `over ${rate} calls per second` } : null;
+  }
+
+  /** Counts an answer's bytes against the principal's reply budget (refusals come on its next request). */
+  chargeReplyBytes(principal: Principal, bytes: number): void {
+    const budget = this.#settings.replyBytesPerSecondPerPrincipal;
+    if (budget === undefined || bytes <= 0) return;
+    const bucket = this.#refilled(`${principalKey(principal)}\nbytes`, budget);
+    bucket.tokens -= bytes;
+  }
+
+  /** The refusal of a principal whose reply bytes are spent, or null. */
+  #bytesSpent(who: string): RateRefusal | null {
+    const budget = this.#settings.replyBytesPerSecondPerPrincipal;
+    if (budget === undefined) return null;
+    const bucket = this.#refilled(`${who}\nbytes`, budget);
+    if (bucket.tokens > 0) return null;
+    return {
+      waitMs: Math.max(1, Math.ceil((-bucket.tokens / budget) * 1000)),
+      reason: `over ${budget} reply bytes per second`,
+    };
   }
 
   /**
@@ -124,8 +173,22 @@ export class PrincipalRateLimiter {
     };
   }
 
-  /** 0 when a token was taken, else the milliseconds until one is available. */
-  #take(key: string, rate: number): number {
+  /**
+   * 0 when `weight` tokens were taken, else the milliseconds until the bucket holds enough: the weight,
+   * or the whole burst for a weight above it.
+   */
+  #take(key: string, rate: number, weight: number): number {
+    const bucket = this.#refilled(key, rate);
+    const needed = Math.min(weight, rate);
+    if (bucket.tokens >= needed) {
+      bucket.tokens -= weight;
+      return 0;
+    }
+    return Math.ceil(((needed - bucket.tokens) / rate) * 1000);
+  }
+
+  /** The key's bucket, refilled at `rate` per second up to `rate` for the time since it was last used. */
+  #refilled(key: string, rate: number): Bucket {
     const now = this.#now();
     let bucket = this.#buckets.get(key);
     if (!bucket) {
@@ -135,11 +198,7 @@ export class PrincipalRateLimiter {
     }
     bucket.tokens = Math.min(rate, bucket.tokens + ((now - bucket.at) / 1000) * rate);
     bucket.at = now;
-    if (bucket.tokens >= 1) {
-      bucket.tokens -= 1;
-      return 0;
-    }
-    return Math.ceil(((1 - bucket.tokens) / rate) * 1000);
+    return bucket;
   }
 
   #sweep(now: number): void {

@@ -23,11 +23,13 @@ import {
 import { serveHealth, serveMetrics, serveReadiness } from './health-routes.ts';
 import { HostGuard, isLoopbackHost } from './host-guard.ts';
 import { sendJson, sendJsonRpcError } from './http-replies.ts';
+import { DEFAULT_JSON_BOUNDS, type JsonBounds } from './json-bounds.ts';
 import { DEFAULT_REPLY_LIMIT_BYTES, serveMcpPost } from './mcp-endpoint.ts';
 import { createMcpServer, principalFromRequest } from './mcp-server.ts';
 import { ModernEndpoint } from './modern-endpoint.ts';
 import { MultiplexedTransport } from './multiplexed-transport.ts';
 import { DEFAULT_BODY_LIMIT_BYTES } from './read-body.ts';
+import { RequestMeter, ROUTE_REQUEST_WEIGHT } from './request-metering.ts';
 import { DEFAULT_TOOLS_PAGE_SIZE, SerializedListings } from './serialized-listings.ts';
 
 const SHUTDOWN_GRACE_MS = 5_000;
@@ -51,6 +53,8 @@ export interface HttpTransportOptions {
   /** Host names besides the loopback names that may appear in Host/Origin. */
   readonly allowedHosts?: readonly string[];
   readonly bodyLimitBytes?: number;
+  /** Object keys (in all) and nesting depth one POST body may hold (default 10000 keys, 64 levels). */
+  readonly jsonBounds?: Partial<JsonBounds>;
   /** The most bytes one POST's answer may hold. */
   readonly replyLimitBytes?: number;
   /** Tools per tools/list page (default 100); a longer listing is paged with `nextCursor`. */
@@ -171,6 +175,9 @@ export async function startHttpTransport(app: App, options: HttpTransportOptions
     const guard = new HostGuard(host, options.allowedHosts);
     const bodyLimitBytes = options.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES;
     const replyLimitBytes = options.replyLimitBytes ?? DEFAULT_REPLY_LIMIT_BYTES;
+    const jsonBounds = { ...DEFAULT_JSON_BOUNDS, ...options.jsonBounds };
+    const meter = new RequestMeter(app.gateway.limits);
+    const servesTool = (name: string) => app.registry.get(name) !== undefined;
     const direct = new DirectMethods(
       app.gateway,
       new SerializedListings(app.gateway, options.toolsPageSize ?? DEFAULT_TOOLS_PAGE_SIZE),
@@ -232,6 +239,9 @@ export async function startHttpTransport(app: App, options: HttpTransportOptions
             authenticator,
             bodyLimitBytes,
             replyLimitBytes,
+            jsonBounds,
+            meter,
+            servesTool,
             direct,
             modern,
           });
@@ -256,6 +266,8 @@ export async function startHttpTransport(app: App, options: HttpTransportOptions
       if (family) {
         const auth = await authenticator.authenticate(req);
         if (!auth.ok) return authenticator.refuse(res, auth);
+        // Every call of an authenticated route counts against its caller's rate, before it is routed.
+        if (!meter.admit(res, auth.principal, ROUTE_REQUEST_WEIGHT, 'json')) return;
         const url = new URL(rawUrl, 'http://localhost');
         return family.handle({ req, res, url, principal: auth.principal, resource });
       }

@@ -5,6 +5,7 @@ import { REPLY_LIMIT_BYTES } from '../contract/contract-bounds.ts';
 import type { BearerAuthenticator } from './bearer-authenticator.ts';
 import type { DirectMethods, ReplyChunks } from './direct-methods.ts';
 import { sendJson, sendJsonRpcError } from './http-replies.ts';
+import { type JsonBounds, jsonOverBounds } from './json-bounds.ts';
 import {
   classifyMessage,
   INVALID_REQUEST,
@@ -18,6 +19,7 @@ import type { ModernEndpoint } from './modern-endpoint.ts';
 import type { JsonRpcReply, MultiplexedTransport } from './multiplexed-transport.ts';
 import { authInfoFor } from './principal-auth-info.ts';
 import { readBody } from './read-body.ts';
+import { bodyWeight, DEFAULT_REQUEST_WEIGHT, type RequestMeter } from './request-metering.ts';
 
 const MAX_BATCH_SIZE = 100;
 /** A batch may cost at most this much; a tools/list costs as much as a full listing weighs. */
@@ -31,6 +33,12 @@ export interface McpEndpointOptions {
   readonly authenticator: BearerAuthenticator;
   readonly bodyLimitBytes: number;
   readonly replyLimitBytes: number;
+  /** Object keys and nesting one body may hold, checked before it is parsed. */
+  readonly jsonBounds: JsonBounds;
+  /** Charges each request to its principal's rate and reply bytes. */
+  readonly meter: RequestMeter;
+  /** Whether a tools/call names a served tool (whose call the gateway charges itself). */
+  readonly servesTool: (name: string) => boolean;
   /** The methods answered without the SDK server (tools/call, tools/list, ping). */
   readonly direct: DirectMethods;
   /** The 2026-07-28 leg, for every message the SDK does not classify as 2025-era traffic. */
@@ -68,12 +76,26 @@ export async function serveMcpPost(
       connection: 'close',
     });
   }
+  const over = jsonOverBounds(body.text, options.jsonBounds);
+  if (over !== null) {
+    if (!options.meter.admit(res, auth.principal, DEFAULT_REQUEST_WEIGHT, 'json-rpc')) return;
+    return sendJsonRpcError(
+      res,
+      400,
+      INVALID_REQUEST,
+      `Invalid Request: the body holds ${over}, over what one POST may carry; nothing was read from it`,
+    );
+  }
   let parsed: unknown;
   try {
     parsed = JSON.parse(body.text);
   } catch {
+    if (!options.meter.admit(res, auth.principal, DEFAULT_REQUEST_WEIGHT, 'json-rpc')) return;
     return sendJsonRpcError(res, 400, PARSE_ERROR, 'Parse error: invalid JSON');
   }
+  // Every message counts against the caller's rate, before any is answered; tool calls are charged
+  // by the gateway, which answers their refusal as a RATE_LIMITED envelope.
+  if (!options.meter.admit(res, auth.principal, bodyWeight(parsed, options.servesTool), 'json-rpc')) return;
   const leg = legOf(req, parsed);
   if (leg !== 'legacy') {
     const direct = leg === 'modern' ? options.modern.directFor(req, parsed, auth.principal) : null;

@@ -1,8 +1,10 @@
 import type { Readable, Writable } from 'node:stream';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { DEFAULT_JSON_BOUNDS, jsonOverBounds } from './json-bounds.ts';
 import {
   classifyMessage,
+  INVALID_REQUEST,
   invalidMessageReply,
   type JsonRpcErrorReply,
   PARSE_ERROR,
@@ -106,6 +108,15 @@ export class StdioLineTransport implements Transport {
   #line(bytes: Buffer): void {
     const text = bytes.toString('utf8');
     if (text.trim() === '') return;
+    const over = jsonOverBounds(text, DEFAULT_JSON_BOUNDS);
+    if (over !== null) {
+      void this.send({
+        jsonrpc: '2.0',
+        id: null,
+        error: { code: INVALID_REQUEST, message: `Invalid Request: the line holds ${over}; it was skipped` },
+      });
+      return;
+    }
     let value: unknown;
     try {
       value = JSON.parse(text);

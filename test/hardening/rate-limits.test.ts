@@ -37,6 +37,33 @@ describe('the per-principal token bucket', () => {
     for (let i = 0; i < 1_000; i++) expect(limiter.takeToken(alice, 'write')).toBeNull();
   });
 
+  test('other requests take their weight from the same bucket; one above the burst leaves a debt', () => {
+    let now = 0;
+    const limiter = new PrincipalRateLimiter({ perPrincipal: 4 }, () => now);
+    expect(limiter.takeRequest(alice, 2)).toBeNull();
+    expect(limiter.takeToken(alice, 'read')).toBeNull();
+    expect(limiter.takeRequest(alice, 2)).toMatchObject({ waitMs: 250 });
+    now = 250;
+    expect(limiter.takeRequest(alice, 16)).toMatchObject({ waitMs: 500 });
+    now = 1_000;
+    expect(limiter.takeRequest(alice, 16)).toBeNull();
+    // 12 tokens in debt: the next call waits for 13 tokens at 4 per second.
+    expect(limiter.takeToken(alice, 'read')).toMatchObject({ waitMs: 3_250 });
+    expect(limiter.takeRequest(bob, 1)).toBeNull();
+  });
+
+  test('a spent reply-byte budget refuses tool calls and other requests until it refills', () => {
+    let now = 0;
+    const limiter = new PrincipalRateLimiter({ replyBytesPerSecondPerPrincipal: 1_000 }, () => now);
+    expect(limiter.takeRequest(alice, 1)).toBeNull();
+    limiter.chargeReplyBytes(alice, 3_000);
+    expect(limiter.takeRequest(alice, 1)).toMatchObject({ waitMs: 2_000 });
+    expect(limiter.takeToken(alice, 'read')).toMatchObject({ reason: 'over 1000 reply bytes per second' });
+    expect(limiter.takeToken(bob, 'read')).toBeNull();
+    now = 2_001;
+    expect(limiter.takeToken(alice, 'read')).toBeNull();
+  });
+
   test('caps writes in flight per principal; a released slot is given back once', () => {
     const limiter = new PrincipalRateLimiter({ writesInFlightPerPrincipal: 1 });
     const first = limiter.holdWrite(alice, 'key-1');

@@ -10,10 +10,11 @@ describe('serve limit options', () => {
   const dataDir = join(parent, 'data');
   afterAll(() => rmSync(parent, { recursive: true, force: true }));
 
-  test('defaults: no rate limit, 8 writes in flight, bounded HTTP waits, 24 h tokens, 5 s statements', () => {
+  test('defaults: 100 requests/s and 8 MiB/s of answers per principal, 8 writes in flight, bounded HTTP waits, 24 h tokens, 5 s statements', () => {
     const config = resolveServeConfig({ dataDir });
     expect(config.limits).toEqual({
-      perPrincipal: undefined,
+      perPrincipal: 100,
+      replyBytesPerSecondPerPrincipal: 8 * 1024 * 1024,
       perPrincipalByKind: undefined,
       writesInFlightPerPrincipal: 8,
     });
@@ -42,6 +43,7 @@ describe('serve limit options', () => {
     );
     expect(config.limits).toEqual({
       perPrincipal: 20,
+      replyBytesPerSecondPerPrincipal: 8 * 1024 * 1024,
       perPrincipalByKind: { write: 2 },
       writesInFlightPerPrincipal: 3,
     });
@@ -57,7 +59,9 @@ describe('serve limit options', () => {
     try {
       resolveServeConfig({
         dataDir,
-        rateLimitPerPrincipal: '0',
+        rateLimitPerPrincipal: '-1',
+        replyBytesPerSecondPerPrincipal: '1.5',
+        auditRetentionSeconds: '3600',
         maxWritesInFlightPerPrincipal: 'x',
         headersTimeoutMs: '5',
         maxTokenLifetimeSeconds: '10',
@@ -68,7 +72,9 @@ describe('serve limit options', () => {
     expect(error).toBeInstanceOf(ConfigError);
     const message = (error as Error).message;
     for (const flag of [
-      '--rate-limit-per-principal 0',
+      '--rate-limit-per-principal -1',
+      '--reply-bytes-per-second-per-principal 1.5',
+      '--audit-retention-seconds 3600',
       '--max-writes-in-flight-per-principal x',
       '--headers-timeout-ms 5',
       '--max-token-lifetime-seconds 10',
@@ -141,6 +147,42 @@ describe('serve limit options', () => {
         `--retention-seconds ${value}: must be an integer from 60 to 31536000`,
       );
     }
+  });
+
+  test('0 turns the rate limit and the reply-byte budget off, by flag or variable', () => {
+    const off = resolveServeConfig({
+      dataDir,
+      rateLimitPerPrincipal: '0',
+      replyBytesPerSecondPerPrincipal: '0',
+    });
+    expect(off.limits.perPrincipal).toBeUndefined();
+    expect(off.limits.replyBytesPerSecondPerPrincipal).toBeUndefined();
+    process.env.TOOLGATE_RATE_LIMIT_PER_PRINCIPAL = '0';
+    process.env.TOOLGATE_REPLY_BYTES_PER_SECOND_PER_PRINCIPAL = '1000';
+    try {
+      const config = resolveServeConfig({ dataDir });
+      expect(config.limits.perPrincipal).toBeUndefined();
+      expect(config.limits.replyBytesPerSecondPerPrincipal).toBe(1000);
+    } finally {
+      delete process.env.TOOLGATE_RATE_LIMIT_PER_PRINCIPAL;
+      delete process.env.TOOLGATE_REPLY_BYTES_PER_SECOND_PER_PRINCIPAL;
+    }
+  });
+
+  test('--audit-retention-seconds: TOOLGATE_AUDIT_RETENTION_SECONDS or the flag, at least a day', () => {
+    expect(resolveServeConfig({ dataDir }).auditRetentionSeconds).toBeUndefined();
+    process.env.TOOLGATE_AUDIT_RETENTION_SECONDS = '172800';
+    try {
+      expect(resolveServeConfig({ dataDir }).auditRetentionSeconds).toBe(172_800);
+      expect(resolveServeConfig({ dataDir, auditRetentionSeconds: '86400' }).auditRetentionSeconds).toBe(
+        86_400,
+      );
+    } finally {
+      delete process.env.TOOLGATE_AUDIT_RETENTION_SECONDS;
+    }
+    expect(() => resolveServeConfig({ dataDir, auditRetentionSeconds: '86399' })).toThrow(
+      '--audit-retention-seconds 86399: must be a whole number of seconds from 86400',
+    );
   });
 
   test('--database-read-lanes 0 is accepted: no lanes, the pool only', () => {

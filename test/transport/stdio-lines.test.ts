@@ -1,5 +1,6 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, test } from 'vitest';
+import { DEFAULT_JSON_KEY_LIMIT } from '../../src/transport/json-bounds.ts';
 import { StdioLineTransport } from '../../src/transport/stdio-line-transport.ts';
 import { replies } from './line-replies.ts';
 
@@ -25,6 +26,35 @@ describe('the stdio line transport', () => {
       },
     ]);
     expect(messages).toEqual([JSON.parse(ping)]);
+    await transport.close();
+  });
+
+  test('a line over the key bound is answered -32600 and never reaches the server; the next line is read', async () => {
+    const input = new PassThrough();
+    const output = new PassThrough();
+    const out = replies(output);
+    const transport = new StdioLineTransport(input, output);
+    const messages: unknown[] = [];
+    transport.onmessage = (message) => messages.push(message);
+    await transport.start();
+    const args = Object.fromEntries(
+      Array.from({ length: DEFAULT_JSON_KEY_LIMIT + 1 }, (_, i) => [`k${i}`, 0]),
+    );
+    const call = { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'x', arguments: args } };
+    const ping = { jsonrpc: '2.0', id: 2, method: 'ping' };
+    input.write(`${JSON.stringify(call)}\n${JSON.stringify(ping)}\n`);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(await out.atLeast(1)).toEqual([
+      {
+        jsonrpc: '2.0',
+        id: null,
+        error: {
+          code: -32600,
+          message: expect.stringContaining(`more than ${DEFAULT_JSON_KEY_LIMIT} object keys`),
+        },
+      },
+    ]);
+    expect(messages).toEqual([ping]);
     await transport.close();
   });
 

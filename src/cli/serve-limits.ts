@@ -1,0 +1,53 @@
+import { DEFAULT_RETENTION_SECONDS } from '../operations/framework-parts.ts';
+import { DEFAULT_JSON_DEPTH_LIMIT, DEFAULT_JSON_KEY_LIMIT } from '../transport/json-bounds.ts';
+import { DEFAULT_REPLY_LIMIT_BYTES } from '../transport/mcp-endpoint.ts';
+import { DEFAULT_BODY_LIMIT_BYTES } from '../transport/read-body.ts';
+import {
+  DEFAULT_REQUEST_WEIGHT,
+  REQUEST_WEIGHTS,
+  ROUTE_REQUEST_WEIGHT,
+} from '../transport/request-metering.ts';
+import type { ServeConfig } from './serve-options.ts';
+
+/**
+ * Every limit `serve` enforces, as it prints them at start: what an operator needs to know about how
+ * the gateway refuses abusive callers, with the flag that changes each.
+ */
+export function limitsSummary(config: ServeConfig, auditRetentionSeconds: number): string {
+  const { limits, connectionLimits: http } = config;
+  const rate =
+    limits.perPrincipal === undefined
+      ? 'off (--rate-limit-per-principal N)'
+      : `${limits.perPrincipal} requests/s, burst ${limits.perPrincipal}; tools/list weighs ${REQUEST_WEIGHTS['tools/list']}, ` +
+        `tasks, resources, prompts and discovery ${REQUEST_WEIGHTS['tasks/get']}, operator API ${ROUTE_REQUEST_WEIGHT}, ` +
+        `others ${DEFAULT_REQUEST_WEIGHT} (--rate-limit-per-principal, 0 for none)`;
+  const bytes =
+    limits.replyBytesPerSecondPerPrincipal === undefined
+      ? 'off (--reply-bytes-per-second-per-principal N)'
+      : `${limits.replyBytesPerSecondPerPrincipal} B/s (--reply-bytes-per-second-per-principal, 0 for none)`;
+  const rows: [string, string][] = [
+    ['rate per principal', rate],
+    ['reply bytes per principal', bytes],
+    [
+      'writes in flight per principal',
+      `${limits.writesInFlightPerPrincipal} (--max-writes-in-flight-per-principal)`,
+    ],
+    [
+      'request body',
+      `${DEFAULT_BODY_LIMIT_BYTES} B, ${DEFAULT_JSON_KEY_LIMIT} object keys, ${DEFAULT_JSON_DEPTH_LIMIT} levels deep`,
+    ],
+    ['answer per POST', `${DEFAULT_REPLY_LIMIT_BYTES} B`],
+    [
+      'connections',
+      `${http.maxConnections}; headers ${http.headersTimeoutMs} ms, request ${http.requestTimeoutMs} ms, keep-alive ${http.keepAliveTimeoutMs} ms`,
+    ],
+    ['token lifetime', `at most ${config.maxTokenLifetimeSeconds} s`],
+    [
+      'records kept',
+      `operations ${config.retentionSeconds ?? DEFAULT_RETENTION_SECONDS} s, audit ${auditRetentionSeconds} s (--audit-retention-seconds)`,
+    ],
+  ];
+  const width = Math.max(...rows.map(([name]) => name.length));
+  const lines = rows.map(([name, value]) => `  ${name.padEnd(width)}  ${value}`);
+  return `Limits (per gateway process; README "Limits"):\n${lines.join('\n')}\n`;
+}

@@ -1,0 +1,95 @@
+import type { ServerResponse } from 'node:http';
+import type { Principal } from '../auth/principal.ts';
+import type { PrincipalRateLimiter, RateRefusal } from '../gateway/rate-limit-layer.ts';
+import { sendJson } from './http-replies.ts';
+
+/**
+ * What one request costs against its principal's rate, by method: a listing costs more than a ping.
+ * tools/call of a served tool costs nothing here because the gateway takes its token (and answers its
+ * refusal as a `RATE_LIMITED` envelope); every other authenticated request is charged by the transport.
+ */
+export const REQUEST_WEIGHTS: Readonly<Record<string, number>> = {
+  'tools/list': 4,
+  'tasks/list': 2,
+  'tasks/get': 2,
+  'tasks/result': 2,
+  'tasks/cancel': 2,
+  'resources/list': 2,
+  'resources/templates/list': 2,
+  'resources/read': 2,
+  'prompts/list': 2,
+  'prompts/get': 2,
+  'server/discover': 2,
+  initialize: 2,
+};
+/** Any method not named above, notifications included. */
+export const DEFAULT_REQUEST_WEIGHT = 1;
+/** One call of the operator API (and of the console, which reads through it): a database query. */
+export const ROUTE_REQUEST_WEIGHT = 2;
+
+/**
+ * The weight of a parsed POST body: each message of a batch counts. `servesTool` tells a tools/call
+ * the gateway will charge from one it refuses unknown (charged here like any other message).
+ */
+export function bodyWeight(body: unknown, servesTool: (name: string) => boolean): number {
+  const messages = Array.isArray(body) ? body : [body];
+  let weight = 0;
+  for (const message of messages) {
+    if (message === null || typeof message !== 'object') continue;
+    const { method, params } = message as { method?: unknown; params?: { name?: unknown; task?: unknown } };
+    if (typeof method !== 'string') continue;
+    if (method === 'tools/call' && typeof params?.name === 'string' && servesTool(params.name)) continue;
+    weight += REQUEST_WEIGHTS[method] ?? DEFAULT_REQUEST_WEIGHT;
+  }
+  return weight;
+}
+
+/**
+ * Charges authenticated requests to their principal's rate and reply-byte budget at the HTTP layer,
+ * before they are routed: a refused request is answered 429 with `Retry-After` and reaches nothing.
+ */
+export class RequestMeter {
+  readonly #limiter: PrincipalRateLimiter | undefined;
+
+  constructor(limiter: PrincipalRateLimiter | undefined) {
+    this.#limiter = limiter;
+  }
+
+  /**
+   * Takes the request's weight (and checks the reply budget); true when it may go on, otherwise the
+   * 429 was sent. A weight of 0 (tool calls only, which the gateway charges and refuses in their
+   * envelopes) takes nothing here. Once admitted, the bytes of its answer are counted when written.
+   */
+  admit(res: ServerResponse, principal: Principal, weight: number, form: 'json-rpc' | 'json'): boolean {
+    const limiter = this.#limiter;
+    if (!limiter) return true;
+    const refusal = weight > 0 ? limiter.takeRequest(principal, weight) : null;
+    if (refusal) {
+      refuse(res, refusal, form);
+      return false;
+    }
+    // What the socket took while this answer was written, headers included: an HTTP/1.1 connection
+    // writes one answer at a time, and a reply's headers need not be kept where getHeader finds them.
+    const socket = res.socket;
+    if (!socket) return true;
+    const before = socket.bytesWritten;
+    res.once('finish', () => limiter.chargeReplyBytes(principal, socket.bytesWritten - before));
+    return true;
+  }
+}
+
+function refuse(res: ServerResponse, { waitMs, reason }: RateRefusal, form: 'json-rpc' | 'json'): void {
+  const seconds = Math.max(1, Math.ceil(waitMs / 1000));
+  const message = `Too many requests from this caller (${reason}); nothing was done. Retry after ${seconds} s.`;
+  const headers = { 'retry-after': String(seconds) };
+  if (form === 'json-rpc') {
+    sendJson(
+      res,
+      429,
+      { jsonrpc: '2.0', id: null, error: { code: -32000, message, data: { retry_after_ms: waitMs } } },
+      headers,
+    );
+  } else {
+    sendJson(res, 429, { error: 'rate_limited', message, retry_after_ms: waitMs }, headers);
+  }
+}
