@@ -49,7 +49,7 @@ describe('the operations signals of a gateway on SQLite', () => {
   beforeAll(async () => {
     gw = await startTestGateway({
       tools: parcelTools({ reviews: [] }),
-      app: { backgroundJobs: false, limits: { perPrincipal: 1 } },
+      app: { backgroundJobs: false, limits: { perPrincipalByKind: { write: 1 } } },
     });
   });
   afterAll(async () => gw?.close());
@@ -71,16 +71,22 @@ describe('the operations signals of a gateway on SQLite', () => {
   });
 
   it('counts rate-limited calls by tool and principal class, and nothing of them was stored', async () => {
-    const first = await gw.callTool(shipper(), 'parcels_peek', { parcel_id: 'p-1' });
-    const refused = await gw.callTool(shipper(), 'parcels_ship', shipArgs(`limited-${randomUUID()}`));
-    expect(first.status).toBe('completed');
+    const read = await gw.callTool(shipper(), 'parcels_peek', { parcel_id: 'p-1' });
+    const first = await gw.callTool(shipper(), 'parcels_ship', shipArgs(`allowed-${randomUUID()}`));
+    const refusedKey = `limited-${randomUUID()}`;
+    const refused = await gw.callTool(shipper(), 'parcels_ship', shipArgs(refusedKey));
+    expect(read.status).toBe('completed');
+    expect(first.code).not.toBe('RATE_LIMITED');
     expect(refused).toMatchObject({ status: 'failed', code: 'RATE_LIMITED', operation_id: null });
     const { text } = await scrape(gw);
     expect(sample(text, 'toolgate_rate_limited_total{tool="parcels_ship",actor="support_agent"}')).toBe(1);
     expect(sample(text, 'toolgate_rate_limited_total{tool="parcels_peek",actor="support_agent"}')).toBe(
       undefined,
     );
-    const stored = await gw.app.db.query<{ n: unknown }>('SELECT COUNT(*) AS n FROM operations');
+    const stored = await gw.app.db.query<{ n: unknown }>(
+      'SELECT COUNT(*) AS n FROM operations WHERE idem_key = ?',
+      [refusedKey],
+    );
     expect(Number(stored[0]!.n)).toBe(0);
   });
 
@@ -89,7 +95,15 @@ describe('the operations signals of a gateway on SQLite', () => {
     expect(parked.status).toBe('outcome_unknown');
     (gw.app.clock as ShiftableClock).shift(600_000);
     await gw.app.operations.reconciler.runOnce();
-    expect(sample((await scrape(gw)).text, 'toolgate_operations_awaiting{status="needs_review"}')).toBe(1);
+    expect((await gw.operation(parked.operation_id!))?.status).toBe('needs_review');
+    // The gauge is the store's backlog: the lost answer above and any earlier lost shipment of this file.
+    const waiting = await gw.app.db.query<{ n: unknown }>(
+      "SELECT COUNT(*) AS n FROM operations WHERE status = 'needs_review'",
+    );
+    expect(Number(waiting[0]!.n)).toBeGreaterThanOrEqual(1);
+    expect(sample((await scrape(gw)).text, 'toolgate_operations_awaiting{status="needs_review"}')).toBe(
+      Number(waiting[0]!.n),
+    );
   });
 });
 

@@ -75,7 +75,7 @@ describe.runIf(prometheus)(
         modules: [testDomain()],
         tools: parcelTools(ledger),
         app: {
-          limits: { perPrincipal: 5 },
+          limits: { perPrincipal: 8 },
           operations: { reconcileIntervalMs: 50, reconcileBackoffMs: 50 },
         },
       });
