@@ -48,6 +48,7 @@ export type {
   Mutation,
   OperationHandle,
   OperationSnapshot,
+  PolicyHookContext,
   ReconcileVerdict,
   ReviewDecisionView,
   ToolAnnotations,
@@ -68,5 +69,8 @@ export { cursorSchema, idempotencyKeySchema, pageSizeSchema, textSchema } from '
 export type { ToolContractProblem } from './contract/tool-contract-error.ts';
 export { ToolContractError } from './contract/tool-contract-error.ts';
 export type { OperationsTuning } from './operations/operations-tuning.ts';
+// What a tool's policies see of the resource it acts on (docs/policies.md).
+export type { PolicyEntity, PolicyEntityRef, PolicyValue } from './policy/policy-entity.ts';
+export { policyEntityRef } from './policy/policy-entity.ts';
 // Storage a module's own tables use.
 export type { Migration, SqlDatabase, SqlDialect, SqlExecutor, SqlRow } from './store/sql-database.ts';

@@ -7,4 +7,6 @@ export interface Principal {
   readonly tenant: string;
   readonly actor: Actor;
   readonly scopes: ReadonlySet<string>;
+  /** The token's `groups` claim (sorted, no repeats); empty when the token names none. Policies read it. */
+  readonly groups?: readonly string[];
 }

@@ -94,6 +94,7 @@ export class InProcessWorld implements EvalWorld {
         tenant: p.tenant,
         actor: p.actor,
         scopes: new Set(p.scopes),
+        groups: [...(p.groups ?? [])],
       };
     }
     // Merged the way GET /test-api/fixtures merges them: each module answers under its own key.
@@ -105,7 +106,7 @@ export class InProcessWorld implements EvalWorld {
   }
 
   async connect(principal: Principal, person?: Person): Promise<Client> {
-    const id = `${principal.tenant}/${principal.subject}/${principal.actor}/${[...principal.scopes].sort().join(' ')}`;
+    const id = `${principal.tenant}/${principal.subject}/${principal.actor}/${[...principal.scopes].sort().join(' ')}/${(principal.groups ?? []).join(' ')}`;
     if (person) this.#people.set(id, person);
     let client = this.#clients.get(id);
     if (!client) {
@@ -116,6 +117,7 @@ export class InProcessWorld implements EvalWorld {
           tenant: principal.tenant,
           actor: principal.actor,
           scopes: [...principal.scopes],
+          groups: principal.groups ?? [],
         },
         { audience: this.http.resource },
       );

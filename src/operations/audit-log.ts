@@ -20,6 +20,8 @@ export interface StoredAuditEntry {
   readonly replayed: boolean;
   readonly correlation_id: string;
   readonly trace_id: string | null;
+  /** The version of the policy set the entry was written under (`detail.policy_version`), or null. */
+  readonly policy_version: string | null;
   readonly detail: Record<string, unknown>;
 }
 
@@ -175,7 +177,7 @@ export class AuditLog implements AuditSink {
       replayed: Number(row.replayed) === 1,
       correlation_id: String(row.correlation_id),
       trace_id: (row.trace_id as string | null) ?? null,
-      detail: JSON.parse(String(row.detail)) as Record<string, unknown>,
+      ...withPolicyVersion(JSON.parse(String(row.detail)) as Record<string, unknown>),
     }));
   }
 
@@ -202,4 +204,9 @@ function paramsOf(entry: AuditEntry): unknown[] {
     entry.traceId ?? null,
     JSON.stringify(entry.detail ?? {}),
   ];
+}
+
+function withPolicyVersion(detail: Record<string, unknown>) {
+  const version = detail.policy_version;
+  return { policy_version: typeof version === 'string' ? version : null, detail };
 }
