@@ -21,6 +21,8 @@ export interface InProcessWorldOptions {
   /** SQLite lives here unless a database URL is given. */
   readonly dataDir: string;
   readonly databaseUrl?: string;
+  /** The Cedar policy directory the gateway decides calls by (absent: none). */
+  readonly policyDir?: string;
 }
 
 /**
@@ -61,6 +63,7 @@ export class InProcessWorld implements EvalWorld {
       modules: options.modules,
       clock: new ShiftableClock(),
       operations: EVAL_OPERATIONS_TUNING,
+      ...(options.policyDir === undefined ? {} : { policyDir: options.policyDir }),
     });
     try {
       const http = await startHttpTransport(app, {
