@@ -97,6 +97,7 @@ export async function createApp(config: AppConfig): Promise<App> {
       retentionSeconds,
       tuning: config.operations,
       metrics,
+      ...(policy ? { policyVersion: policy.version } : {}),
       ...(config.tracing ? { tracing: config.tracing } : {}),
       ...(config.auditRetentionSeconds ? { auditRetentionSeconds: config.auditRetentionSeconds } : {}),
       ...(config.operatorConfirmationTtlSeconds

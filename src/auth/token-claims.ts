@@ -26,7 +26,15 @@ export const principalClaimsSchema = z.object({
     .default(''),
   /** Group memberships, as an array of names or one space-separated string; policies decide by them. */
   groups: z
-    .union([z.array(identityText(200)).max(100), z.string().max(4000)])
+    .union([
+      z.array(identityText(200)).max(100),
+      z
+        .string()
+        .max(4000)
+        .refine((value) => !CONTROL_CHARACTER.test(value.replace(/ /g, '')), {
+          message: 'must not contain control characters',
+        }),
+    ])
     .optional()
     .transform((value) => groupList(value)),
 });

@@ -61,10 +61,15 @@ export class AuditLog implements AuditSink {
   readonly #waiting: Waiting[] = [];
   #inserting = false;
 
+  /** Detail every entry carries (the policy version the process decides by), under the entry's own. */
+  readonly #stamp: Readonly<Record<string, unknown>>;
+
   constructor(
     private readonly db: SqlDatabase,
     logger: Logger,
+    stamp: Readonly<Record<string, unknown>> = {},
   ) {
+    this.#stamp = stamp;
     this.#log = logger.child(
       { channel: 'audit' },
       { redact: { paths: AUDIT_REDACTED_PATHS, censor: '[redacted]' } },
@@ -79,7 +84,7 @@ export class AuditLog implements AuditSink {
   async record(entry: AuditEntry): Promise<void> {
     try {
       if (this.db.dialect === 'postgres') {
-        const params = paramsOf(entry);
+        const params = paramsOf(entry, this.#stamp);
         await new Promise<void>((resolve, reject) => {
           this.#waiting.push({ params, resolve, reject });
           if (this.#inserting) return;
@@ -133,7 +138,7 @@ export class AuditLog implements AuditSink {
 
   /** Inserts one entry through `executor` (a transaction's, to commit with the change it records). */
   async append(entry: AuditEntry, executor: SqlExecutor): Promise<void> {
-    await executor.execute(INSERT, paramsOf(entry));
+    await executor.execute(INSERT, paramsOf(entry, this.#stamp));
     this.#log.info(entry, 'audit');
   }
 
@@ -187,7 +192,7 @@ export class AuditLog implements AuditSink {
   }
 }
 
-function paramsOf(entry: AuditEntry): unknown[] {
+function paramsOf(entry: AuditEntry, stamp: Readonly<Record<string, unknown>>): unknown[] {
   return [
     Date.parse(entry.at),
     entry.tenant,
@@ -202,7 +207,7 @@ function paramsOf(entry: AuditEntry): unknown[] {
     entry.replayed ? 1 : 0,
     entry.correlationId,
     entry.traceId ?? null,
-    JSON.stringify(entry.detail ?? {}),
+    JSON.stringify({ ...stamp, ...entry.detail }),
   ];
 }
 

@@ -148,6 +148,13 @@ for (const store of STORES) {
       const last = entries.at(-1)!;
       expect(last).toMatchObject({ code: 'POLICY_DENIED', policy_version: version });
       expect(last.detail).toMatchObject({ policy_version: version, policy_denied_by: 'changes-owner-group' });
+      // The operator API's audit rows carry it too.
+      const operator = await gateway.tokenFor('acme-operator-olivia');
+      const answer = await fetch(`${gateway.origin}/operator/v1/audit?subject=${OUTSIDER.sub}`, {
+        headers: { authorization: `Bearer ${operator}` },
+      });
+      const rows = ((await answer.json()) as { entries: { code: string; policy_version: string }[] }).entries;
+      expect(rows.at(-1)).toMatchObject({ code: 'POLICY_DENIED', policy_version: version });
       const metrics = await gateway.app.metrics.registry.metrics();
       expect(metrics).toMatch(
         /toolgate_policy_denials_total\{tool="change_create",reason="changes-owner-group"\} \d+/,
