@@ -24,6 +24,9 @@ export const principalClaimsSchema = z.object({
       message: 'scope must be space-separated scope tokens',
     })
     .default(''),
+  /** The authorized party (OIDC) or the OAuth client the token was issued to (RFC 9068). */
+  azp: identityText(200).optional(),
+  client_id: identityText(200).optional(),
   /** Group memberships, as an array of names or one space-separated string; policies decide by them. */
   groups: z
     .union([
@@ -66,8 +69,16 @@ export function principalFromClaims(payload: unknown): ClaimsVerdict {
     return { ok: false, detail: `token claims are not usable (${detail})` };
   }
   const { sub, tenant, actor, scope, groups } = parsed.data;
+  const application = parsed.data.azp ?? parsed.data.client_id;
   return {
     ok: true,
-    principal: { subject: sub, tenant, actor, scopes: new Set(scope.split(' ').filter(Boolean)), groups },
+    principal: {
+      subject: sub,
+      tenant,
+      actor,
+      scopes: new Set(scope.split(' ').filter(Boolean)),
+      groups,
+      ...(application === undefined ? {} : { application }),
+    },
   };
 }

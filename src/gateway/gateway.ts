@@ -264,6 +264,8 @@ export class Gateway {
         confirmation,
         policyVersion: this.#deps.policy?.version ?? null,
         policyDenied: denial,
+        retryable: envelope.retryable,
+        application: principal?.application ?? null,
       });
       return answered;
     } catch (error) {

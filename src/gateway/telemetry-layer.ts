@@ -85,6 +85,8 @@ export function callAuditEntry(call: CallState, envelope: OutcomeEnvelope): Audi
         : {}),
       ...(call.policy ? { policy_version: call.policy.version } : {}),
       ...(call.policy?.deniedBy ? { policy_denied_by: call.policy.deniedBy } : {}),
+      retryable: envelope.retryable,
+      ...(principal.application ? { application: principal.application } : {}),
     },
   };
 }

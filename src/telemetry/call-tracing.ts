@@ -35,6 +35,10 @@ export interface CallSpanFacts {
   /** The version of the policy set the call ran under, and the policy that denied it, when one did. */
   readonly policyVersion?: string | null;
   readonly policyDenied?: string | null;
+  /** Whether the same request may succeed later (the envelope's `retryable`). */
+  readonly retryable?: boolean;
+  /** The client application the token names (`azp` / `client_id`). */
+  readonly application?: string | null;
 }
 
 /** The span of one tool call; a no-op when tracing is off. */
@@ -152,5 +156,7 @@ function callAttributes(facts: CallSpanFacts): Attributes {
     ...(facts.confirmation ? { 'toolgate.confirmation': facts.confirmation } : {}),
     ...(facts.policyVersion ? { 'toolgate.policy_version': facts.policyVersion } : {}),
     ...(facts.policyDenied ? { 'toolgate.policy_denied_by': facts.policyDenied } : {}),
+    ...(facts.retryable === undefined ? {} : { 'toolgate.retryable': facts.retryable }),
+    ...(facts.application ? { 'toolgate.application': facts.application } : {}),
   };
 }

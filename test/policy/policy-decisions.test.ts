@@ -147,7 +147,11 @@ for (const store of STORES) {
       });
       const last = entries.at(-1)!;
       expect(last).toMatchObject({ code: 'POLICY_DENIED', policy_version: version });
-      expect(last.detail).toMatchObject({ policy_version: version, policy_denied_by: 'changes-owner-group' });
+      expect(last.detail).toMatchObject({
+        policy_version: version,
+        policy_denied_by: 'changes-owner-group',
+        retryable: false,
+      });
       // The operator API's audit rows carry it too.
       const operator = await gateway.tokenFor('acme-operator-olivia');
       const answer = await fetch(`${gateway.origin}/operator/v1/audit?subject=${OUTSIDER.sub}`, {
