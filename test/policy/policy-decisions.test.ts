@@ -134,6 +134,74 @@ for (const store of STORES) {
       expect(foreign.code).toBe(missing.code);
     });
 
+    it('denies a work item in a project the caller only reads: no draft stored', async () => {
+      const reader = {
+        sub: 'usr_wi_bob',
+        tenant: 'acme',
+        actor: 'support_agent' as const,
+        scopes: ['workitems:read', 'workitems:write'],
+      };
+      const drafts = async () => {
+        const [row] = await gateway.app.db.query<{ n: number | string }>(
+          'SELECT COUNT(*) AS n FROM workitems_drafts',
+        );
+        return Number(row?.n ?? 0);
+      };
+      const before = await drafts();
+      const denied = await gateway.callTool(reader, 'workitems_create_draft', {
+        project_id: 'WEB',
+        title: 'Update the returns policy page',
+        idempotency_key: `policy-draft-${process.pid}-${store.name}`.padEnd(24, '0'),
+      });
+      expect(denied).toMatchObject({
+        code: 'POLICY_DENIED',
+        message: expect.stringContaining('write membership'),
+      });
+      expect(await drafts()).toBe(before);
+      // A member writes there.
+      const drafted = await gateway.callTool('workitems_member', 'workitems_create_draft', {
+        project_id: 'WEB',
+        title: 'Update the returns policy page',
+        idempotency_key: `policy-draft-ok-${process.pid}-${store.name}`.padEnd(24, '0'),
+      });
+      expect(drafted.status).toBe('completed');
+      expect(await drafts()).toBe(before + 1);
+    });
+
+    it("denies a support agent a customer's address change: the order is unchanged", async () => {
+      const fixtures = (await gateway.testApi('GET', '/test-api/fixtures')).body as {
+        orders: {
+          all: { order_id: string; owner: string | null; fulfilment_state: string; version: number }[];
+          address_samples: Record<string, unknown>;
+        };
+      };
+      const order = fixtures.orders.all.find(
+        (o) => o.owner === 'acme-customer-alice' && o.fulfilment_state === 'pending',
+      )!;
+      const agent = {
+        sub: 'agt_acme_sam',
+        tenant: 'acme',
+        actor: 'support_agent' as const,
+        scopes: ['orders:read', 'orders:write'],
+      };
+      const denied = await gateway.callTool(agent, 'orders_change_unshipped_address', {
+        order_id: order.order_id,
+        expected_order_version: order.version,
+        new_address: fixtures.orders.address_samples.clean_us,
+        idempotency_key: `policy-order-${process.pid}-${store.name}`.padEnd(24, '0'),
+      });
+      expect(denied).toMatchObject({ status: 'failed', code: 'POLICY_DENIED' });
+      expect(denied.message).toBe('Only the customer who placed the order may change its address.');
+      const [row] = await gateway.app.db.query<{
+        version: number | string;
+        pending_change_id: string | null;
+      }>('SELECT version, pending_change_id FROM orders WHERE id = ?', [order.order_id]);
+      expect({ version: Number(row?.version), pending: row?.pending_change_id ?? null }).toEqual({
+        version: order.version,
+        pending: null,
+      });
+    });
+
     it('audits a deny with the policy version and the denying policy', async () => {
       const version = gateway.app.gateway.policyVersion;
       expect(version).toMatch(/^[0-9a-f]{12}$/);

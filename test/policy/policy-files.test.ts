@@ -105,6 +105,26 @@ describe('toolgate policy', () => {
     expect(refused.stderr).toMatch(/^changes\.cedar:2:\d+: .*nope/m);
   });
 
+  test('serve refuses to start with a broken policy set, naming the file and line', async () => {
+    const broken = join(dir, 'serve-broken');
+    cpSync(DEMO_POLICY_DIR, broken, { recursive: true });
+    writeFileSync(
+      join(broken, 'orders.cedar'),
+      '\n\npermit (principal, action, resource) when { resource.nope };\n',
+    );
+    const refused = await run([
+      'serve',
+      '--policy',
+      broken,
+      '--port',
+      '0',
+      '--data-dir',
+      join(dir, 'serve-data'),
+    ]);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/orders\.cedar:3:\d+: .*nope/);
+  });
+
   test('test exits 0 when every case holds and 1 naming the case that does not', async () => {
     const cases = join(DEMO_POLICY_DIR, 'tests', 'changes.yml');
     expect((await run(['policy', 'test', '--cases', cases])).code).toBe(0);
