@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import * as cedar from '@cedar-policy/cedar-wasm/nodejs';
+import { type ContextReads, contextReadsOf } from './context-reads.ts';
 import { lineAndColumn, type PolicyProblem } from './policy-problem.ts';
 
 /** What the engine needs to know of one policy besides its text. */
@@ -14,6 +15,8 @@ export interface PolicyMeta {
   readonly reason: string | null;
   /** The policy's condition reads `context` (the input or the module's facts). */
   readonly readsContext: boolean;
+  /** Which parts of `context` it reads. */
+  readonly contextReads: ContextReads;
   readonly principal: cedar.PrincipalConstraint;
   readonly action: cedar.ActionConstraint;
 }
@@ -189,6 +192,7 @@ function splitPolicies(
       effect: policy.effect,
       reason: policy.annotations?.reason ?? null,
       readsContext: JSON.stringify(policy.conditions).includes('"Var":"context"'),
+      contextReads: contextReadsOf(policy.conditions),
       principal: policy.principal,
       action: policy.action,
     });

@@ -104,12 +104,30 @@ function coversPrincipal(constraint: cedar.PrincipalConstraint, principal: cedar
   }
 }
 
+/** Per context record, the attribute names policies read, or all of it; `all`: the whole context. */
+type ContextShape = 'all' | Map<string, 'all' | Set<string>>;
+
+function contextShapeOf(policies: readonly PolicyMeta[]): ContextShape {
+  const shape = new Map<string, 'all' | Set<string>>();
+  for (const { contextReads } of policies) {
+    if (contextReads.whole.has('*')) return 'all';
+    for (const record of contextReads.whole) shape.set(record, 'all');
+    for (const [record, names] of contextReads.attributes) {
+      const known = shape.get(record);
+      if (known === 'all') continue;
+      shape.set(record, new Set([...(known ?? []), ...names]));
+    }
+  }
+  return shape;
+}
+
 let engines = 0;
 
 /**
- * Answers decisions from one loaded policy set, preparsed once. Decisions for an action whose
- * policies read no `context` are cached per principal, resource and (through the engine's lifetime)
- * policy version; nothing is cached across versions.
+ * Answers decisions from one loaded policy set, preparsed once. Each decision is given only the parts
+ * of the context the action's policies read (none for most actions) and is cached per principal,
+ * resource and those parts, for the engine's lifetime: one policy version; nothing is cached across
+ * versions.
  */
 export class PolicyEngine {
   readonly version: string;
@@ -117,6 +135,7 @@ export class PolicyEngine {
   readonly #actionGroups: ReadonlyMap<string, ReadonlySet<string>>;
   readonly #setId: string;
   readonly #readsContext = new Map<string, boolean>();
+  readonly #contextShape = new Map<string, ContextShape>();
   readonly #decisions = new Map<string, PolicyDecision>();
 
   constructor(directory: PolicyDirectory) {
@@ -165,18 +184,52 @@ export class PolicyEngine {
     );
   }
 
+  /**
+   * Only the parts of the context the action's policies read: converting and passing the whole input
+   * into Cedar costs more than the decision itself.
+   */
+  #neededContext(request: PolicyRequest): Record<string, unknown> {
+    let shape = this.#contextShape.get(request.action);
+    if (!shape) {
+      shape = contextShapeOf(
+        [...this.#meta.values()].filter(
+          (p) =>
+            p.readsContext && coversAction(p.action, request.action, this.#actionGroups.get(request.action)),
+        ),
+      );
+      this.#contextShape.set(request.action, shape);
+    }
+    const full: Record<string, Readonly<Record<string, unknown>>> = {
+      input: request.input,
+      facts: request.facts,
+    };
+    if (shape === 'all') return full;
+    const needed: Record<string, unknown> = {};
+    for (const [record, names] of shape) {
+      const source = full[record];
+      if (!source) continue;
+      if (names === 'all') {
+        needed[record] = source;
+        continue;
+      }
+      const picked: Record<string, unknown> = {};
+      for (const name of names) if (name in source) picked[name] = source[name];
+      needed[record] = picked;
+    }
+    return needed;
+  }
+
   decide(request: PolicyRequest): PolicyDecision {
     const principal = principalEntity(request.principal);
     const resource = resourceEntity(request.resource);
-    const cacheable = !this.readsContext(request.action);
-    const cacheKey = cacheable ? JSON.stringify([principal, request.action, resource]) : '';
-    if (cacheable) {
-      const cached = this.#decisions.get(cacheKey);
-      if (cached) return cached;
-    }
-    const context = cacheable
-      ? {}
-      : ((cedarValue({ input: request.input, facts: request.facts }) ?? {}) as cedar.Context);
+    // A decision depends on nothing but the entities and the parts of the context its policies read
+    // (Cedar has no clock or randomness): the same of those, the same decision.
+    const context = this.readsContext(request.action)
+      ? ((cedarValue(this.#neededContext(request)) ?? {}) as cedar.Context)
+      : {};
+    const cacheKey = JSON.stringify([principal, request.action, resource, context]);
+    const cached = this.#decisions.get(cacheKey);
+    if (cached) return cached;
     const answer = cedar.statefulIsAuthorized({
       principal: principal.uid,
       action: { type: 'Action', id: request.action },
@@ -187,10 +240,8 @@ export class PolicyEngine {
       entities: sameEntity(principal.uid, resource.uid) ? [principal] : [principal, resource],
     });
     const decision = this.#decision(answer, request.action);
-    if (cacheable) {
-      if (this.#decisions.size >= MAX_CACHED_DECISIONS) this.#decisions.clear();
-      this.#decisions.set(cacheKey, decision);
-    }
+    if (this.#decisions.size >= MAX_CACHED_DECISIONS) this.#decisions.clear();
+    this.#decisions.set(cacheKey, decision);
     return decision;
   }
 
