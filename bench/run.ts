@@ -4,6 +4,7 @@ import { evalBench } from './eval-bench.ts';
 import { fairAnchorsBench } from './fair-anchors.ts';
 import { gatewayVsSdkBench } from './gateway-vs-sdk.ts';
 import { operationsBench } from './operations-bench.ts';
+import { policyBench } from './policy-bench.ts';
 
 /**
  * `npm run bench`: every section in one run, printed as a table. `npm run bench -- <words>` runs
@@ -15,6 +16,10 @@ const sections: BenchSection[] = [
   {
     title: 'fair anchors: raw node:http and low-level SDK vs gateway read, write, replay, tools/list',
     run: () => fairAnchorsBench(),
+  },
+  {
+    title: 'policy: the demo policies on a read and a durable write, in process',
+    run: () => policyBench(),
   },
   { title: 'evaluation: reference run of every scenario', run: () => evalBench() },
   { title: 'CLI start-up: commands that do not serve', run: () => cliStartupBench() },

@@ -48,6 +48,7 @@ export type {
   Mutation,
   OperationHandle,
   OperationSnapshot,
+  PolicyHookContext,
   ReconcileVerdict,
   ReviewDecisionView,
   ToolAnnotations,
@@ -77,5 +78,8 @@ export type {
   ModuleExceptions,
   PolicyException,
 } from './operations/policy-exceptions.ts';
+// What a tool's policies see of the resource it acts on (docs/policies.md).
+export type { PolicyEntity, PolicyEntityRef, PolicyValue } from './policy/policy-entity.ts';
+export { policyEntityRef } from './policy/policy-entity.ts';
 // Storage a module's own tables use.
 export type { Migration, SqlDatabase, SqlDialect, SqlExecutor, SqlRow } from './store/sql-database.ts';

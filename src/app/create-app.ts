@@ -7,6 +7,7 @@ import { DEFAULT_RETENTION_SECONDS } from '../operations/framework-parts.ts';
 import { createOperationsRuntime, type OperationsRuntime } from '../operations/operations-runtime.ts';
 import { DEFAULT_OPERATIONS_TUNING, type OperationsTuning } from '../operations/operations-tuning.ts';
 import { readSettlementBacklog } from '../operations/settlement-backlog.ts';
+import { loadPolicyEngine } from '../policy/load-policy-engine.ts';
 import { runMigrations } from '../store/migrations.ts';
 import { type DatabaseConfig, openDatabase } from '../store/open-database.ts';
 import type { SqlDatabase } from '../store/sql-database.ts';
@@ -41,6 +42,11 @@ export interface AppConfig extends DatabaseConfig {
   readonly taskResultWaitMs?: number;
   /** Tasks per tasks/list page (default 50). */
   readonly tasksPageSize?: number;
+  /**
+   * A directory of Cedar policies (`*.cedar` and one `*.cedarschema`) every call is decided by
+   * (default deny); absent: no policy layer. A set that does not load refuses to start the app.
+   */
+  readonly policyDir?: string;
 }
 
 /** Everything one gateway process serves, wired together; transports sit on top of it. */
@@ -70,6 +76,8 @@ export { DEFAULT_RETENTION_SECONDS };
  */
 export async function createApp(config: AppConfig): Promise<App> {
   const { logger } = config;
+  const policy = config.policyDir === undefined ? undefined : loadPolicyEngine(config.policyDir);
+  if (policy) logger.info({ dir: config.policyDir, policy_version: policy.version }, 'policy set loaded');
   const db = await openDatabase(config);
   const loops: BackgroundLoop[] = [];
   const modules: ModuleInstance[] = [];
@@ -89,6 +97,7 @@ export async function createApp(config: AppConfig): Promise<App> {
       retentionSeconds,
       tuning: config.operations,
       metrics,
+      ...(policy ? { policyVersion: policy.version } : {}),
       ...(config.tracing ? { tracing: config.tracing } : {}),
       ...(config.auditRetentionSeconds ? { auditRetentionSeconds: config.auditRetentionSeconds } : {}),
       ...(config.operatorConfirmationTtlSeconds
@@ -124,6 +133,7 @@ export async function createApp(config: AppConfig): Promise<App> {
       audit: operations.audit,
       ...(config.tracing ? { tracing: config.tracing } : {}),
       limits: config.limits ? new PrincipalRateLimiter(config.limits) : undefined,
+      ...(policy ? { policy } : {}),
     });
     if (config.backgroundJobs ?? true) {
       operations.start();

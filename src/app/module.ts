@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import type { Actor } from '../auth/principal.ts';
+import type { TokenSubject } from '../auth/token-claims.ts';
 import type { AnyToolDefinition } from '../contract/define-tool.ts';
 import type { ExceptionTargets, ModuleExceptions } from '../operations/policy-exceptions.ts';
 import type { Migration, SqlDatabase } from '../store/sql-database.ts';
@@ -29,6 +30,8 @@ export interface DemoPrincipal {
   readonly tenant: string;
   readonly actor: Actor;
   readonly scopes: readonly string[];
+  /** Group memberships its tokens carry (claim `groups`); policies grant by them. */
+  readonly groups?: readonly string[];
   readonly description: string;
 }
 
@@ -88,4 +91,9 @@ export interface ToolgateModule {
 /** Identity function that gives a module definition its type (completion and checks in the editor). */
 export function defineModule(module: ToolgateModule): ToolgateModule {
   return module;
+}
+
+/** The claims a demo principal's tokens carry. */
+export function demoTokenSubject(p: DemoPrincipal): TokenSubject {
+  return { sub: p.subject, tenant: p.tenant, actor: p.actor, scopes: p.scopes, groups: p.groups ?? [] };
 }

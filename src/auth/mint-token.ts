@@ -20,6 +20,7 @@ export async function mintToken(keys: DevKeys, subject: TokenSubject, options: M
     tenant: subject.tenant,
     actor: subject.actor,
     scope: subject.scopes.join(' '),
+    ...(subject.groups && subject.groups.length > 0 ? { groups: [...subject.groups] } : {}),
   })
     .setProtectedHeader({ alg: DEV_ALGORITHM, kid: keys.kid, typ: 'at+jwt' })
     .setSubject(subject.sub)

@@ -7,4 +7,8 @@ export interface Principal {
   readonly tenant: string;
   readonly actor: Actor;
   readonly scopes: ReadonlySet<string>;
+  /** The token's `groups` claim (sorted, no repeats); empty when the token names none. Policies read it. */
+  readonly groups?: readonly string[];
+  /** The client application the token was issued to (`azp`, else `client_id`), when it names one. */
+  readonly application?: string;
 }

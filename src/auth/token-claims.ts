@@ -24,7 +24,29 @@ export const principalClaimsSchema = z.object({
       message: 'scope must be space-separated scope tokens',
     })
     .default(''),
+  /** The authorized party (OIDC) or the OAuth client the token was issued to (RFC 9068). */
+  azp: identityText(200).optional(),
+  client_id: identityText(200).optional(),
+  /** Group memberships, as an array of names or one space-separated string; policies decide by them. */
+  groups: z
+    .union([
+      z.array(identityText(200)).max(100),
+      z
+        .string()
+        .max(4000)
+        .refine((value) => !CONTROL_CHARACTER.test(value.replace(/ /g, '')), {
+          message: 'must not contain control characters',
+        }),
+    ])
+    .optional()
+    .transform((value) => groupList(value)),
 });
+
+/** Group names from the claim (either form): trimmed, sorted, without repeats. */
+function groupList(value: readonly string[] | string | undefined): string[] {
+  const names = typeof value === 'string' ? value.split(/\s+/) : (value ?? []);
+  return [...new Set(names.filter(Boolean))].sort();
+}
 
 /** Claims as a caller states them when asking for a token (scopes as a list). */
 export interface TokenSubject {
@@ -32,6 +54,8 @@ export interface TokenSubject {
   readonly tenant: string;
   readonly actor: Principal['actor'];
   readonly scopes: readonly string[];
+  /** Group memberships for the `groups` claim; left out of the token when absent or empty. */
+  readonly groups?: readonly string[];
 }
 
 export type ClaimsVerdict = { ok: true; principal: Principal } | { ok: false; detail: string };
@@ -44,9 +68,17 @@ export function principalFromClaims(payload: unknown): ClaimsVerdict {
       .join('; ');
     return { ok: false, detail: `token claims are not usable (${detail})` };
   }
-  const { sub, tenant, actor, scope } = parsed.data;
+  const { sub, tenant, actor, scope, groups } = parsed.data;
+  const application = parsed.data.azp ?? parsed.data.client_id;
   return {
     ok: true,
-    principal: { subject: sub, tenant, actor, scopes: new Set(scope.split(' ').filter(Boolean)) },
+    principal: {
+      subject: sub,
+      tenant,
+      actor,
+      scopes: new Set(scope.split(' ').filter(Boolean)),
+      groups,
+      ...(application === undefined ? {} : { application }),
+    },
   };
 }

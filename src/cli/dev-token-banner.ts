@@ -1,4 +1,4 @@
-import type { DemoIntroduction, DemoPrincipal } from '../app/module.ts';
+import { type DemoIntroduction, type DemoPrincipal, demoTokenSubject } from '../app/module.ts';
 import type { DevKeys } from '../auth/dev-keys.ts';
 import { mintToken } from '../auth/mint-token.ts';
 import type { TokenSubject } from '../auth/token-claims.ts';
@@ -13,12 +13,7 @@ export const TEST_CONTROL_SUBJECT: TokenSubject & { name: string } = {
   scopes: ['test:control'],
 };
 
-const subjectOf = (p: DemoPrincipal): TokenSubject => ({
-  sub: p.subject,
-  tenant: p.tenant,
-  actor: p.actor,
-  scopes: p.scopes,
-});
+const subjectOf = demoTokenSubject;
 
 /**
  * What `toolgate serve` prints on start, kept to one screen: where to connect, one ready token with a

@@ -1,6 +1,7 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { DEMO_POLICY_DIR } from '../domains/demo-policies.ts';
 import { ADVERSARIAL_POLICIES, adversarialAgent } from '../eval/agents/adversarial-agent.ts';
 import type { EvalAgent } from '../eval/agents/eval-agent.ts';
 import { llmAgent } from '../eval/agents/llm-agent.ts';
@@ -56,12 +57,16 @@ export async function runEvalCommand(flags: EvalFlags): Promise<number> {
     return 2;
   }
   const agents = agentsFor(flags);
-  const { modules } = await servedModules(flags.config);
+  const served = await servedModules(flags.config);
+  const { modules } = served;
+  // The gateway under evaluation decides by the same policies `serve` would: the config's, or the demo's.
+  const policyDir = served.file === null ? DEMO_POLICY_DIR : served.settings.policy;
   const dataDir = mkdtempSync(join(tmpdir(), 'toolgate-eval-'));
   const world = await InProcessWorld.start({
     modules,
     dataDir,
     databaseUrl: flags.databaseUrl,
+    ...(policyDir === undefined ? {} : { policyDir }),
   });
   try {
     const run = await runEvaluation({

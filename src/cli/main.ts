@@ -5,6 +5,7 @@ import { registerDemoCommand } from './demo-command.ts';
 import { registerEvalCommand } from './eval-command.ts';
 import { registerLintCommand } from './lint-command.ts';
 import { registerOperationsCommand } from './operations-command.ts';
+import { registerPolicyCommand } from './policy-command.ts';
 import { registerServeCommand } from './serve-command.ts';
 import { registerTokenCommand } from './token-command.ts';
 
@@ -25,6 +26,7 @@ registerTokenCommand(program);
 registerContractCommand(program);
 registerLintCommand(program);
 registerOperationsCommand(program);
+registerPolicyCommand(program);
 registerEvalCommand(program);
 registerDemoCommand(program);
 

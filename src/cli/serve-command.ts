@@ -27,6 +27,10 @@ export function registerServeCommand(program: Command): void {
       '--enable-test-api',
       'mount /test-api/* for tokens with scope test:control (TOOLGATE_ENABLE_TEST_API)',
     )
+    .option(
+      '--policy <dir>',
+      'decide calls by the Cedar policies in this directory (TOOLGATE_POLICY; demo: policies/)',
+    )
     .option('--no-seed', 'do not insert the demo world (TOOLGATE_SEED=0)')
     .option(
       '--local-principal-token <token>',

@@ -53,6 +53,7 @@ export interface RawServeOptions {
   databaseReadLanes?: string;
   toolsPageSize?: string;
   tasksPageSize?: string;
+  policy?: string;
 }
 
 export interface ServeConfig {
@@ -82,6 +83,8 @@ export interface ServeConfig {
   readonly databaseReadLanes: number;
   readonly toolsPageSize: number;
   readonly tasksPageSize: number;
+  /** The Cedar policy directory calls are decided by; absent: the demo's own when serving it, else none. */
+  readonly policyDir: string | undefined;
 }
 
 export class ConfigError extends Error {}
@@ -296,6 +299,7 @@ export function resolveServeConfig(raw: RawServeOptions, file: ToolgateConfig = 
       writesInFlightPerPrincipal: writesInFlight ?? DEFAULT_WRITES_IN_FLIGHT_PER_PRINCIPAL,
     },
     connectionLimits,
+    policyDir: policyDirOf(raw.policy ?? env('TOOLGATE_POLICY') ?? file.policy),
     maxTokenLifetimeSeconds,
     databaseStatementTimeoutMs,
     databaseReadLanes,
@@ -336,3 +340,6 @@ interface NumberRange {
 function integerRange(min: number, max: number, what = 'an integer'): NumberRange {
   return { schema: z.number().int().min(min).max(max), rule: `${what} from ${min} to ${max}` };
 }
+
+const policyDirOf = (dir: string | undefined): string | undefined =>
+  dir === undefined ? undefined : resolve(dir);

@@ -7,9 +7,11 @@ import { loadOrCreateDevKeys } from '../auth/dev-keys.ts';
 import { createTokenVerifier } from '../auth/token-verifier.ts';
 import { consoleRoutes } from '../console/console-routes.ts';
 import { ToolContractError } from '../contract/tool-contract-error.ts';
+import { DEMO_POLICY_DIR } from '../domains/demo-policies.ts';
 import { testApiRoutes } from '../external/test-api/test-api.ts';
 import { ProtocolError } from '../gateway/protocol-layer.ts';
 import { operatorRoutes } from '../operator/operator-routes.ts';
+import { PolicySetError } from '../policy/policy-problem.ts';
 import { createLogger } from '../telemetry/logger.ts';
 import { tracingFromEnvironment } from '../telemetry/tracing-setup.ts';
 import { MCP_PATH } from '../transport/endpoint-defaults.ts';
@@ -36,6 +38,10 @@ export async function runServe(raw: RawServeOptions): Promise<void> {
     process.exit(2);
   }
   await serve(config, served).catch((error: unknown) => {
+    if (error instanceof PolicySetError) {
+      process.stderr.write(`toolgate serve: ${error.message.split('\n').join('\n  ')}\n`);
+      process.exit(2);
+    }
     if (error instanceof ToolContractError) {
       // A module's tools are known only once it is created; they break rules like a config's tools do.
       process.stderr.write(
@@ -71,6 +77,7 @@ async function serve(config: ServeConfig, served: ServedModules): Promise<void> 
     readLanes: config.databaseReadLanes,
     tasksPageSize: config.tasksPageSize,
     ...(config.operations ? { operations: config.operations } : {}),
+    ...policyOf(config, served),
   });
   const stop = config.stdio ? await serveStdio(app, config) : await serveHttp(app, config);
   let stopping = false;
@@ -170,4 +177,10 @@ async function serveStdio(app: App, config: ServeConfig): Promise<() => Promise<
     process.exit(0);
   });
   return () => stdio.close();
+}
+
+/** The policy directory: as configured, else the demo's shipped `policies/` when serving the demo. */
+function policyOf(config: ServeConfig, served: ServedModules): { policyDir?: string } {
+  const dir = config.policyDir ?? (served.file === null ? DEMO_POLICY_DIR : undefined);
+  return dir === undefined ? {} : { policyDir: dir };
 }

@@ -11,6 +11,7 @@ export function registerTokenCommand(program: Command): void {
     .requiredOption('--tenant <tenant>', 'tenant the subject acts in')
     .requiredOption('--actor <actor>', `one of ${ACTORS.join(', ')}`)
     .option('--scopes <scopes>', 'space-separated scopes', '')
+    .option('--groups <groups>', 'space-separated group memberships (claim groups; policies read them)', '')
     .option('--ttl <seconds>', 'lifetime in seconds', String(DEFAULT_TOKEN_TTL_SECONDS))
     .option('--data-dir <dir>', 'data dir of the server (TOOLGATE_DATA_DIR, default ./.toolgate)')
     .option('--port <port>', 'port of the server (TOOLGATE_PORT, default 8787); sets the audience')

@@ -14,6 +14,12 @@ const tokenRequestSchema = z.strictObject({
   tenant: principalClaimsSchema.shape.tenant,
   actor: z.enum(ACTORS),
   scopes: z.string().max(2000),
+  groups: z
+    .string()
+    .max(4000)
+    .refine((value) => !/\p{Cc}/u.test(value.replace(/[ \t]/g, '')), {
+      message: 'must not contain control characters',
+    }),
   ttl: z.coerce
     .number()
     .int()
@@ -45,6 +51,7 @@ export async function runTokenCommand(raw: Record<string, string | undefined>): 
     tenant: raw.tenant,
     actor: raw.actor,
     scopes: raw.scopes ?? '',
+    groups: raw.groups ?? '',
     ttl: raw.ttl,
     audience: raw.audience ?? defaultAudience(settings, portOf(raw.port)),
     port: raw.port,
@@ -59,7 +66,7 @@ export async function runTokenCommand(raw: Record<string, string | undefined>): 
     process.stderr.write(`toolgate token: invalid arguments\n  ${problems.join('\n  ')}\n`);
     process.exit(2);
   }
-  const { sub, tenant, actor, scopes, ttl, audience } = parsed.data;
+  const { sub, tenant, actor, scopes, groups, ttl, audience } = parsed.data;
   const accepted = acceptedLifetime(settings);
   if (ttl > accepted) {
     process.stderr.write(
@@ -70,7 +77,13 @@ export async function runTokenCommand(raw: Record<string, string | undefined>): 
   const keys = await loadOrCreateDevKeys(dataDir);
   const token = await mintToken(
     keys,
-    { sub, tenant, actor, scopes: scopes.split(/\s+/).filter(Boolean) },
+    {
+      sub,
+      tenant,
+      actor,
+      scopes: scopes.split(/\s+/).filter(Boolean),
+      groups: groups.split(/\s+/).filter(Boolean),
+    },
     { audience, ttlSeconds: ttl },
   );
   process.stdout.write(`${token}\n`);

@@ -65,6 +65,11 @@ export interface ToolgateConfig {
    * rejected as CONFIRMATION_EXPIRED, in seconds (default 86400).
    */
   readonly operatorConfirmationTtlSeconds?: number;
+  /**
+   * A directory of Cedar policies (`*.cedar` plus one `*.cedarschema`) that decides every call, default
+   * deny (docs/policies.md); absent: the tools' scopes decide alone.
+   */
+  readonly policy?: string;
   /** Mount /test-api/* for modules with simulation hooks. */
   readonly enableTestApi?: boolean;
   /** Insert the simulated modules' demo world on start (default true). */

@@ -31,6 +31,7 @@ const settingsSchema = z.strictObject({
   host: z.string().min(1).optional(),
   port: z.number().int().min(0).max(65535).optional(),
   dataDir: z.string().min(1).optional(),
+  policy: z.string().min(1).optional(),
   databaseUrl: z
     .string()
     .regex(/^postgres(ql)?:\/\//, 'must start with postgres:// or postgresql://')
@@ -169,5 +170,9 @@ function isModule(value: unknown): value is ToolgateModule {
 }
 
 function relativeToFile(config: ToolgateConfig, dir: string): ToolgateConfig {
-  return config.dataDir === undefined ? config : { ...config, dataDir: resolve(dir, config.dataDir) };
+  return {
+    ...config,
+    ...(config.dataDir === undefined ? {} : { dataDir: resolve(dir, config.dataDir) }),
+    ...(config.policy === undefined ? {} : { policy: resolve(dir, config.policy) }),
+  };
 }

@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import type { z } from 'zod';
 import type { Principal } from '../auth/principal.ts';
+import type { PolicyEntity } from '../policy/policy-entity.ts';
 import type { SqlExecutor } from '../store/sql-database.ts';
 import {
   type ConfirmationView,
@@ -45,6 +46,13 @@ export interface OperationHandle {
    * `work` use only `tx`. The outcome is checked against the contract like any other.
    */
   commit<R>(work: (tx: SqlExecutor) => Promise<ToolOutcome<R>>): Promise<ToolOutcome<R>>;
+}
+
+/** What a policy hook is given besides the validated input. */
+export interface PolicyHookContext {
+  readonly principal: Principal;
+  readonly signal: AbortSignal;
+  readonly log: Logger;
 }
 
 export interface ToolContext {
@@ -152,6 +160,21 @@ export interface ToolSpec<I extends z.ZodObject, O extends z.ZodType> {
   /** Limits documented in the contract (e.g. "tracker without duplicate protection"). */
   readonly notes?: readonly string[];
   readonly handler: (input: z.output<I>, ctx: ToolContext) => Promise<ToolOutcome<z.output<O>>>;
+  /**
+   * What the call acts on, as the gateway's policies see it (`resource`), looked up in the caller's
+   * tenant only. Null when there is no such resource for this caller: the policies are not asked and
+   * the handler answers its own not-found, so another tenant's resource and a missing one look the
+   * same. Absent: the resource is `Tool::"<name>"`. Runs only when a policy set is loaded.
+   */
+  readonly policyResource?: (input: z.output<I>, ctx: PolicyHookContext) => Promise<PolicyEntity | null>;
+  /**
+   * Facts the policies read as `context.facts` (a maintenance window, active exceptions), besides the
+   * validated input they read as `context.input`. Runs only when a policy set is loaded.
+   */
+  readonly policyFacts?: (
+    input: z.output<I>,
+    ctx: PolicyHookContext,
+  ) => Promise<Readonly<Record<string, unknown>>>;
   /**
    * Brings the domain's own state in line with an operator's review decision (e.g. reopens a draft
    * whose commit never reached the destination). Runs after the decision is recorded.

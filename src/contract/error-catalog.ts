@@ -131,6 +131,12 @@ export const gatewayErrors = defineErrorCodes({
     retryable: true,
     description: 'A system this tool depends on did not answer and nothing was changed; retry later.',
   },
+  POLICY_DENIED: {
+    category: 'authorization',
+    retryable: false,
+    description:
+      "A policy of this gateway does not let this caller make this call; nothing was executed. The message gives the policy's reason; ask someone with the authority, do not retry unchanged.",
+  },
   RATE_LIMITED: {
     category: 'rate_limit',
     retryable: true,

@@ -39,6 +39,12 @@ const MAX_VIEWS = 256;
  * objects, examples valid against the input schema, one meaning per error code across all tools. A
  * broken tool is refused with a ToolContractError naming every rule it breaks.
  */
+/** Which tools a policy set could permit a class of principals (`key` names the class). */
+export interface ListingPolicy {
+  readonly key: string;
+  permits(tool: string): boolean;
+}
+
 export class ToolRegistry {
   readonly #tools = new Map<string, RegisteredTool>();
   /** tools/list payloads by the scope set that sees them; few distinct sets exist, so few entries. */
@@ -74,12 +80,13 @@ export class ToolRegistry {
    * The tools/list payload a holder of these scopes sees: the tools whose scopes it holds. Calls to
    * the others still answer FORBIDDEN; hiding them only keeps an agent from choosing them.
    */
-  listingFor(scopes: ReadonlySet<string>): Record<string, unknown>[] {
-    const key = [...scopes].sort().join(' ');
+  listingFor(scopes: ReadonlySet<string>, policy?: ListingPolicy): Record<string, unknown>[] {
+    const key = policy ? `policy\n${policy.key}` : [...scopes].sort().join(' ');
     let view = this.#views.get(key);
     if (!view) {
       view = this.all()
         .filter((tool) => tool.definition.scopes.every((scope) => scopes.has(scope)))
+        .filter((tool) => !policy || policy.permits(tool.definition.name))
         .map((tool) => tool.listing);
       // Scope sets come from tokens: bound the cache so that odd combinations cannot grow it forever.
       if (this.#views.size >= MAX_VIEWS) this.#views.delete(this.#views.keys().next().value!);

@@ -21,6 +21,8 @@ export interface InProcessWorldOptions {
   /** SQLite lives here unless a database URL is given. */
   readonly dataDir: string;
   readonly databaseUrl?: string;
+  /** The Cedar policy directory the gateway decides calls by (absent: none). */
+  readonly policyDir?: string;
 }
 
 /**
@@ -61,6 +63,7 @@ export class InProcessWorld implements EvalWorld {
       modules: options.modules,
       clock: new ShiftableClock(),
       operations: EVAL_OPERATIONS_TUNING,
+      ...(options.policyDir === undefined ? {} : { policyDir: options.policyDir }),
     });
     try {
       const http = await startHttpTransport(app, {
@@ -94,6 +97,7 @@ export class InProcessWorld implements EvalWorld {
         tenant: p.tenant,
         actor: p.actor,
         scopes: new Set(p.scopes),
+        groups: [...(p.groups ?? [])],
       };
     }
     // Merged the way GET /test-api/fixtures merges them: each module answers under its own key.
@@ -105,7 +109,7 @@ export class InProcessWorld implements EvalWorld {
   }
 
   async connect(principal: Principal, person?: Person): Promise<Client> {
-    const id = `${principal.tenant}/${principal.subject}/${principal.actor}/${[...principal.scopes].sort().join(' ')}`;
+    const id = `${principal.tenant}/${principal.subject}/${principal.actor}/${[...principal.scopes].sort().join(' ')}/${(principal.groups ?? []).join(' ')}`;
     if (person) this.#people.set(id, person);
     let client = this.#clients.get(id);
     if (!client) {
@@ -116,6 +120,7 @@ export class InProcessWorld implements EvalWorld {
           tenant: principal.tenant,
           actor: principal.actor,
           scopes: [...principal.scopes],
+          groups: principal.groups ?? [],
         },
         { audience: this.http.resource },
       );

@@ -18,6 +18,8 @@ export interface CallState {
   readonly trace: CallTrace;
   /** How a person's confirmation of this call went, when the tool asked for one. */
   confirmation: ConfirmationRecord | null;
+  /** The version of the policy set that decided this call, and the policy that denied it; null without one. */
+  policy: { readonly version: string; readonly deniedBy: string | null } | null;
   /** Its audit entry was written with the operation's settlement, in that transaction. */
   auditedWithOutcome: boolean;
 }

@@ -8,6 +8,7 @@ import type { FieldError, OutcomeEnvelope } from '../contract/envelope.ts';
 import { requestFingerprint } from '../contract/fingerprint.ts';
 import type { RegisteredTool, ToolRegistry } from '../contract/tool-registry.ts';
 import { parkedEnvelope } from '../operations/operation-envelopes.ts';
+import type { PolicyEngine } from '../policy/policy-engine.ts';
 import type { SqlExecutor } from '../store/sql-database.ts';
 import { isStoreUnavailable } from '../store/store-unavailable.ts';
 import type { AuditSink } from '../telemetry/audit.ts';
@@ -28,6 +29,7 @@ import { envelopeForExecution } from './execution-outcome.ts';
 import type { Admission, ExecutionSlot, IdempotencyLayer, PossibleDuplicate } from './idempotency-layer.ts';
 import { requirePrincipal } from './identity-layer.ts';
 import { validateInput } from './input-layer.ts';
+import { policyRefusal } from './policy-layer.ts';
 import { requireArgumentsObject, resolveTool } from './protocol-layer.ts';
 import { type PrincipalRateLimiter, rateLimited } from './rate-limit-layer.ts';
 import { callAuditEntry, recordCall } from './telemetry-layer.ts';
@@ -62,6 +64,8 @@ export interface GatewayDeps {
   readonly limits?: PrincipalRateLimiter;
   /** Spans per call and pipeline step (off by default). */
   readonly tracing?: GatewayTracing;
+  /** The loaded policy set; absent: no policy layer (the tools' scopes decide alone). */
+  readonly policy?: PolicyEngine;
 }
 
 export interface ToolCallRequest {
@@ -134,9 +138,29 @@ export class Gateway {
     return this.#deps.limits;
   }
 
-  /** The tools this principal may call (every tool when the transport knows no principal). */
+  /**
+   * The tools this principal may call (every tool when the transport knows no principal): those whose
+   * scopes it holds and, under a policy set, that some policy could permit it.
+   */
   listTools(principal: Principal | null): Record<string, unknown>[] {
-    return principal ? this.#deps.registry.listingFor(principal.scopes) : this.#deps.registry.listing();
+    if (!principal) return this.#deps.registry.listing();
+    const policy = this.#deps.policy;
+    return this.#deps.registry.listingFor(
+      principal.scopes,
+      policy
+        ? { key: policyListingKey(principal), permits: (tool) => policy.couldPermit(principal, tool) }
+        : undefined,
+    );
+  }
+
+  /** Principals of one class see the same tools/list: its cache key. */
+  listingClass(principal: Principal): string {
+    return this.#deps.policy ? policyListingKey(principal) : [...principal.scopes].sort().join(' ');
+  }
+
+  /** The version of the loaded policy set, or null without one. */
+  get policyVersion(): string | null {
+    return this.#deps.policy?.version ?? null;
   }
 
   /**
@@ -228,8 +252,10 @@ export class Gateway {
     const span = (this.#deps.tracing ?? GatewayTracing.off).startCall(request.traceparent);
     try {
       let confirmation: string | null = null;
-      const answered = await this.#pipeline(request, principal, signal, span, (record) => {
-        confirmation = `${record.via}:${record.outcome}`;
+      let denial: string | null = null;
+      const answered = await this.#pipeline(request, principal, signal, span, (call) => {
+        if (call.confirmation) confirmation = `${call.confirmation.via}:${call.confirmation.outcome}`;
+        denial = call.policy?.deniedBy ?? null;
       });
       const envelope = 'asking' in answered ? answered.envelope : answered;
       span.end({
@@ -241,6 +267,10 @@ export class Gateway {
         operationId: envelope.operation_id,
         tenant: principal?.tenant ?? null,
         confirmation,
+        policyVersion: this.#deps.policy?.version ?? null,
+        policyDenied: denial,
+        retryable: envelope.retryable,
+        application: principal?.application ?? null,
       });
       return answered;
     } catch (error) {
@@ -254,7 +284,7 @@ export class Gateway {
     principal: Principal | null,
     signal: AbortSignal | undefined,
     span: CallTrace,
-    onConfirmation: (record: NonNullable<CallState['confirmation']>) => void,
+    onSettled: (call: CallState) => void,
   ): Promise<OutcomeEnvelope | Asking> {
     // 1. Protocol: unknown tool or non-object arguments are JSON-RPC errors.
     const tool = resolveTool(this.#deps.registry, request.name, principal);
@@ -271,6 +301,7 @@ export class Gateway {
       key: null,
       trace: span,
       confirmation: null,
+      policy: this.#deps.policy ? { version: this.#deps.policy.version, deniedBy: null } : null,
       auditedWithOutcome: false,
     };
     // Rate limit first: a caller over its rate is refused before any other work and reserves no key.
@@ -323,7 +354,7 @@ export class Gateway {
       );
     } finally {
       slot?.giveBack();
-      if (call.confirmation) onConfirmation(call.confirmation);
+      onSettled(call);
     }
   }
 
@@ -364,6 +395,24 @@ export class Gateway {
           return null;
         }
       : undefined;
+    // The policy layer: before a new operation may start, with the key still free (a replay of an
+    // executed key never gets here); then the person's confirmation.
+    const engine = this.#deps.policy;
+    const denied = engine
+      ? (): Promise<OutcomeEnvelope | null> =>
+          span.step('toolgate.policy', () =>
+            policyRefusal(call, engine, aborted, this.#log, this.#deps.metrics),
+          )
+      : null;
+    const admitting =
+      denied || confirming
+        ? async (duplicate: PossibleDuplicate | null): Promise<Stop | null> => {
+            const refusal = denied ? await denied() : null;
+            if (refusal) return { kind: 'answer', envelope: refusal };
+            if (confirming) return confirming(duplicate);
+            return duplicate ? { kind: 'answer', envelope: duplicate.envelope } : null;
+          }
+        : undefined;
     const stopped = async (step: Stop): Promise<OutcomeEnvelope | Asking> => {
       const envelope = await this.#finish(call, step.envelope);
       return step.kind === 'ask' ? { asking: step.question, envelope } : envelope;
@@ -389,7 +438,7 @@ export class Gateway {
             correlationId: call.correlationId,
           },
           aborted,
-          confirming,
+          admitting,
           slot,
         ),
       );
@@ -403,8 +452,8 @@ export class Gateway {
         return this.#finish(call, envelope);
       }
       request.onReserved?.(admission.operation.id);
-    } else if (confirming) {
-      const held = await confirming(null);
+    } else if (admitting) {
+      const held = await admitting(null);
       if (held) return stopped(held);
     }
     return this.#execute(call, admission, confirmation, signal);
@@ -430,6 +479,7 @@ export class Gateway {
         digest: confirmed.confirmation.digest,
         answeredBy: confirmed.answeredBy,
       },
+      policy: this.#deps.policy ? { version: this.#deps.policy.version, deniedBy: null } : null,
       auditedWithOutcome: false,
     };
     return this.#execute(call, admission, confirmed.confirmation, undefined);
@@ -554,4 +604,18 @@ export class Gateway {
     await recordCall(this.#deps, this.#log, call, envelope);
     return envelope;
   }
+}
+
+/**
+ * The class of principals that see the same tools/list under a policy set: a policy may name a
+ * principal, its groups, tenant, actor or scopes, so all of them.
+ */
+function policyListingKey(principal: Principal): string {
+  return [
+    principal.tenant,
+    principal.subject,
+    principal.actor,
+    [...principal.scopes].sort().join(' '),
+    (principal.groups ?? []).join(' '),
+  ].join('\n');
 }

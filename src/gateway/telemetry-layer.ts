@@ -63,7 +63,8 @@ export async function recordCall(
  */
 export function callAuditEntry(call: CallState, envelope: OutcomeEnvelope): AuditEntry | null {
   const { tool, principal } = call;
-  if (tool.definition.kind === 'read' && envelope.code !== 'FORBIDDEN') return null;
+  if (tool.definition.kind === 'read' && envelope.code !== 'FORBIDDEN' && envelope.code !== 'POLICY_DENIED')
+    return null;
   return {
     at: new Date().toISOString(),
     correlationId: call.correlationId,
@@ -78,9 +79,16 @@ export function callAuditEntry(call: CallState, envelope: OutcomeEnvelope): Audi
     tool: tool.definition.name,
     contractVersion: tool.definition.version,
     traceId: call.trace.traceId,
-    detail: call.confirmation
-      ? { mode: call.mode, confirmation: confirmationDetail(call.confirmation, principal.subject) }
-      : { mode: call.mode },
+    detail: {
+      mode: call.mode,
+      ...(call.confirmation
+        ? { confirmation: confirmationDetail(call.confirmation, principal.subject) }
+        : {}),
+      ...(call.policy ? { policy_version: call.policy.version } : {}),
+      ...(call.policy?.deniedBy ? { policy_denied_by: call.policy.deniedBy } : {}),
+      retryable: envelope.retryable,
+      ...(principal.application ? { application: principal.application } : {}),
+    },
   };
 }
 

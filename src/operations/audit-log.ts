@@ -20,6 +20,8 @@ export interface StoredAuditEntry {
   readonly replayed: boolean;
   readonly correlation_id: string;
   readonly trace_id: string | null;
+  /** The version of the policy set the entry was written under (`detail.policy_version`), or null. */
+  readonly policy_version: string | null;
   readonly detail: Record<string, unknown>;
 }
 
@@ -59,10 +61,15 @@ export class AuditLog implements AuditSink {
   readonly #waiting: Waiting[] = [];
   #inserting = false;
 
+  /** Detail every entry carries (the policy version the process decides by), under the entry's own. */
+  readonly #stamp: Readonly<Record<string, unknown>>;
+
   constructor(
     private readonly db: SqlDatabase,
     logger: Logger,
+    stamp: Readonly<Record<string, unknown>> = {},
   ) {
+    this.#stamp = stamp;
     this.#log = logger.child(
       { channel: 'audit' },
       { redact: { paths: AUDIT_REDACTED_PATHS, censor: '[redacted]' } },
@@ -77,7 +84,7 @@ export class AuditLog implements AuditSink {
   async record(entry: AuditEntry): Promise<void> {
     try {
       if (this.db.dialect === 'postgres') {
-        const params = paramsOf(entry);
+        const params = paramsOf(entry, this.#stamp);
         await new Promise<void>((resolve, reject) => {
           this.#waiting.push({ params, resolve, reject });
           if (this.#inserting) return;
@@ -131,7 +138,7 @@ export class AuditLog implements AuditSink {
 
   /** Inserts one entry through `executor` (a transaction's, to commit with the change it records). */
   async append(entry: AuditEntry, executor: SqlExecutor): Promise<void> {
-    await executor.execute(INSERT, paramsOf(entry));
+    await executor.execute(INSERT, paramsOf(entry, this.#stamp));
     this.#log.info(entry, 'audit');
   }
 
@@ -175,7 +182,7 @@ export class AuditLog implements AuditSink {
       replayed: Number(row.replayed) === 1,
       correlation_id: String(row.correlation_id),
       trace_id: (row.trace_id as string | null) ?? null,
-      detail: JSON.parse(String(row.detail)) as Record<string, unknown>,
+      ...withPolicyVersion(JSON.parse(String(row.detail)) as Record<string, unknown>),
     }));
   }
 
@@ -185,7 +192,7 @@ export class AuditLog implements AuditSink {
   }
 }
 
-function paramsOf(entry: AuditEntry): unknown[] {
+function paramsOf(entry: AuditEntry, stamp: Readonly<Record<string, unknown>>): unknown[] {
   return [
     Date.parse(entry.at),
     entry.tenant,
@@ -200,6 +207,11 @@ function paramsOf(entry: AuditEntry): unknown[] {
     entry.replayed ? 1 : 0,
     entry.correlationId,
     entry.traceId ?? null,
-    JSON.stringify(entry.detail ?? {}),
+    JSON.stringify({ ...stamp, ...entry.detail }),
   ];
+}
+
+function withPolicyVersion(detail: Record<string, unknown>) {
+  const version = detail.policy_version;
+  return { policy_version: typeof version === 'string' ? version : null, detail };
 }

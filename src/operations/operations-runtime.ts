@@ -36,6 +36,8 @@ export interface OperationsRuntimeOptions {
   readonly metrics?: GatewayMetrics;
   /** How long a question parked for an approver waits (default 24 h). */
   readonly confirmationTtlSeconds?: number;
+  /** The version of the policy set this process decides by, stamped on every audit entry. */
+  readonly policyVersion?: string;
 }
 
 /** Durable operations: the idempotency layer, operations_get, the reconciler and retention. */
@@ -74,7 +76,11 @@ export const DEFAULT_AUDIT_RETENTION_SECONDS = 90 * 24 * 60 * 60;
 export function createOperationsRuntime(options: OperationsRuntimeOptions): OperationsRuntime {
   const { db, registry, logger, clock, retentionSeconds } = options;
   const tuning: OperationsTuning = { ...DEFAULT_OPERATIONS_TUNING, ...options.tuning };
-  const audit = new AuditLog(db, logger);
+  const audit = new AuditLog(
+    db,
+    logger,
+    options.policyVersion ? { policy_version: options.policyVersion } : {},
+  );
   const auditRetentionSeconds = options.auditRetentionSeconds ?? DEFAULT_AUDIT_RETENTION_SECONDS;
   const store = new OperationStore(db);
   const exceptions = new PolicyExceptions(db, clock, audit);

@@ -32,6 +32,13 @@ export interface CallSpanFacts {
   readonly tenant: string | null;
   /** How a person's confirmation went (`via:outcome`, e.g. `client:accepted`), when the tool asked. */
   readonly confirmation?: string | null;
+  /** The version of the policy set the call ran under, and the policy that denied it, when one did. */
+  readonly policyVersion?: string | null;
+  readonly policyDenied?: string | null;
+  /** Whether the same request may succeed later (the envelope's `retryable`). */
+  readonly retryable?: boolean;
+  /** The client application the token names (`azp` / `client_id`). */
+  readonly application?: string | null;
 }
 
 /** The span of one tool call; a no-op when tracing is off. */
@@ -147,5 +154,9 @@ function callAttributes(facts: CallSpanFacts): Attributes {
     ...(facts.operationId ? { 'toolgate.operation_id': facts.operationId } : {}),
     ...(facts.tenant ? { 'toolgate.tenant': facts.tenant } : {}),
     ...(facts.confirmation ? { 'toolgate.confirmation': facts.confirmation } : {}),
+    ...(facts.policyVersion ? { 'toolgate.policy_version': facts.policyVersion } : {}),
+    ...(facts.policyDenied ? { 'toolgate.policy_denied_by': facts.policyDenied } : {}),
+    ...(facts.retryable === undefined ? {} : { 'toolgate.retryable': facts.retryable }),
+    ...(facts.application ? { 'toolgate.application': facts.application } : {}),
   };
 }

@@ -43,6 +43,12 @@ export class GatewayMetrics {
     labelNames: ['tool', 'via', 'outcome'] as const,
     registers: [this.registry],
   });
+  readonly policyDenials = new Counter({
+    name: 'toolgate_policy_denials_total',
+    help: 'Calls a policy denied (POLICY_DENIED), by tool and the denying policy id (default-deny when no policy permits).',
+    labelNames: ['tool', 'reason'] as const,
+    registers: [this.registry],
+  });
   readonly duration = new Histogram({
     name: 'toolgate_tool_duration_seconds',
     help: 'Tool call duration through the whole pipeline.',

@@ -5,7 +5,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { type Logger, pino } from 'pino';
 import { type App, type AppConfig, createApp } from '../app/create-app.ts';
-import type { DemoPrincipal, ToolgateModule } from '../app/module.ts';
+import { type DemoPrincipal, demoTokenSubject, type ToolgateModule } from '../app/module.ts';
 import { loadOrCreateDevKeys } from '../auth/dev-keys.ts';
 import { type MintOptions, mintToken } from '../auth/mint-token.ts';
 import type { TokenSubject } from '../auth/token-claims.ts';
@@ -43,6 +43,7 @@ export interface TestGatewayOptions {
       | 'tasksPageSize'
       | 'operatorConfirmationTtlSeconds'
       | 'limits'
+      | 'policyDir'
     >
   >;
   /** Where logs go; silent unless TOOLGATE_TEST_LOG_LEVEL is set. */
@@ -124,7 +125,7 @@ export async function startTestGateway(options: TestGatewayOptions = {}): Promis
     const demo = app.principals.find((p) => p.name === principal);
     if (!demo)
       throw new Error(`no demo principal named ${principal}; known: ${app.principals.map((p) => p.name)}`);
-    return { sub: demo.subject, tenant: demo.tenant, actor: demo.actor, scopes: demo.scopes };
+    return demoTokenSubject(demo);
   };
   const tokenFor = (principal: PrincipalRef, mint: Partial<MintOptions> = {}) =>
     mintToken(devKeys, subjectOf(principal), { audience: http.resource, ...mint });

@@ -82,7 +82,7 @@ export class SerializedListings {
 
   /** The JSON bytes of this principal's page at `cursor` (`{ tools, nextCursor? }`), or why there is none. */
   resultFor(principal: Principal, cursor: unknown): ToolsPage<Buffer> {
-    const scopes = [...principal.scopes].sort().join(' ');
+    const scopes = this.#gateway.listingClass(principal);
     let pages = this.#byScopes.get(scopes);
     if (pages === undefined) {
       if (this.#byScopes.size >= MAX_SCOPE_SETS) this.#byScopes.clear();

@@ -51,7 +51,7 @@ describe('the dev key pair', () => {
     await expect(loadOrCreateDevKeys(dir)).rejects.toThrow(/delete it/);
   });
 
-  test('claims map to the principal: subject, tenant, actor and the space-separated scopes', async () => {
+  test('claims map to the principal: subject, tenant, actor, the space-separated scopes and the groups (none here)', async () => {
     const dir = tempDir();
     const keys = await loadOrCreateDevKeys(dir);
     const verifier = await createTokenVerifier({ kind: 'dev', dataDir: dir }, AUD);
@@ -62,6 +62,7 @@ describe('the dev key pair', () => {
       tenant: 't1',
       actor: 'support_agent',
       scopes: new Set(['orders:read', 'shipments:redirect']),
+      groups: [],
     });
   });
 

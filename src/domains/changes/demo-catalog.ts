@@ -11,7 +11,9 @@ export const changesPrincipals: readonly DemoPrincipal[] = [
     tenant: 'acme',
     actor: 'support_agent',
     scopes: [...READ, 'changes:create', 'changes:create:production'],
-    description: 'Change engineer of acme: creates changes in every environment, production included.',
+    groups: ['team-discovery', 'team-payments', 'team-storefront'],
+    description:
+      'Change engineer of acme in team-payments, team-storefront and team-discovery: creates changes for their services in every environment, production included (not ledger-db, which team-ledger owns).',
   },
   {
     name: 'changes_engineer_nonprod',
@@ -19,6 +21,7 @@ export const changesPrincipals: readonly DemoPrincipal[] = [
     tenant: 'acme',
     actor: 'support_agent',
     scopes: [...READ, 'changes:create'],
+    groups: ['team-discovery', 'team-payments'],
     description: 'Change engineer of acme without production scope: production changes are FORBIDDEN.',
   },
   {
@@ -27,6 +30,7 @@ export const changesPrincipals: readonly DemoPrincipal[] = [
     tenant: 'globex',
     actor: 'support_agent',
     scopes: [...READ, 'changes:create', 'changes:create:production'],
+    groups: ['globex-ops', 'globex-web'],
     description: "Change engineer of globex: sees globex's catalog and changes only, nothing of acme.",
   },
   {

@@ -36,6 +36,7 @@ export const ORDER_PRINCIPALS: readonly DemoPrincipal[] = [
     tenant: 'acme',
     actor: 'support_agent',
     scopes: SUPPORT_SCOPES,
+    groups: ['support'],
     description: "Acme support agent: reads the tenant's orders and requests carrier redirects.",
   },
   {
@@ -44,6 +45,7 @@ export const ORDER_PRINCIPALS: readonly DemoPrincipal[] = [
     tenant: 'acme',
     actor: 'operator',
     scopes: OPERATOR_SCOPES,
+    groups: ['operations'],
     description: 'Acme operator: reviews operations whose outcome stayed unknown.',
   },
   {
@@ -60,6 +62,7 @@ export const ORDER_PRINCIPALS: readonly DemoPrincipal[] = [
     tenant: 'globex',
     actor: 'support_agent',
     scopes: SUPPORT_SCOPES,
+    groups: ['support'],
     description: 'Globex support agent.',
   },
 ];

@@ -5,6 +5,7 @@ import { CARRIER_SYSTEM } from '../../external/carrier/carrier-records.ts';
 import { simulationMigrations, withSimulation } from '../../external/simulation-world.ts';
 import { WAREHOUSE_SYSTEM } from '../../external/warehouse/simulated-warehouse.ts';
 import { warehouseMigration } from '../../external/warehouse/warehouse-migration.ts';
+import { withPolicyResource } from '../policy-hooks.ts';
 import { AddressChangeService } from './address-change-service.ts';
 import { changeUnshippedAddressTool } from './change-unshipped-address-tool.ts';
 import { demoFixtures } from './demo-fixtures.ts';
@@ -12,6 +13,7 @@ import { demoId } from './demo-orders.ts';
 import { ORDER_PRINCIPALS } from './demo-principals.ts';
 import { resetDemoWorld, seedDemoWorld } from './demo-world.ts';
 import { getRedirectTool } from './get-redirect-tool.ts';
+import { orderResource } from './order-policy-resource.ts';
 import { ordersGetTool } from './orders-get-tool.ts';
 import { ordersMigration, redirectGuardMigration } from './orders-migration.ts';
 import { createOrdersSystems } from './orders-systems.ts';
@@ -65,8 +67,8 @@ export function createOrdersDomain(options: OrdersDomainOptions = {}): ToolgateM
       return {
         tools: [
           ordersGetTool(db),
-          changeUnshippedAddressTool(addressChanges),
-          requestRedirectTool(redirects),
+          withPolicyResource(changeUnshippedAddressTool(addressChanges), orderResource(db)),
+          withPolicyResource(requestRedirectTool(redirects), orderResource(db)),
           getRedirectTool(db, systems.carrier),
         ],
         simulation: {

@@ -4,6 +4,7 @@ import { SimulatedTracker } from '../../external/tracker/simulated-tracker.ts';
 import { trackerMigration } from '../../external/tracker/tracker-migration.ts';
 import { TRACKER_SYSTEM } from '../../external/tracker/tracker-model.ts';
 import { TrackerWorld } from '../../external/tracker/tracker-world.ts';
+import { withPolicyResource } from '../policy-hooks.ts';
 import { commitTool } from './commit-tool.ts';
 import { createDraftTool } from './create-draft-tool.ts';
 import { demoProjects, seedItemFields, workitemsPrincipals } from './demo-world.ts';
@@ -11,6 +12,7 @@ import { DraftCommitter } from './draft-commit.ts';
 import { draftStore } from './draft-store.ts';
 import { getTool } from './get-tool.ts';
 import { ProjectDirectory } from './project-access.ts';
+import { projectResource } from './project-policy-resource.ts';
 import { searchTool } from './search-tool.ts';
 import { workitemsMigration } from './workitems-migration.ts';
 import { WorkItemsService } from './workitems-service.ts';
@@ -30,7 +32,12 @@ export const workitemsDomain: ToolgateModule = {
     const committer = new DraftCommitter(deps);
 
     return {
-      tools: [createDraftTool(service), commitTool(committer), getTool(service), searchTool(service)],
+      tools: [
+        withPolicyResource(createDraftTool(service), projectResource(db)),
+        withPolicyResource(commitTool(committer), projectResource(db)),
+        getTool(service),
+        searchTool(service),
+      ],
       simulation: {
         principals: workitemsPrincipals,
         async seed() {

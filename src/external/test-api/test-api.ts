@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { App } from '../../app/create-app.ts';
-import type { DemoPrincipal } from '../../app/module.ts';
+import { type DemoPrincipal, demoTokenSubject } from '../../app/module.ts';
 import { loadOrCreateDevKeys } from '../../auth/dev-keys.ts';
 import { mintToken } from '../../auth/mint-token.ts';
 import type { KeySource } from '../../auth/token-verifier.ts';
@@ -104,8 +104,7 @@ export function testApiRoutes(app: App, options: TestApiOptions): HttpRouteFamil
 async function demoTokenMinter(keys: KeySource): Promise<MintDemoToken> {
   if (keys.kind !== 'dev') return null;
   const devKeys = await loadOrCreateDevKeys(keys.dataDir);
-  return (p, audience) =>
-    mintToken(devKeys, { sub: p.subject, tenant: p.tenant, actor: p.actor, scopes: p.scopes }, { audience });
+  return (p, audience) => mintToken(devKeys, demoTokenSubject(p), { audience });
 }
 
 async function fixtures(app: App, mint: MintDemoToken, audience: string): Promise<Record<string, unknown>> {
@@ -113,11 +112,18 @@ async function fixtures(app: App, mint: MintDemoToken, audience: string): Promis
     app.principals.map(async (p) => ({
       name: p.name,
       description: p.description,
-      claims: { sub: p.subject, tenant: p.tenant, actor: p.actor, scope: p.scopes.join(' ') },
+      claims: {
+        sub: p.subject,
+        tenant: p.tenant,
+        actor: p.actor,
+        scope: p.scopes.join(' '),
+        groups: [...(p.groups ?? [])],
+      },
       sub: p.subject,
       tenant: p.tenant,
       actor: p.actor,
       scopes: [...p.scopes],
+      groups: [...(p.groups ?? [])],
       token: mint ? await mint(p, audience) : null,
     })),
   );

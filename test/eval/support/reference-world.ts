@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { changesDomain } from '../../../src/domains/changes/changes-module.ts';
+import { DEMO_POLICY_DIR } from '../../../src/domains/demo-policies.ts';
 import { ordersDomain } from '../../../src/domains/orders/orders-domain.ts';
 import { workitemsDomain } from '../../../src/domains/workitems/workitems-module.ts';
 import { InProcessWorld } from '../../../src/eval/in-process-world.ts';
@@ -9,12 +10,14 @@ import { loadScenarios } from '../../../src/eval/scenario-loader.ts';
 
 export const SCENARIO_ROOT = join(import.meta.dirname, '..', '..', '..', 'eval', 'scenarios');
 
-/** The three reference domains behind one gateway over MCP HTTP, SQLite in a temp dir. */
+/** The three reference domains behind one gateway over MCP HTTP, SQLite in a temp dir, under the demo's policies. */
 export async function startReferenceWorld() {
   const dataDir = mkdtempSync(join(tmpdir(), 'toolgate-eval-ref-'));
   const world = await InProcessWorld.start({
     modules: [ordersDomain, workitemsDomain, changesDomain],
     dataDir,
+    // As `toolgate eval` serves the demo: decided by the demo's policies.
+    policyDir: DEMO_POLICY_DIR,
   });
   return {
     world,

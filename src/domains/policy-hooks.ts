@@ -1,0 +1,16 @@
+import type { AnyToolDefinition, PolicyHookContext } from '../contract/define-tool.ts';
+import type { PolicyEntity } from '../policy/policy-entity.ts';
+
+/** Resolves what a call acts on for the policies; null when the caller's tenant holds no such thing. */
+export type PolicyResourceHook = (
+  input: Record<string, unknown>,
+  ctx: PolicyHookContext,
+) => Promise<PolicyEntity | null>;
+
+/** The tool with its policy resource hook: the same contract (nothing an agent sees changes). */
+export function withPolicyResource<T extends AnyToolDefinition>(
+  tool: T,
+  policyResource: PolicyResourceHook,
+): T {
+  return Object.freeze({ ...tool, policyResource });
+}

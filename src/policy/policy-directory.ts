@@ -1,0 +1,201 @@
+import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import * as cedar from '@cedar-policy/cedar-wasm/nodejs';
+import { type ContextReads, contextReadsOf } from './context-reads.ts';
+import { lineAndColumn, type PolicyProblem } from './policy-problem.ts';
+
+/** What the engine needs to know of one policy besides its text. */
+export interface PolicyMeta {
+  readonly id: string;
+  readonly file: string;
+  readonly line: number;
+  readonly effect: 'permit' | 'forbid';
+  /** The public reason a deny by this policy gives (its `@reason` annotation). */
+  readonly reason: string | null;
+  /** The policy's condition reads `context` (the input or the module's facts). */
+  readonly readsContext: boolean;
+  /** Which parts of `context` it reads. */
+  readonly contextReads: ContextReads;
+  readonly principal: cedar.PrincipalConstraint;
+  readonly action: cedar.ActionConstraint;
+}
+
+/** A policy directory that parsed and validated against its schema. */
+export interface PolicyDirectory {
+  readonly dir: string;
+  /** First 12 hex characters of the SHA-256 of the schema and policy files, in file-name order. */
+  readonly version: string;
+  readonly schema: string;
+  readonly policies: Readonly<Record<string, string>>;
+  readonly meta: ReadonlyMap<string, PolicyMeta>;
+  /** Per action the schema declares, the action groups it is in (transitively). */
+  readonly actionGroups: ReadonlyMap<string, ReadonlySet<string>>;
+}
+
+export type PolicyDirectoryLoad =
+  | { readonly ok: true; readonly directory: PolicyDirectory }
+  | { readonly ok: false; readonly problems: readonly PolicyProblem[] };
+
+const wholeFile = (file: string, message: string): PolicyProblem => ({ file, line: 1, column: 1, message });
+
+function located(file: string, text: string, error: cedar.DetailedError, offset = 0): PolicyProblem {
+  const start = error.sourceLocations?.[0]?.start;
+  const at = start === undefined ? { line: 1, column: 1 } : lineAndColumn(text, offset + start);
+  const label = error.sourceLocations?.[0]?.label;
+  const help = error.help ? ` (${error.help})` : '';
+  return { file, ...at, message: `${error.message}${label ? `: ${label}` : ''}${help}` };
+}
+
+/**
+ * Reads a policy directory: every `*.cedar` file and exactly one `*.cedarschema` file at its top
+ * level. Each policy file is parsed and validated against the schema (strict mode); every problem is
+ * named by file, line and column. The version changes whenever any of these files does.
+ */
+export function loadPolicyDirectory(dir: string): PolicyDirectoryLoad {
+  let names: string[];
+  try {
+    names = readdirSync(dir)
+      .filter((name) => statSync(join(dir, name)).isFile())
+      .sort();
+  } catch (error) {
+    return {
+      ok: false,
+      problems: [wholeFile(dir, `cannot read the policy directory (${(error as Error).message})`)],
+    };
+  }
+  const schemaFiles = names.filter((name) => name.endsWith('.cedarschema'));
+  const policyFiles = names.filter((name) => name.endsWith('.cedar'));
+  const problems: PolicyProblem[] = [];
+  if (schemaFiles.length !== 1) {
+    problems.push(
+      wholeFile(
+        schemaFiles[1] ?? dir,
+        `a policy directory needs exactly one *.cedarschema file (found ${schemaFiles.length})`,
+      ),
+    );
+  }
+  if (policyFiles.length === 0) problems.push(wholeFile(dir, 'the policy directory holds no *.cedar file'));
+  if (problems.length > 0) return { ok: false, problems };
+  const schemaFile = schemaFiles[0]!;
+  const schema = readFileSync(join(dir, schemaFile), 'utf8');
+  const hash = createHash('sha256');
+  for (const name of [...schemaFiles, ...policyFiles]) {
+    const text = name === schemaFile ? schema : readFileSync(join(dir, name), 'utf8');
+    hash.update(`${name}\0${text}\0`);
+  }
+  const parsedSchema = cedar.checkParseSchema(schema);
+  if (parsedSchema.type === 'failure') {
+    return { ok: false, problems: parsedSchema.errors.map((e) => located(schemaFile, schema, e)) };
+  }
+  const policies: Record<string, string> = {};
+  const meta = new Map<string, PolicyMeta>();
+  for (const file of policyFiles) {
+    const text = readFileSync(join(dir, file), 'utf8');
+    problems.push(...policyFileProblems(file, text, schema));
+    if (problems.length > 0) continue;
+    for (const policy of splitPolicies(file, text, problems)) {
+      if (meta.has(policy.id)) {
+        problems.push({
+          file,
+          line: policy.line,
+          column: 1,
+          message: `policy id ${policy.id} is already used by ${meta.get(policy.id)!.file}`,
+        });
+        continue;
+      }
+      policies[policy.id] = policy.text;
+      meta.set(policy.id, policy);
+    }
+  }
+  if (problems.length > 0) return { ok: false, problems };
+  const version = hash.digest('hex').slice(0, 12);
+  return {
+    ok: true,
+    directory: { dir, version, schema, policies, meta, actionGroups: actionGroupsOf(schema) },
+  };
+}
+
+/** Each action's groups, following `in [...]` declarations of every namespace to the top. */
+function actionGroupsOf(schema: string): Map<string, Set<string>> {
+  const json = cedar.schemaToJson(schema);
+  const parents = new Map<string, string[]>();
+  if (json.type === 'success') {
+    for (const namespace of Object.values(json.json)) {
+      for (const [name, action] of Object.entries(namespace.actions)) {
+        parents.set(
+          name,
+          (action.memberOf ?? []).map((m) => m.id),
+        );
+      }
+    }
+  }
+  const groups = new Map<string, Set<string>>();
+  for (const name of parents.keys()) {
+    const seen = new Set<string>();
+    const queue = [...(parents.get(name) ?? [])];
+    while (queue.length > 0) {
+      const next = queue.pop()!;
+      if (seen.has(next)) continue;
+      seen.add(next);
+      queue.push(...(parents.get(next) ?? []));
+    }
+    groups.set(name, seen);
+  }
+  return groups;
+}
+
+function policyFileProblems(file: string, text: string, schema: string): PolicyProblem[] {
+  const parsed = cedar.checkParsePolicySet({ staticPolicies: text });
+  if (parsed.type === 'failure') return parsed.errors.map((e) => located(file, text, e));
+  const validated = cedar.validate({
+    schema,
+    policies: { staticPolicies: text },
+    validationSettings: { mode: 'strict' },
+  });
+  if (validated.type === 'failure') return validated.errors.map((e) => located(file, text, e));
+  return validated.validationErrors.map((v) => located(file, text, v.error));
+}
+
+/** The file's policies one by one, each with its id (`@id`, else `file:line`) and what the engine reads of it. */
+function splitPolicies(
+  file: string,
+  text: string,
+  problems: PolicyProblem[],
+): (PolicyMeta & { readonly text: string })[] {
+  const parts = cedar.policySetTextToParts(text);
+  if (parts.type === 'failure') {
+    problems.push(...parts.errors.map((e) => located(file, text, e)));
+    return [];
+  }
+  if (parts.policy_templates.length > 0) {
+    problems.push(wholeFile(file, 'policy templates are not supported; write static policies'));
+    return [];
+  }
+  const found: (PolicyMeta & { readonly text: string })[] = [];
+  let from = 0;
+  for (const part of parts.policies) {
+    const offset = Math.max(0, text.indexOf(part, from));
+    from = offset + part.length;
+    const { line } = lineAndColumn(text, offset);
+    const json = cedar.policyToJson(part);
+    if (json.type === 'failure') {
+      problems.push(...json.errors.map((e) => located(file, text, e, offset)));
+      continue;
+    }
+    const policy = json.json;
+    found.push({
+      id: policy.annotations?.id ?? `${file}:${line}`,
+      file,
+      line,
+      text: part,
+      effect: policy.effect,
+      reason: policy.annotations?.reason ?? null,
+      readsContext: JSON.stringify(policy.conditions).includes('"Var":"context"'),
+      contextReads: contextReadsOf(policy.conditions),
+      principal: policy.principal,
+      action: policy.action,
+    });
+  }
+  return found;
+}
