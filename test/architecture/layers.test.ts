@@ -17,6 +17,7 @@ const LAYERS = {
     'gateway',
     'operations',
     'operator',
+    'policy',
     'store',
     'tasks',
     'telemetry',

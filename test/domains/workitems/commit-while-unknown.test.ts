@@ -105,7 +105,7 @@ for (const target of storeTargets) {
         fault: 'delay_ms',
         times: 8,
         match: { action: 'create_item' },
-        params: { ms: 400 },
+        params: { ms: 1500 },
       });
       const answers = await Promise.all(drafts.map((id) => commit(id, true)));
       expect(answers.filter((a) => a.status === 'completed')).toHaveLength(1);
