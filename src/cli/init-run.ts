@@ -68,7 +68,7 @@ export function runInitCommand(dir: string): number {
   process.stdout.write(
     `Wrote a toolgate project to ${target}. Next:\n` +
       (cd ? `  cd ${cd}\n` : '') +
-      '  npm install\n' +
+      '  npm install          # before toolgate is on the registry: npm install PATH/TO/toolgate-VERSION.tgz\n' +
       '  npm test\n' +
       '  npm run service   # the tasks service, in a terminal of its own\n' +
       '  npm start         # the gateway, on http://127.0.0.1:8787/mcp\n' +
