@@ -10,6 +10,7 @@ import {
   type RejectionMapping,
 } from '../../src/index.ts';
 import { startTestGateway, type TestGateway } from '../../src/testing.ts';
+import { createScratchDatabase, postgresAvailable, type ScratchDatabase } from '../support/pg.ts';
 import { type BackendServer, startBackendServer } from './backend-server.ts';
 
 const codes = defineErrorCodes({
@@ -36,7 +37,10 @@ const payer = { sub: 'ada', tenant: 'acme', actor: 'customer' as const, scopes: 
  * A mapping's `status` is honoured where the code's category allows it; a status the code cannot have
  * is refused at the answer, and the operation records the refusal the service gave: nothing changed.
  */
-describe("a rejection mapping's status against its code's category", () => {
+const STORES = ['sqlite', ...((await postgresAvailable()) ? ['postgres'] : [])] as const;
+
+describe.each(STORES)("a rejection mapping's status against its code's category (%s)", (store) => {
+  let database: ScratchDatabase | undefined;
   let service: BackendServer;
   let gateway: TestGateway;
   let mapping: RejectionMapping;
@@ -79,11 +83,16 @@ describe("a rejection mapping's status against its code's category", () => {
       },
       reconcile: async () => ({ settled: false, note: 'the service has no status query' }),
     });
-    gateway = await startTestGateway({ tools: [paymentsSend] });
+    database = store === 'postgres' ? await createScratchDatabase() : undefined;
+    gateway = await startTestGateway({
+      tools: [paymentsSend],
+      ...(database && { databaseUrl: database.url }),
+    });
   });
   afterAll(async () => {
     await gateway?.close();
     await service?.close();
+    await database?.drop();
   });
 
   test('a confirmation code mapped requires_confirmation is answered and recorded as such', async () => {
