@@ -7,7 +7,11 @@ export interface RejectionMapping {
   /** One sentence for the agent; a function derives it from the service's (untrusted) body. */
   readonly message: string | ((body: unknown) => string);
   readonly resolution?: string;
-  /** Default `rejected`; `requires_confirmation` when the user can accept a suggestion and call again. */
+  /**
+   * Default `rejected`; `requires_confirmation` when the user can accept a suggestion and call again.
+   * The code's category decides between `rejected` and `failed` (a `validation` code is answered
+   * `failed`); a status the code cannot have is refused at the answer as OUTPUT_CONTRACT_VIOLATION.
+   */
   readonly status?: 'rejected' | 'requires_confirmation';
 }
 

@@ -14,19 +14,43 @@ export function registerLintCommand(program: Command): void {
       'lint the tools of this config module (TOOLGATE_CONFIG; default ./toolgate.config.*, else the demo)',
     )
     .option('--json', 'machine-readable findings')
-    .action(async (file: string | undefined, options: { json?: boolean; config?: string }) =>
-      guarded('lint', async () => {
-        const { lintContract, lintReportJson, lintReportText } = await import(
-          '../contract-artifacts/contract-lint.ts'
-        );
-        const { servedContractLoader } = await import('./served-contract-loader.ts');
-        const { loadContract } = await import('../contract-artifacts/served-contract.ts');
-        const document = await loadContract(file, servedContractLoader('lint', options.config));
-        const report = lintContract(document);
-        process.stdout.write(
-          options.json ? lintReportJson(report) : lintReportText(report, document.tools.length),
-        );
-        process.exitCode = report.ok ? 0 : 1;
-      }),
+    .option(
+      '--profile <provider>',
+      "check only what this provider's function calling rejects in the tools' parameters: openai-strict, anthropic or gemini",
+    )
+    .action(
+      async (file: string | undefined, options: { json?: boolean; config?: string; profile?: string }) =>
+        guarded('lint', async () => {
+          const { lintContract, lintReportJson, lintReportText } = await import(
+            '../contract-artifacts/contract-lint.ts'
+          );
+          const profiles = await import('../contract-artifacts/lint-profiles.ts');
+          const { profile } = options;
+          if (profile !== undefined && !profiles.isLintProfileName(profile)) {
+            process.stderr.write(
+              `toolgate lint: unknown profile ${JSON.stringify(profile)}; use one of ${profiles.LINT_PROFILE_NAMES.join(', ')}.\n`,
+            );
+            process.exitCode = 2;
+            return;
+          }
+          const { servedContractLoader } = await import('./served-contract-loader.ts');
+          const { loadContract } = await import('../contract-artifacts/served-contract.ts');
+          const document = await loadContract(file, servedContractLoader('lint', options.config));
+          if (profile !== undefined) {
+            const report = lintContract(document, profiles.LINT_PROFILES[profile]);
+            process.stdout.write(
+              options.json
+                ? lintReportJson(report)
+                : profiles.profileReportText(profile, report, document.tools),
+            );
+            process.exitCode = report.ok ? 0 : 1;
+            return;
+          }
+          const report = lintContract(document);
+          process.stdout.write(
+            options.json ? lintReportJson(report) : lintReportText(report, document.tools.length),
+          );
+          process.exitCode = report.ok ? 0 : 1;
+        }),
     );
 }

@@ -3,6 +3,7 @@ import { Command } from 'commander';
 import { registerContractCommand } from './contract-command.ts';
 import { registerDemoCommand } from './demo-command.ts';
 import { registerEvalCommand } from './eval-command.ts';
+import { registerInitCommand } from './init-command.ts';
 import { registerLintCommand } from './lint-command.ts';
 import { registerOperationsCommand } from './operations-command.ts';
 import { registerPolicyCommand } from './policy-command.ts';
@@ -21,6 +22,7 @@ const program = new Command('toolgate')
   .version(version, '-V, --version', 'print the toolgate version')
   .showHelpAfterError();
 
+registerInitCommand(program);
 registerServeCommand(program);
 registerTokenCommand(program);
 registerContractCommand(program);

@@ -4,7 +4,7 @@ import { isStoreUnavailable } from '../store/store-unavailable.ts';
 import type { CallState } from './call-state.ts';
 import { buildEnvelope, POLL_INSTEAD_RESOLUTION, storeUnavailable } from './envelope-builder.ts';
 import type { Execution } from './execution-layer.ts';
-import { answeredStatus, outcomeContractProblems } from './output-layer.ts';
+import { answeredStatus, outcomeContractProblems, refusalContradiction } from './output-layer.ts';
 
 /**
  * Layer 8 applied: turns what the handler did into the envelope. A result that breaks the contract is
@@ -60,6 +60,14 @@ export function envelopeForExecution(
           { corr: call.correlationId, tool: tool.definition.name, op: operationId, problems },
           'output contract violation',
         );
+        if (refusalContradiction(tool, execution.outcome) !== null)
+          return buildEnvelope(tool, {
+            status: 'failed',
+            code: 'OUTPUT_CONTRACT_VIOLATION',
+            message: `The tool refused with a status its contract does not give that refusal (correlation id ${call.correlationId}); nothing was changed.`,
+            resolution: 'Report it; do not retry in a loop.',
+            operation_id: operationId,
+          });
         return uncertain(
           'OUTPUT_CONTRACT_VIOLATION',
           `The tool produced a result that breaks its published contract (correlation id ${call.correlationId}).`,

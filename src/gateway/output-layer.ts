@@ -37,7 +37,10 @@ export function outcomeContractProblems(
     const spec = tool.errors.get(outcome.code);
     if (!spec) problems.push(`code ${outcome.code} is not declared`);
     else if (!statusFitsCode(answeredStatus(tool, outcome), spec)) {
-      problems.push(`code ${outcome.code} is answered ${statusOfCode(spec)}, not ${outcome.status}`);
+      problems.push(
+        refusalContradiction(tool, outcome) ??
+          `code ${outcome.code} is answered ${statusOfCode(spec)}, not ${outcome.status}`,
+      );
     }
   }
   let result: unknown = outcome.result ?? null;
@@ -54,6 +57,28 @@ export function outcomeContractProblems(
     }
   }
   return { problems, result };
+}
+
+/** Statuses that say nothing changed: a refusal, a failure, a question for the user. */
+const NOTHING_CHANGED: ReadonlySet<OutcomeStatus> = new Set(['rejected', 'failed', 'requires_confirmation']);
+
+/**
+ * The contradiction of a refusal whose status its code cannot have, e.g. a `RejectionMapping` with
+ * `status: 'requires_confirmation'` for a code its category answers `rejected`, or null. The handler
+ * still says nothing changed, so the call is answered `failed` (OUTPUT_CONTRACT_VIOLATION), never
+ * `outcome_unknown`: the service refused, and no reconciliation can find an effect that never was.
+ */
+export function refusalContradiction(tool: RegisteredTool, outcome: ToolOutcome<unknown>): string | null {
+  if (typeof outcome !== 'object' || outcome === null || !('code' in outcome)) return null;
+  if (!NOTHING_CHANGED.has(outcome.status)) return null;
+  const spec = tool.errors.get(outcome.code);
+  if (!spec) return null;
+  const declared = statusOfCode(spec);
+  if (!NOTHING_CHANGED.has(declared) || statusFitsCode(answeredStatus(tool, outcome), spec)) return null;
+  return (
+    `code ${outcome.code} is answered ${declared} (its category ${spec.category}${spec.status ? `, status ${spec.status}` : ''}), ` +
+    `not ${outcome.status}: give the mapping or outcome the code's status, or declare a code whose status is ${outcome.status}`
+  );
 }
 
 /**

@@ -1,24 +1,15 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import {
-  copyFileSync,
-  cpSync,
-  mkdirSync,
-  mkdtempSync,
-  readFileSync,
-  rmSync,
-  symlinkSync,
-  writeFileSync,
-} from 'node:fs';
+import { copyFileSync, cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { connectWithToken, runCommand, type ServingProcess, startServing } from '../support/serve-process.ts';
+import { NPM_ENV, packedTarball } from './packed-tarball.ts';
 
 const ROOT = join(import.meta.dirname, '../..');
 const FIXTURES = join(ROOT, 'test/config/fixtures');
 const { version } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string };
-const NPM_ENV = { ...process.env, npm_config_update_notifier: 'false' };
 const npm = (args: string[], cwd: string) =>
   execFileSync('npm', args, { cwd, encoding: 'utf8', env: NPM_ENV });
 /** What npm prints on both streams, for commands whose warnings matter. */
@@ -27,16 +18,6 @@ const npmOutput = (args: string[], cwd: string) => {
   if (run.status !== 0) throw new Error(`npm ${args.join(' ')}: ${run.stderr}`);
   return `${run.stdout}${run.stderr}`;
 };
-/** What `npm pack` needs from a checkout: the package's files and what builds them. */
-const SOURCES = [
-  'package.json',
-  'README.md',
-  'bin',
-  'scripts',
-  'src',
-  'tsconfig.json',
-  'tsconfig.build.json',
-];
 
 /**
  * What a team does: `npm pack` the package, install the tarball into an empty project with their own
@@ -52,19 +33,7 @@ describe('the packed tarball in a fresh project', () => {
   beforeAll(() => {
     dir = mkdtempSync(join(tmpdir(), 'toolgate-pack-'));
     project = join(dir, 'byo');
-    // `npm pack` as a release does, lifecycle scripts included, in a copy of the sources without dist/
-    // (so that its build proves `npm pack` builds, and leaves this checkout's dist/ to the other tests).
-    const checkout = join(dir, 'checkout');
-    mkdirSync(checkout);
-    for (const entry of SOURCES) cpSync(join(ROOT, entry), join(checkout, entry), { recursive: true });
-    symlinkSync(join(ROOT, 'node_modules'), join(checkout, 'node_modules'), 'dir');
-    const [packed] = JSON.parse(npm(['pack', '--json', '--pack-destination', dir], checkout)) as {
-      filename: string;
-    }[];
-    tarball = join(dir, packed!.filename);
-    expect(readFileSync(join(checkout, 'package.json'), 'utf8')).toBe(
-      readFileSync(join(ROOT, 'package.json'), 'utf8'),
-    );
+    tarball = packedTarball();
     packedManifest = JSON.parse(
       execFileSync('tar', ['-xzOf', tarball, 'package/package.json'], { encoding: 'utf8' }),
     );
@@ -81,11 +50,7 @@ describe('the packed tarball in a fresh project', () => {
       copyFileSync(join(FIXTURES, file), join(project, file));
     bin = join(project, 'node_modules/toolgate/bin/toolgate.mjs');
   }, 240_000);
-  afterAll(() => {
-    // The link first: removing the copy must never reach into this checkout's node_modules.
-    rmSync(join(dir, 'checkout/node_modules'), { force: true });
-    rmSync(dir, { recursive: true, force: true });
-  }, 180_000);
+  afterAll(() => rmSync(dir, { recursive: true, force: true }), 180_000);
 
   test('npm pack builds dist/, and the packed package.json carries no scripts, so installing it runs none', () => {
     const listed = execFileSync('tar', ['-tzf', tarball], { encoding: 'utf8' }).split('\n');

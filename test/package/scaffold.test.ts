@@ -1,0 +1,149 @@
+import { spawnSync } from 'node:child_process';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { connectWithToken, runCommand, type ServingProcess, startServing } from '../support/serve-process.ts';
+import { NPM_ENV, packedTarball } from './packed-tarball.ts';
+
+/** This run's own settings (workers, colours) kept away from the project's vitest. */
+const PROJECT_ENV = {
+  ...Object.fromEntries(
+    Object.entries(NPM_ENV).filter(([name]) => !/^VITEST|^NODE_OPTIONS$|^FORCE_COLOR$/.test(name)),
+  ),
+  NO_COLOR: '1',
+};
+
+/** Runs a command as a newcomer types it; answers its exit code and everything it printed. */
+function run(command: string, args: readonly string[], cwd: string) {
+  const done = spawnSync(command, args, { cwd, encoding: 'utf8', env: PROJECT_ENV });
+  return { code: done.status, output: `${done.stdout}${done.stderr}` };
+}
+
+/**
+ * The guide's path, from an empty folder with only the packed tarball: `npx -y toolgate init`, install,
+ * then every script the project comes with, and `serve` answering tools/list. Nothing prints a warning.
+ */
+describe('a project scaffolded by toolgate init', () => {
+  let dir: string;
+  let project: string;
+  let tarball: string;
+  let init: { code: number | null; output: string };
+  let install: { code: number | null; output: string };
+  beforeAll(() => {
+    tarball = packedTarball();
+    dir = mkdtempSync(join(tmpdir(), 'toolgate-init-'));
+    project = join(dir, 'my-tools');
+    init = run('npx', ['-y', `--package=${tarball}`, 'toolgate', 'init', 'my-tools'], dir);
+    install = run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', tarball], project);
+  }, 300_000);
+  afterAll(() => rmSync(dir, { recursive: true, force: true }), 120_000);
+
+  test('init writes the project, named after its folder, and installing it prints no warning', () => {
+    expect(init.code, init.output).toBe(0);
+    expect(init.output).not.toMatch(/warn/i);
+    expect(readdirSync(project).sort()).toEqual([
+      '.gitignore',
+      'README.md',
+      'node_modules',
+      'package-lock.json',
+      'package.json',
+      'service',
+      'test',
+      'toolgate.config.ts',
+      'tools',
+      'tsconfig.json',
+    ]);
+    expect(install.code, install.output).toBe(0);
+    expect(install.output).not.toMatch(/warn|script/i);
+    const manifest = JSON.parse(readFileSync(join(project, 'package.json'), 'utf8'));
+    expect(manifest.name).toBe('my-tools');
+    expect(manifest.dependencies.toolgate).toMatch(/^file:.*\.tgz$/);
+    expect(Object.keys(manifest.dependencies).sort()).toEqual(['toolgate', 'zod']);
+    expect(Object.keys(manifest.devDependencies)).toContain('vitest');
+  });
+
+  test('init refuses a folder that is not empty and writes nothing into it', () => {
+    const taken = join(dir, 'taken');
+    mkdirSync(taken);
+    writeFileSync(join(taken, 'notes.txt'), 'mine');
+    const refused = run(
+      process.execPath,
+      [join(project, 'node_modules/toolgate/bin/toolgate.mjs'), 'init', 'taken'],
+      dir,
+    );
+    expect(refused.code).toBe(2);
+    expect(refused.output).toContain('is not empty (notes.txt)');
+    expect(refused.output).toContain('Nothing was written.');
+    expect(readdirSync(taken)).toEqual(['notes.txt']);
+  });
+
+  test('npm run lint passes the two tools with no warning, and npm run contract exports them', () => {
+    const lint = run('npm', ['run', '--silent', 'lint'], project);
+    expect(lint.code, lint.output).toBe(0);
+    expect(lint.output).toMatch(/^3 tool\(s\) checked against \d+ rules: 0 error\(s\), 0 warning\(s\)\.\n$/);
+    const contract = run('npm', ['run', '--silent', 'contract'], project);
+    expect(contract.code, contract.output).toBe(0);
+    expect(contract.output).not.toMatch(/warn/i);
+    const exported = JSON.parse(readFileSync(join(project, 'contract.json'), 'utf8')) as {
+      tools: { name: string }[];
+    };
+    expect(exported.tools.map((tool) => tool.name).sort()).toEqual([
+      'operations_get',
+      'tasks_create',
+      'tasks_get',
+    ]);
+  });
+
+  test("npm test runs the project's own tests: a lost answer, one task", () => {
+    const tested = run('npm', ['test', '--silent'], project);
+    expect(tested.code, tested.output).toBe(0);
+    expect(tested.output).toMatch(/Tests\s+2 passed/);
+    expect(tested.output).not.toMatch(/warn/i);
+  }, 120_000);
+
+  describe('served from the project with the discovered config', () => {
+    let serving: ServingProcess;
+    let client: Client;
+    beforeAll(async () => {
+      const bin = join(project, 'node_modules/toolgate/bin/toolgate.mjs');
+      serving = await startServing(bin, ['--port', '0', '--data-dir', 'data'], { cwd: project });
+      const token = await runCommand(
+        bin,
+        [
+          'token',
+          '--sub',
+          'ada',
+          '--tenant',
+          'acme',
+          '--actor',
+          'customer',
+          '--scopes',
+          'tasks:read tasks:write operations:read',
+        ],
+        { cwd: project, env: { TOOLGATE_DATA_DIR: 'data', TOOLGATE_AUDIENCE: serving.url } },
+      );
+      client = await connectWithToken(serving.url, token.stdout);
+    }, 60_000);
+    afterAll(async () => {
+      await client?.close();
+      await serving?.stop();
+    });
+
+    test('serve answers tools/list with the scaffold tools and prints no warning', async () => {
+      const { tools } = await client.listTools();
+      expect(tools.map((tool) => tool.name).sort()).toEqual(['operations_get', 'tasks_create', 'tasks_get']);
+      expect(serving.output()).not.toMatch(/warn|demo/i);
+      expect(existsSync(join(project, 'data'))).toBe(true);
+    });
+  });
+});
