@@ -14,3 +14,14 @@ export function withPolicyResource<T extends AnyToolDefinition>(
 ): T {
   return Object.freeze({ ...tool, policyResource });
 }
+
+/** Looks up the facts a tool's policies read as `context.facts`. */
+export type PolicyFactsHook = (
+  input: Record<string, unknown>,
+  ctx: PolicyHookContext,
+) => Promise<Readonly<Record<string, unknown>>>;
+
+/** The tool with its policy facts hook: the same contract (nothing an agent sees changes). */
+export function withPolicyFacts<T extends AnyToolDefinition>(tool: T, policyFacts: PolicyFactsHook): T {
+  return Object.freeze({ ...tool, policyFacts });
+}

@@ -29,7 +29,11 @@ export async function policyRefusal(
     ? await definition.policyResource(call.args, hookContext)
     : { type: TOOL_TYPE, id: definition.name, attributes: { tenant: principal.tenant } };
   if (resource === null) return null;
-  const facts = definition.policyFacts ? await definition.policyFacts(call.args, hookContext) : {};
+  // The module's facts are looked up only for policies that read them (a lookup may cost a query).
+  const facts =
+    definition.policyFacts && engine.readsFacts(definition.name)
+      ? await definition.policyFacts(call.args, hookContext)
+      : {};
   const decision = engine.decide({
     principal,
     action: definition.name,

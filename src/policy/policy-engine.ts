@@ -185,20 +185,34 @@ export class PolicyEngine {
   }
 
   /**
+   * Whether some policy that may apply to the action reads `context.facts`: the module's facts are
+   * looked up only then (they may cost a query).
+   */
+  readsFacts(action: string): boolean {
+    if (!this.readsContext(action)) return false;
+    const shape = this.#shapeOf(action);
+    return shape === 'all' || shape.has('facts');
+  }
+
+  #shapeOf(action: string): ContextShape {
+    let shape = this.#contextShape.get(action);
+    if (!shape) {
+      shape = contextShapeOf(
+        [...this.#meta.values()].filter(
+          (p) => p.readsContext && coversAction(p.action, action, this.#actionGroups.get(action)),
+        ),
+      );
+      this.#contextShape.set(action, shape);
+    }
+    return shape;
+  }
+
+  /**
    * Only the parts of the context the action's policies read: converting and passing the whole input
    * into Cedar costs more than the decision itself.
    */
   #neededContext(request: PolicyRequest): Record<string, unknown> {
-    let shape = this.#contextShape.get(request.action);
-    if (!shape) {
-      shape = contextShapeOf(
-        [...this.#meta.values()].filter(
-          (p) =>
-            p.readsContext && coversAction(p.action, request.action, this.#actionGroups.get(request.action)),
-        ),
-      );
-      this.#contextShape.set(request.action, shape);
-    }
+    const shape = this.#shapeOf(request.action);
     const full: Record<string, Readonly<Record<string, unknown>>> = {
       input: request.input,
       facts: request.facts,

@@ -9,5 +9,11 @@ export function demoPrincipalNamed(principals: readonly DemoPrincipal[], who: st
   if (typeof who !== 'string') return who;
   const demo = principals.find((p) => p.name === who);
   if (!demo) throw new Error(`no demo principal ${who}`);
-  return { subject: demo.subject, tenant: demo.tenant, actor: demo.actor, scopes: new Set(demo.scopes) };
+  return {
+    subject: demo.subject,
+    tenant: demo.tenant,
+    actor: demo.actor,
+    scopes: new Set(demo.scopes),
+    ...(demo.groups ? { groups: [...new Set(demo.groups)].sort() } : {}),
+  };
 }

@@ -4,9 +4,9 @@ import { changePlatformMigration } from '../../external/change-platform/change-p
 import { ChangePlatformWorld } from '../../external/change-platform/change-platform-world.ts';
 import { CHANGE_PLATFORM, ENVIRONMENTS } from '../../external/change-platform/change-record.ts';
 import { simulationMigrations, withSimulation } from '../../external/simulation-world.ts';
-import { withPolicyResource } from '../policy-hooks.ts';
+import { withPolicyFacts, withPolicyResource } from '../policy-hooks.ts';
 import { CreationClaims } from './change-create-claims.ts';
-import { changeServiceResource } from './change-policy-resource.ts';
+import { changeCreateFacts, changeServiceResource } from './change-policy-resource.ts';
 import { ChangeService } from './change-service.ts';
 import { changesCatalogMigration, changesCreateClaimsMigration } from './changes-migration.ts';
 import { changesPrincipals } from './demo-catalog.ts';
@@ -36,7 +36,10 @@ export const changesDomain: ToolgateModule = {
     const deps = { catalog, platform, world, clock: context.clock };
     return {
       tools: [
-        withPolicyResource(changeCreateTool(service, claims), changeServiceResource(catalog)),
+        withPolicyFacts(
+          withPolicyResource(changeCreateTool(service, claims), changeServiceResource(catalog)),
+          changeCreateFacts(catalog, context.exceptions),
+        ),
         changeGetTool(service),
         changeSearchTool(service),
         cmdbServiceResolveTool(service),
