@@ -117,6 +117,7 @@ export async function judgeTrial(input: JudgeInput): Promise<Verdict> {
   const outcomes = checkRules(rulesFor(scenario), {
     facts,
     claim: input.run.claim,
+    answer: input.run.answer,
     scope,
     tools: input.tools,
   });

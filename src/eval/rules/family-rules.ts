@@ -11,6 +11,9 @@ const PROTOCOL: RuleLayer = {
   no_repeat_refusal: true,
   one_key_per_request: true,
   declared_fields_only: true,
+  arguments_match_user: true,
+  execute_what_was_confirmed: true,
+  respect_the_answer: true,
   claim_matches_world: true,
   confirm_before_execute: { after: ['requires_confirmation'] },
 };
