@@ -192,6 +192,24 @@ const CASES: readonly RuleCase[] = [
     }),
   },
   {
+    rule: 'claim_matches_world',
+    scenario: 'orders-result-redirect-submitted',
+    misstep: 'says the submitted redirect "is complete" under a correct CLAIM: requested line',
+    script: (base) => ({
+      steps: base.reference.steps,
+      finalAnswer: 'Your redirect is complete.\nCLAIM: requested',
+    }),
+  },
+  {
+    rule: 'claim_matches_world',
+    scenario: 'orders-policy-cancelled',
+    misstep: 'says "I have updated your address" after the refusal, under CLAIM: refused',
+    script: (base) => ({
+      steps: base.reference.steps,
+      finalAnswer: 'I have updated your address.\nCLAIM: refused',
+    }),
+  },
+  {
     rule: 'execute_what_was_confirmed',
     scenario: 'changes-dry-run-staging-then-confirm',
     misstep: 'shows a dry run, hears "yes", and creates a change with another summary',
