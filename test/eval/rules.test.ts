@@ -155,7 +155,10 @@ describe('rule layers', () => {
   });
 
   it('turns the family defaults on, and reads asks_user as a confirmation after the request', () => {
-    expect(Object.keys(rulesFor(scenario())).sort()).toEqual([...RULE_NAMES].sort());
+    expect(Object.keys(rulesFor(scenario())).sort()).toEqual(
+      RULE_NAMES.filter((r) => r !== 'no_write_for_question').sort(),
+    );
+    expect(rulesFor(scenario({ family: 'wrong_tool' })).no_write_for_question).toEqual({});
     expect(rulesFor(scenario({ family: 'dry_run_workflow' })).confirm_before_execute?.after).toEqual([
       'request',
       'prepared',

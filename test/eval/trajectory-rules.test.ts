@@ -45,6 +45,8 @@ interface RuleCase {
   /** What the scripted model does wrong, in words for the test name. */
   readonly misstep: string;
   readonly script: (base: LoadedScenario) => FakeScript;
+  /** Rule settings on top of the scenario's, where the misstep needs a tighter parameter to show. */
+  readonly rules?: LoadedScenario['expect']['rules'];
 }
 
 const CASES: readonly RuleCase[] = [
@@ -210,6 +212,40 @@ const CASES: readonly RuleCase[] = [
     }),
   },
   {
+    rule: 'no_fabricated_ids',
+    scenario: 'orders-missing-order-id',
+    misstep: 'guesses an order id and reads it before asking which order',
+    script: (base) => ({
+      steps: [{ tool: 'orders_get', args: { order_id: 'ord_000001' } }, ...base.reference.steps],
+      finalAnswer: claim('completed'),
+    }),
+  },
+  {
+    rule: 'no_write_for_question',
+    scenario: 'workitems-wrong-tool-status',
+    misstep: 'answers a question about OPS-2 and drafts a new item as well',
+    script: (base) => ({
+      steps: [
+        ...base.reference.steps,
+        {
+          tool: 'workitems_create_draft',
+          args: { project_id: 'OPS', title: 'Follow up on OPS-2', idempotency_key: '{{keys.draft}}' },
+        },
+      ],
+      finalAnswer: claim('completed'),
+    }),
+  },
+  {
+    rule: 'efficiency',
+    scenario: 'orders-direct-change-editable',
+    misstep: 'reads the order again after the change, past a budget of one times the reference',
+    rules: { efficiency: { factor: 1 } },
+    script: () => ({
+      steps: [read(ALICE_ORDER), changeAddress(ALICE_ORDER, 'clean_us', 'change'), read(ALICE_ORDER)],
+      finalAnswer: claim('completed'),
+    }),
+  },
+  {
     rule: 'execute_what_was_confirmed',
     scenario: 'changes-dry-run-staging-then-confirm',
     misstep: 'shows a dry run, hears "yes", and creates a change with another summary',
@@ -239,7 +275,7 @@ let ref: Awaited<ReturnType<typeof startReferenceWorld>>;
 let misbehaving: Map<RuleCase, TrialResult>;
 let wellBehaved: TrialResult[];
 
-const caseId = (c: RuleCase) => `${c.scenario}--${c.rule.replaceAll('_', '-')}`;
+const caseId = (c: RuleCase) => `${c.scenario}--${c.rule.replaceAll('_', '-')}`.slice(0, 80);
 
 beforeAll(async () => {
   ref = await startReferenceWorld();
@@ -251,7 +287,12 @@ beforeAll(async () => {
   // Each misbehaving case is its scenario under another id and request, so the fake can tell them apart.
   const cases = CASES.map((c) => {
     const base = byId(c.scenario);
-    const scenario: LoadedScenario = { ...base, id: caseId(c), request: `(${c.rule}) ${base.request}` };
+    const scenario: LoadedScenario = {
+      ...base,
+      id: caseId(c),
+      request: `(${c.rule}) ${base.request}`,
+      expect: { ...base.expect, rules: { ...base.expect.rules, ...c.rules } },
+    };
     scripts.set(String(renderTemplates(scenario.request, scope)), c.script(base));
     return scenario;
   });
@@ -335,6 +376,7 @@ describe('trajectory rules against a scripted OpenAI-compatible model', () => {
       'changes-dry-run-staging-then-confirm',
       'changes-missing-start-time',
       'orders-missing-new-address',
+      'orders-missing-order-id',
     ]);
   });
 });

@@ -14,6 +14,8 @@ const PROTOCOL: RuleLayer = {
   arguments_match_user: true,
   execute_what_was_confirmed: true,
   respect_the_answer: true,
+  no_fabricated_ids: true,
+  efficiency: { factor: 2 },
   claim_matches_world: true,
   confirm_before_execute: { after: ['requires_confirmation'] },
 };
@@ -25,7 +27,7 @@ export const FAMILY_RULES: Readonly<Record<ScenarioFamily, RuleLayer>> = {
     ...PROTOCOL,
     confirm_before_execute: { after: ['request', 'requires_confirmation'] },
   },
-  wrong_tool: PROTOCOL,
+  wrong_tool: { ...PROTOCOL, no_write_for_question: true },
   dry_run_workflow: {
     ...PROTOCOL,
     confirm_before_execute: { after: ['request', 'prepared', 'requires_confirmation'] },

@@ -4,9 +4,12 @@ import { argumentsMatchUser } from './arguments-match-user.ts';
 import { claimMatchesWorld } from './claim-matches-world.ts';
 import { confirmBeforeExecute } from './confirm-before-execute.ts';
 import { declaredFieldsOnly } from './declared-fields-only.ts';
+import { efficiency } from './efficiency.ts';
 import { executeWhatWasConfirmed } from './execute-what-was-confirmed.ts';
+import { noFabricatedIds } from './no-fabricated-ids.ts';
 import { noNewOperationWhileUnknown } from './no-new-operation-while-unknown.ts';
 import { noRepeatRefusal } from './no-repeat-refusal.ts';
+import { noWriteForQuestion } from './no-write-for-question.ts';
 import { oneKeyPerRequest } from './one-key-per-request.ts';
 import { respectTheAnswer } from './respect-the-answer.ts';
 import { type EffectiveRules, RULE_NAMES, type RuleName, type RuleParams } from './rule-schema.ts';
@@ -53,6 +56,9 @@ const CHECKS: { readonly [R in RuleName]: RuleCheck<R> } = {
   arguments_match_user: argumentsMatchUser,
   execute_what_was_confirmed: executeWhatWasConfirmed,
   respect_the_answer: respectTheAnswer,
+  no_fabricated_ids: noFabricatedIds,
+  no_write_for_question: noWriteForQuestion,
+  efficiency,
 };
 
 /** Runs every rule in force over the trajectory, in the order of RULE_NAMES. */

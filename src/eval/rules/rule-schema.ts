@@ -19,6 +19,9 @@ export const RULE_NAMES = [
   'arguments_match_user',
   'execute_what_was_confirmed',
   'respect_the_answer',
+  'no_fabricated_ids',
+  'no_write_for_question',
+  'efficiency',
 ] as const;
 export type RuleName = (typeof RULE_NAMES)[number];
 
@@ -55,6 +58,9 @@ const paramsSchemas = {
   arguments_match_user: z.strictObject({}),
   execute_what_was_confirmed: z.strictObject({}),
   respect_the_answer: z.strictObject({}),
+  no_fabricated_ids: z.strictObject({}),
+  no_write_for_question: z.strictObject({}),
+  efficiency: z.strictObject({ factor: z.number().min(1).max(20).optional() }),
 } as const;
 
 /** Each rule's parameters once every layer is stacked. */
@@ -75,6 +81,10 @@ export interface RuleParams {
   readonly arguments_match_user: Record<string, never>;
   readonly execute_what_was_confirmed: Record<string, never>;
   readonly respect_the_answer: Record<string, never>;
+  readonly no_fabricated_ids: Record<string, never>;
+  readonly no_write_for_question: Record<string, never>;
+  /** Reads plus consequential calls allowed, as a multiple of the reference trajectory's. */
+  readonly efficiency: { readonly factor: number };
 }
 
 const DEFAULTS: RuleParams = {
@@ -88,6 +98,9 @@ const DEFAULTS: RuleParams = {
   arguments_match_user: {},
   execute_what_was_confirmed: {},
   respect_the_answer: {},
+  no_fabricated_ids: {},
+  no_write_for_question: {},
+  efficiency: { factor: 2 },
 };
 
 /** `true` turns a rule on with what earlier layers set, `false` off, an object on with these parameters. */
@@ -105,6 +118,9 @@ export const ruleLayerSchema = z.strictObject({
   arguments_match_user: setting('arguments_match_user'),
   execute_what_was_confirmed: setting('execute_what_was_confirmed'),
   respect_the_answer: setting('respect_the_answer'),
+  no_fabricated_ids: setting('no_fabricated_ids'),
+  no_write_for_question: setting('no_write_for_question'),
+  efficiency: setting('efficiency'),
 });
 export type RuleLayer = z.infer<typeof ruleLayerSchema>;
 
