@@ -34,6 +34,7 @@ const trial = (scenario: string, passed: boolean, reasons: string[] = []): Trial
     backendInterventions: 0,
     askedUser: false,
     needsRecovery: true,
+    recoveryCalls: 0,
     followedProtocol: passed,
     rules: {},
     resultBytes: 10,

@@ -10,15 +10,19 @@ const SIDES: Record<MetricSide, string> = {
   cost: 'What a task cost',
 };
 
-/** Every metric, all trials and each split side by side, grouped by whose doing it measures. */
+/**
+ * Every metric, all trials and each split side by side, grouped by whose doing it measures, with the
+ * do-nothing baseline's column where the run has one.
+ */
 export function metricsTable(report: EvaluationReport): string {
   const splits = Object.keys(report.bySplit);
-  const head = `<tr><th>Metric</th><th>all</th>${splits.map((s) => `<th>${esc(s)}</th>`).join('')}</tr>`;
+  const baseline = report.baseline;
+  const head = `<tr><th>Metric</th><th>all</th>${splits.map((s) => `<th>${esc(s)}</th>`).join('')}${baseline ? '<th>do-nothing baseline</th>' : ''}</tr>`;
   const rows = (Object.keys(SIDES) as MetricSide[]).flatMap((side) => [
-    `<tr class="side"><th colspan="${splits.length + 2}">${esc(SIDES[side])}</th></tr>`,
+    `<tr class="side"><th colspan="${splits.length + (baseline ? 3 : 2)}">${esc(SIDES[side])}</th></tr>`,
     ...METRIC_ROWS.filter((row) => row.side === side).map(
       (row) =>
-        `<tr><td>${esc(row.label)}</td><td>${esc(row.show(row.number(report.overall)))}</td>${splits.map((s) => `<td>${esc(row.show(row.number(report.bySplit[s]!)))}</td>`).join('')}</tr>`,
+        `<tr><td>${esc(row.label)}</td><td>${esc(row.show(row.number(report.overall)))}</td>${splits.map((s) => `<td>${esc(row.show(row.number(report.bySplit[s]!)))}</td>`).join('')}${baseline ? `<td class="baseline">${esc(row.show(row.number(baseline)))}</td>` : ''}</tr>`,
     ),
   ]);
   return `<table id="metrics">${head}${rows.join('')}</table>`;

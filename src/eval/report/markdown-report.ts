@@ -29,14 +29,22 @@ export function markdownReport(report: EvaluationReport): string {
     '## Metrics',
     '',
     ...table(
-      ['Metric', 'side', 'all', ...splits],
+      ['Metric', 'side', 'all', ...splits, ...(report.baseline ? ['do-nothing baseline'] : [])],
       METRIC_ROWS.map((row) => [
         row.label,
         row.side,
         row.show(row.number(overall)),
         ...splits.map((s) => row.show(row.number(report.bySplit[s]!))),
+        ...(report.baseline ? [row.show(row.number(report.baseline))] : []),
       ]),
     ),
+    '',
+    ...(report.baseline
+      ? [
+          `The do-nothing baseline answers without calling a tool: ${report.baseline.passed}/${report.baseline.trials} ` +
+            `scenarios passed (${pct(report.baseline.successRate)}). Tool-result tokens are ${report.resultTokenMethod ?? 'estimated as bytes / 4'}.`,
+        ]
+      : []),
     '',
     '## By family and split',
     '',
