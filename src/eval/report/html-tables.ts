@@ -86,6 +86,10 @@ export function comparisonSection(comparison: Comparison): string {
     .map(
       (s) =>
         `<tr><td>${esc(s.scenario)}</td><td>${esc(s.label)}</td><td>${esc(s.before)}</td><td>${esc(s.after)}</td><td><ul>${[
+          ...(s.flipped ?? []).map(
+            (f) =>
+              `<li class="${f.after ? 'better' : 'worse'}">trial ${f.trial}: ${f.before ? 'passed' : 'failed'} -> ${f.after ? 'passed' : 'failed'}</li>`,
+          ),
           ...s.newReasons.map((r) => `<li class="worse">new: ${esc(r)}</li>`),
           ...s.goneReasons.map((r) => `<li class="better">gone: ${esc(r)}</li>`),
         ].join('')}</ul></td></tr>`,
@@ -93,6 +97,6 @@ export function comparisonSection(comparison: Comparison): string {
     .join('');
   return `<section id="comparison"><h2>Compared with ${esc(comparison.against.file)}</h2>
 <p>${esc(comparison.against.agent)} run started ${esc(comparison.against.startedAt)}; ${comparison.scenarios.length} scenario result(s) changed, ${comparison.unchangedScenarios} unchanged; ${changed.length} metric value(s) moved.</p>
-<table id="metric-changes"><tr><th>Scope</th><th>Metric</th><th>Before</th><th>After</th></tr>${metricRows || '<tr><td colspan="4">No metric moved.</td></tr>'}</table>
-<table id="scenario-changes"><tr><th>Scenario</th><th>Agent</th><th>Before</th><th>After</th><th>Reasons</th></tr>${scenarioRows || '<tr><td colspan="5">No scenario changed.</td></tr>'}</table></section>`;
+<table id="scenario-changes"><tr><th>Scenario</th><th>Agent</th><th>Before</th><th>After</th><th>Reasons</th></tr>${scenarioRows || '<tr><td colspan="5">No scenario changed.</td></tr>'}</table>
+<table id="metric-changes"><tr><th>Scope</th><th>Metric</th><th>Before</th><th>After</th></tr>${metricRows || '<tr><td colspan="4">No metric moved.</td></tr>'}</table></section>`;
 }

@@ -120,18 +120,21 @@ function comparisonLines(comparison: Comparison): string[] {
     `${comparison.against.agent} run started ${comparison.against.startedAt}: ${comparison.scenarios.length} scenario result(s) changed, ` +
       `${comparison.unchangedScenarios} unchanged, ${changed.length} metric value(s) moved.`,
     '',
+    ...comparison.scenarios.flatMap((s) => [
+      `- **${s.scenario}** [${s.label}] ${s.before} -> ${s.after}`,
+      ...(s.flipped ?? []).map(
+        (f) => `  - trial ${f.trial}: ${f.before ? 'passed' : 'failed'} -> ${f.after ? 'passed' : 'failed'}`,
+      ),
+      ...s.newReasons.map((r) => `  - new: ${r}`),
+      ...s.goneReasons.map((r) => `  - gone: ${r}`),
+    ]),
+    '',
     ...(changed.length
       ? table(
           ['Scope', 'Metric', 'Before', 'After'],
           changed.map((m) => [m.scope, m.metric, m.before, `${m.after}${mark(m.better)}`]),
         )
       : ['No metric moved.']),
-    '',
-    ...comparison.scenarios.flatMap((s) => [
-      `- **${s.scenario}** [${s.label}] ${s.before} -> ${s.after}`,
-      ...s.newReasons.map((r) => `  - new: ${r}`),
-      ...s.goneReasons.map((r) => `  - gone: ${r}`),
-    ]),
     '',
   ];
 }
