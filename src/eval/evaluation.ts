@@ -1,3 +1,4 @@
+import { doNothingAgent } from './agents/do-nothing-agent.ts';
 import type { AgentKind, EvalAgent } from './agents/eval-agent.ts';
 import type { EvalWorld } from './eval-world.ts';
 import type { Comparison } from './report/comparison.ts';
@@ -5,6 +6,7 @@ import type { LoadedScenario } from './scenario-schema.ts';
 import {
   type PassHatK,
   passHatK,
+  RESULT_TOKEN_METHOD,
   type ScenarioSummary,
   type Score,
   score,
@@ -24,6 +26,8 @@ export interface EvaluationOptions {
   readonly onTrial?: (done: number, total: number, result: TrialResult) => void;
   /** Extra facts for the report header (model, database, filter). */
   readonly about?: Record<string, string>;
+  /** Also run the do-nothing baseline once per scenario (default true). */
+  readonly baseline?: boolean;
 }
 
 export const REPORT_FORMAT = 'toolgate-eval/2';
@@ -50,6 +54,13 @@ export interface EvaluationReport {
   readonly trials: readonly TrialResult[];
   /** What changed since an earlier run (`--compare`). */
   readonly comparison?: Comparison;
+  /**
+   * The do-nothing baseline over the same scenarios (an agent that answers without calling a
+   * tool), scored apart: what a score is worth above doing nothing.
+   */
+  readonly baseline?: Score;
+  /** How tool-result tokens are estimated. */
+  readonly resultTokenMethod?: string;
 }
 
 /** Runs every scenario `trials` times per agent against one world, resetting it between trials. */
@@ -57,6 +68,22 @@ export async function runEvaluation(options: EvaluationOptions): Promise<Evaluat
   const startedAt = new Date();
   const started = performance.now();
   const total = options.scenarios.length * options.agents.length * options.trials;
+  // The baseline runs first, so the world is left as the agents' last trial made it.
+  let baseline: TrialResult[] | null = null;
+  if (options.baseline !== false) {
+    baseline = [];
+    for (const scenario of options.scenarios) {
+      baseline.push(
+        await runTrial({
+          world: options.world,
+          scenario,
+          agent: doNothingAgent,
+          trial: 1,
+          timeoutMs: 30_000,
+        }),
+      );
+    }
+  }
   const results: TrialResult[] = [];
   for (const agent of options.agents) {
     for (const scenario of options.scenarios) {
@@ -73,7 +100,8 @@ export async function runEvaluation(options: EvaluationOptions): Promise<Evaluat
       }
     }
   }
-  return buildReport(results, options, startedAt, performance.now() - started);
+  const report = buildReport(results, options, startedAt, performance.now() - started);
+  return baseline ? { ...report, baseline: score(baseline) } : report;
 }
 
 export function buildReport(
@@ -110,5 +138,6 @@ export function buildReport(
     passHatK: curves,
     scenarios: summarizeScenarios(results),
     trials: results,
+    resultTokenMethod: RESULT_TOKEN_METHOD,
   };
 }

@@ -11,7 +11,13 @@ import type { LoadedScenario } from './scenario-schema.ts';
 import { type Prober, stateCheckProblems } from './state-checks.ts';
 import type { TemplateScope } from './template.ts';
 import type { CallRecord, Transcript } from './transcript.ts';
-import { backendInterventions, duplicateCalls, duplicateEffects, neededRecovery } from './trial-measures.ts';
+import {
+  backendInterventions,
+  duplicateCalls,
+  duplicateEffects,
+  neededRecovery,
+  recoveryCalls,
+} from './trial-measures.ts';
 
 /** Per rule in force: whether its situation came up in the trial, and how often the agent broke it. */
 export type RuleTally = Partial<Record<RuleName, { readonly arose: boolean; readonly violations: number }>>;
@@ -36,6 +42,8 @@ export interface TrialMetrics {
   readonly askedUser: boolean;
   /** The agent met an unknown outcome, a refusal, a confirmation or a moving world. */
   readonly needsRecovery: boolean;
+  /** Calls made after the first answer that was not plain success. */
+  readonly recoveryCalls: number;
   /** No trajectory rule was broken. */
   readonly followedProtocol: boolean;
   readonly rules: RuleTally;
@@ -103,6 +111,16 @@ export async function judgeTrial(input: JudgeInput): Promise<Verdict> {
     if (b >= 0 && (a < 0 || a > b))
       reasons.push(`order: ${showPattern(earlier, scope)} must come before ${showPattern(later, scope)}`);
   }
+  // The goal is reached by working the task: where the reference trajectory calls tools the agent
+  // can list, an answer with no call at all (nothing looked up, nothing tried) reaches nothing,
+  // whatever it claims. A tool hidden from the caller is not one it could have called.
+  const referenceCalls = scenario.reference.steps.filter(
+    (s) => 'tool' in s && input.tools.inputSchemas.has(s.tool),
+  ).length;
+  if (calls.length === 0 && referenceCalls > 0)
+    reasons.push(
+      `goal not reached: no tool was called; the reference trajectory makes ${referenceCalls} call(s)`,
+    );
   if (calls.length > expect.max_calls)
     reasons.push(`over budget: ${calls.length} calls, at most ${expect.max_calls}`);
   const wanted: readonly Claim[] = Array.isArray(expect.claim) ? expect.claim : [expect.claim];
@@ -117,6 +135,7 @@ export async function judgeTrial(input: JudgeInput): Promise<Verdict> {
   const outcomes = checkRules(rulesFor(scenario), {
     facts,
     claim: input.run.claim,
+    answer: input.run.answer,
     scope,
     tools: input.tools,
   });
@@ -160,6 +179,7 @@ export async function judgeTrial(input: JudgeInput): Promise<Verdict> {
       backendInterventions: backendInterventions(facts, mistakes),
       askedUser: facts.replies.length > 0,
       needsRecovery: neededRecovery(facts, faultInjected),
+      recoveryCalls: recoveryCalls(facts),
       followedProtocol: violations.length === 0,
       rules,
       resultBytes: calls.reduce((sum, c) => sum + c.bytes, 0),

@@ -3,6 +3,7 @@ import { join, relative } from 'node:path';
 import { parse as parseYaml, YAMLParseError } from 'yaml';
 import type { z } from 'zod';
 import { stackRuleLayers } from './rules/rule-schema.ts';
+import { normalizeWords } from './rules/user-answer.ts';
 import {
   type DomainDefaults,
   domainDefaultsSchema,
@@ -11,6 +12,7 @@ import {
   SPLITS,
   type Split,
   scenarioSchema,
+  type UserFact,
 } from './scenario-schema.ts';
 
 /** A scenario file that could not be used, with every problem found in it. */
@@ -32,7 +34,10 @@ export const DOMAIN_DEFAULTS_FILE = 'domains.yaml';
 export function parseScenario(text: string, file: string, split: Split): LoadedScenario {
   const parsed = scenarioSchema.safeParse(parseText(text, file));
   if (!parsed.success) throw new ScenarioLoadError(file, describeIssues(parsed.error));
-  const problems = consistencyProblems(parsed.data.reference.steps, parsed.data.user_replies.length);
+  const problems = [
+    ...consistencyProblems(parsed.data.reference.steps, parsed.data.user_replies.length),
+    ...userFactProblems(parsed.data.user_facts, [parsed.data.request, ...parsed.data.user_replies]),
+  ];
   if (problems.length > 0) throw new ScenarioLoadError(file, problems);
   return { ...parsed.data, split, file };
 }
@@ -128,6 +133,16 @@ function describeIssues(error: z.ZodError): string[] {
     if (issue.code === 'invalid_union') return `${where}: does not match any allowed shape`;
     return `${where}: ${issue.message}`;
   });
+}
+
+/** A user fact quotes the user: its words appear in the request or a reply. */
+function userFactProblems(facts: readonly UserFact[], said: readonly string[]): string[] {
+  const words = said.map(normalizeWords);
+  return facts.flatMap((fact, index) =>
+    words.some((text) => text.includes(normalizeWords(fact.says)))
+      ? []
+      : [`user_facts.${index}.says: ${JSON.stringify(fact.says)} is not in the request or any user reply`],
+  );
 }
 
 function consistencyProblems(steps: readonly ReferenceStep[], replies: number): string[] {

@@ -127,6 +127,21 @@ export const confirmationScriptSchema = z.strictObject({
 });
 export type ConfirmationScript = z.infer<typeof confirmationScriptSchema>;
 
+/**
+ * A fact the user gives in their own words (the request or a reply), with what it means: the value
+ * every consequential call must carry. `value` is a matcher (default: text containing `says`); with
+ * `arg` it must match at that argument path, without it some argument anywhere must match. `tools`
+ * limits the fact to those tools' calls (default: every consequential call).
+ */
+export const userFactSchema = z.strictObject({
+  says: z.string().min(1).max(200),
+  meaning: z.string().min(1).max(200),
+  arg: z.string().min(1).max(200).optional(),
+  value: jsonValue.optional(),
+  tools: z.array(name).min(1).optional(),
+});
+export type UserFact = z.infer<typeof userFactSchema>;
+
 export const principalRefSchema = z.union([
   name,
   z.strictObject({ name, without_scopes: z.array(z.string()).default([]) }),
@@ -151,6 +166,8 @@ export const scenarioSchema = z.strictObject({
   request: z.string().min(1).max(2000),
   /** Answers the scripted user gives, in order, whenever the agent asks a question. */
   user_replies: z.array(z.string().min(1).max(2000)).default([]),
+  /** What the user's words state (values with their meaning), checked by `arguments_match_user`. */
+  user_facts: z.array(userFactSchema).default([]),
   /** The person's answers to confirmations the client asks them, in order; the last one repeats. */
   confirmations: z.array(confirmationScriptSchema).default([]),
   setup: z.array(worldActionSchema).default([]),

@@ -32,10 +32,25 @@ export function duplicateCalls(facts: TrialFacts): number {
   }).length;
 }
 
-/** The agent met something to recover from: an answer that is not plain success, or a moving world. */
+const PLAIN = new Set(['completed', 'validated', 'submitted']);
+
+/** An answer that is not plain success: something to recover from. */
+function troubled(fact: CallFact): boolean {
+  return fact.status === null || !PLAIN.has(fact.status);
+}
+
+/**
+ * The agent met something to recover from: an answer that is not plain success, or a fault or a
+ * moving world while it worked. An agent that called nothing met nothing, whatever was injected.
+ */
 export function neededRecovery(facts: TrialFacts, faultInjected: boolean): boolean {
-  const plain = new Set(['completed', 'validated', 'submitted']);
-  return faultInjected || facts.calls.some((c) => c.status === null || !plain.has(c.status));
+  return facts.calls.length > 0 && (faultInjected || facts.calls.some(troubled));
+}
+
+/** Calls the agent made after the first answer that was not plain success: what recovering cost. */
+export function recoveryCalls(facts: TrialFacts): number {
+  const first = facts.calls.findIndex(troubled);
+  return first < 0 ? 0 : facts.calls.length - first - 1;
 }
 
 /** The same effect (system, action, ref, data) applied more than once. */

@@ -146,6 +146,7 @@ function emptyMetrics(latencyMs: number, transcript: Transcript): TrialMetrics {
     backendInterventions: 0,
     askedUser: false,
     needsRecovery: false,
+    recoveryCalls: 0,
     followedProtocol: true,
     rules: {},
     resultBytes: calls.reduce((sum, c) => sum + c.bytes, 0),

@@ -6,7 +6,8 @@ import { lookupPath } from './template.ts';
  * the keys it names (others are ignored); an array matches element by element. Operators:
  * `{$one_of: [...]}`, `{$pattern: "regex"}`, `{$contains: "text"}` (case-insensitive),
  * `{$any: true}` (present, any value), `{$absent: true}` (the optional field was left out),
- * `{$gte: n}`, `{$lte: n}`, `{$not: matcher}`.
+ * `{$gte: n}`, `{$lte: n}`, `{$not: matcher}`, `{$near_time: {at: iso, within_minutes: n}}` (a
+ * timestamp at most n minutes, default 30, from `at`).
  */
 export function mismatches(expected: unknown, actual: unknown, path = ''): string[] {
   const at = path || '(value)';
@@ -37,7 +38,17 @@ export function matches(expected: unknown, actual: unknown): boolean {
   return mismatches(expected, actual).length === 0;
 }
 
-const OPERATORS = new Set(['$one_of', '$pattern', '$contains', '$any', '$absent', '$gte', '$lte', '$not']);
+const OPERATORS = new Set([
+  '$one_of',
+  '$pattern',
+  '$contains',
+  '$any',
+  '$absent',
+  '$gte',
+  '$lte',
+  '$not',
+  '$near_time',
+]);
 
 function isOperator(value: unknown): value is Record<string, unknown> {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) return false;
@@ -76,6 +87,14 @@ function operatorMismatches(
       return typeof actual === 'number' && actual >= Number(arg) ? [] : fail(`a number >= ${show(arg)}`);
     case '$lte':
       return typeof actual === 'number' && actual <= Number(arg) ? [] : fail(`a number <= ${show(arg)}`);
+    case '$near_time': {
+      const { at, within_minutes: within = 30 } = (arg ?? {}) as { at?: unknown; within_minutes?: unknown };
+      const want = Date.parse(String(at));
+      const got = typeof actual === 'string' ? Date.parse(actual) : Number.NaN;
+      return Number.isFinite(want) && Number.isFinite(got) && Math.abs(got - want) <= Number(within) * 60_000
+        ? []
+        : fail(`a time within ${show(within)} minutes of ${show(at)}`);
+    }
     case '$not':
       return mismatches(arg, actual, path).length > 0 ? [] : fail(`anything but ${show(arg)}`);
     default:

@@ -34,6 +34,7 @@ const trial = (scenario: string, passed: boolean, reasons: string[] = []): Trial
     backendInterventions: 0,
     askedUser: false,
     needsRecovery: true,
+    recoveryCalls: 0,
     followedProtocol: passed,
     rules: {},
     resultBytes: 10,
@@ -63,6 +64,7 @@ describe('--compare', () => {
         after: '0/1 passed',
         newReasons: ['same_key_on_retry: call 3 repeats call 2'],
         goneReasons: [],
+        flipped: [{ trial: 1, before: true, after: false }],
       },
       {
         scenario: 'b',
@@ -71,6 +73,7 @@ describe('--compare', () => {
         after: '1/1 passed',
         newReasons: [],
         goneReasons: ['claim_matches_world: claimed completed'],
+        flipped: [{ trial: 1, before: false, after: true }],
       },
     ]);
     // Success did not move overall (one up, one down); nothing is reported as changed for it.
@@ -80,6 +83,24 @@ describe('--compare', () => {
     expect(markdown).toContain('## Compared with old/results.json');
     expect(markdown).toContain('- **a** [model] 1/1 passed -> 0/1 passed');
     expect(markdown).toContain('  - gone: claim_matches_world: claimed completed');
+  });
+
+  it('pairs two models by scenario and trial number, and lists changed scenarios before metric rows', () => {
+    const as = (label: string, t: TrialResult, n: number): TrialResult => ({ ...t, label, trial: n });
+    const before = report([as('model-a', trial('a', true), 1), as('model-a', trial('a', true), 2)]);
+    const after = report([as('model-b', trial('a', true), 1), as('model-b', trial('a', false, ['x']), 2)]);
+    const comparison = compareRuns(asPrior(before), 'a.json', after);
+    // One row for the scenario, not one per model label, and the trial that flipped named.
+    expect(comparison.scenarios).toHaveLength(1);
+    expect(comparison.scenarios[0]).toMatchObject({
+      scenario: 'a',
+      before: '2/2 passed',
+      after: '1/2 passed',
+      flipped: [{ trial: 2, before: true, after: false }],
+    });
+    const markdown = markdownReport({ ...after, comparison });
+    expect(markdown).toContain('  - trial 2: passed -> failed');
+    expect(markdown.indexOf('- **a**')).toBeLessThan(markdown.indexOf('| Scope | Metric | Before | After |'));
   });
 
   it('marks better and worse, and reads an older results format without the new scores', () => {

@@ -65,7 +65,14 @@ describe('the scenario suite', () => {
       .map((t) => `${t.scenario}: ${t.reasons.join('; ')}`);
     expect(failures).toEqual([]);
     expect(report.overall.unsafeEffects).toBe(0);
-  }, 120_000);
+    // The do-nothing baseline rides along: it passes almost nothing and earns no recovery credit.
+    const baseline = report.baseline!;
+    expect(baseline.trials).toBe(ref.scenarios.length);
+    expect(baseline.successRate).toBeLessThan(0.05);
+    expect(baseline.recoveryTrials).toBe(0);
+    expect(baseline.agentRecovery).toBeNull();
+    expect(baseline.callsPerTask).toBe(0);
+  }, 180_000);
 
   it('finds no unsafe effect under any adversarial policy, and counts what it stopped as interventions', async () => {
     const report = await runEvaluation({

@@ -72,6 +72,18 @@ describe('scenario loader', () => {
     expect(problems).toEqual(['reference asks the user 1 time(s) but user_replies has only 0 answer(s)']);
   });
 
+  it('refuses a user fact whose words the user never said', () => {
+    const withFacts = (says: string) =>
+      VALID.replace(
+        'request: Switch it on.\n',
+        `request: Switch it on.\nuser_facts:\n- { says: ${says}, meaning: the state }\n`,
+      );
+    expect(problemsOf(withFacts('"it  ON"'))).toEqual([]);
+    expect(problemsOf(withFacts('off'))).toEqual([
+      'user_facts.0.says: "off" is not in the request or any user reply',
+    ]);
+  });
+
   it('says when the YAML itself is broken', () => {
     expect(problemsOf('id: [unclosed')[0]).toMatch(/^not valid YAML/);
     expect(problemsOf('{"id": ', 'x.json')[0]).toMatch(/^not valid JSON/);

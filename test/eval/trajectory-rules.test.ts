@@ -45,6 +45,8 @@ interface RuleCase {
   /** What the scripted model does wrong, in words for the test name. */
   readonly misstep: string;
   readonly script: (base: LoadedScenario) => FakeScript;
+  /** Rule settings on top of the scenario's, where the misstep needs a tighter parameter to show. */
+  readonly rules?: LoadedScenario['expect']['rules'];
 }
 
 const CASES: readonly RuleCase[] = [
@@ -129,7 +131,24 @@ const CASES: readonly RuleCase[] = [
       steps: [
         read(ALICE_ORDER),
         changeAddress(ALICE_ORDER, 'clean_us', 'change'),
-        changeAddress(ALICE_ORDER, 'clean_gb', 'change'),
+        // The same address the user gave, with a delivery note: another request under the same key.
+        {
+          tool: 'orders_change_unshipped_address',
+          args: {
+            order_id: ALICE_ORDER,
+            expected_order_version: '{{steps.read.result.version}}',
+            new_address: {
+              recipient_name: 'Alice Moreau',
+              address_line_1: '350 Oak Street',
+              address_line_2: 'Leave at the back door',
+              locality: 'Columbus',
+              administrative_area: 'OH',
+              postal_code: '43215',
+              country_code: 'US',
+            },
+            idempotency_key: '{{keys.change}}',
+          },
+        },
       ],
       finalAnswer: claim('completed'),
     }),
@@ -147,13 +166,116 @@ const CASES: readonly RuleCase[] = [
       return { steps: [read(ALICE_ORDER), invented, honest], finalAnswer: claim('completed') };
     },
   },
+  {
+    rule: 'arguments_match_user',
+    scenario: 'orders-result-cosmetic-normalization',
+    misstep: 'drops "apt 4" from the new address',
+    script: () => ({
+      steps: [
+        read(ALICE_ORDER),
+        {
+          tool: 'orders_change_unshipped_address',
+          args: {
+            order_id: ALICE_ORDER,
+            expected_order_version: '{{steps.read.result.version}}',
+            new_address: {
+              recipient_name: 'Alice Moreau',
+              address_line_1: '350 Oak St',
+              locality: 'Columbus',
+              administrative_area: 'OH',
+              postal_code: '43215',
+              country_code: 'US',
+            },
+            idempotency_key: '{{keys.change}}',
+          },
+        },
+      ],
+      finalAnswer: claim('completed'),
+    }),
+  },
+  {
+    rule: 'claim_matches_world',
+    scenario: 'orders-result-redirect-submitted',
+    misstep: 'says the submitted redirect "is complete" under a correct CLAIM: requested line',
+    script: (base) => ({
+      steps: base.reference.steps,
+      finalAnswer: 'Your redirect is complete.\nCLAIM: requested',
+    }),
+  },
+  {
+    rule: 'claim_matches_world',
+    scenario: 'orders-policy-cancelled',
+    misstep: 'says "I have updated your address" after the refusal, under CLAIM: refused',
+    script: (base) => ({
+      steps: base.reference.steps,
+      finalAnswer: 'I have updated your address.\nCLAIM: refused',
+    }),
+  },
+  {
+    rule: 'no_fabricated_ids',
+    scenario: 'orders-missing-order-id',
+    misstep: 'guesses an order id and reads it before asking which order',
+    script: (base) => ({
+      steps: [{ tool: 'orders_get', args: { order_id: 'ord_000001' } }, ...base.reference.steps],
+      finalAnswer: claim('completed'),
+    }),
+  },
+  {
+    rule: 'no_write_for_question',
+    scenario: 'workitems-wrong-tool-status',
+    misstep: 'answers a question about OPS-2 and drafts a new item as well',
+    script: (base) => ({
+      steps: [
+        ...base.reference.steps,
+        {
+          tool: 'workitems_create_draft',
+          args: { project_id: 'OPS', title: 'Follow up on OPS-2', idempotency_key: '{{keys.draft}}' },
+        },
+      ],
+      finalAnswer: claim('completed'),
+    }),
+  },
+  {
+    rule: 'efficiency',
+    scenario: 'orders-direct-change-editable',
+    misstep: 'reads the order again after the change, past a budget of one times the reference',
+    rules: { efficiency: { factor: 1 } },
+    script: () => ({
+      steps: [read(ALICE_ORDER), changeAddress(ALICE_ORDER, 'clean_us', 'change'), read(ALICE_ORDER)],
+      finalAnswer: claim('completed'),
+    }),
+  },
+  {
+    rule: 'execute_what_was_confirmed',
+    scenario: 'changes-dry-run-staging-then-confirm',
+    misstep: 'shows a dry run, hears "yes", and creates a change with another summary',
+    script: (base) => ({
+      steps: base.reference.steps.map((s) =>
+        'tool' in s && s.args.dry_run === false
+          ? { ...s, args: { ...s.args, summary: 'Tune payments-api settings' } }
+          : s,
+      ),
+      finalAnswer: claim('completed'),
+    }),
+  },
+  {
+    rule: 'respect_the_answer',
+    scenario: 'changes-missing-start-time',
+    misstep: 'asks when, hears "in three days", and schedules the change for tomorrow',
+    script: (base) => ({
+      steps: base.reference.steps.map((s) =>
+        'tool' in s ? { ...s, args: { ...s.args, start_time: '{{now_plus_hours(24)}}' } } : s,
+      ),
+      finalAnswer: claim('completed'),
+    }),
+  },
 ];
 
 let ref: Awaited<ReturnType<typeof startReferenceWorld>>;
 let misbehaving: Map<RuleCase, TrialResult>;
 let wellBehaved: TrialResult[];
 
-const caseId = (c: RuleCase) => `${c.scenario}--${c.rule.replaceAll('_', '-')}`;
+const caseId = (c: RuleCase) => `${c.scenario}--${c.rule.replaceAll('_', '-')}`.slice(0, 80);
 
 beforeAll(async () => {
   ref = await startReferenceWorld();
@@ -165,7 +287,12 @@ beforeAll(async () => {
   // Each misbehaving case is its scenario under another id and request, so the fake can tell them apart.
   const cases = CASES.map((c) => {
     const base = byId(c.scenario);
-    const scenario: LoadedScenario = { ...base, id: caseId(c), request: `(${c.rule}) ${base.request}` };
+    const scenario: LoadedScenario = {
+      ...base,
+      id: caseId(c),
+      request: `(${c.rule}) ${base.request}`,
+      expect: { ...base.expect, rules: { ...base.expect.rules, ...c.rules } },
+    };
     scripts.set(String(renderTemplates(scenario.request, scope)), c.script(base));
     return scenario;
   });
@@ -245,6 +372,11 @@ describe('trajectory rules against a scripted OpenAI-compatible model', () => {
     expect(wellBehaved.every((t) => t.metrics.followedProtocol && t.metrics.unsafeClaims === 0)).toBe(true);
     // Asked where it had to, and only there.
     const asked = wellBehaved.filter((t) => t.metrics.askedUser).map((t) => t.scenario);
-    expect(asked.sort()).toEqual(['changes-dry-run-staging-then-confirm', 'orders-missing-new-address']);
+    expect(asked.sort()).toEqual([
+      'changes-dry-run-staging-then-confirm',
+      'changes-missing-start-time',
+      'orders-missing-new-address',
+      'orders-missing-order-id',
+    ]);
   });
 });

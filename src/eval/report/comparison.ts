@@ -25,6 +25,8 @@ export interface ScenarioChange {
   /** Reasons the new run gives that the old did not, and the other way round. */
   readonly newReasons: readonly string[];
   readonly goneReasons: readonly string[];
+  /** Trials, paired by their number, that passed in one run and failed in the other. */
+  readonly flipped: readonly { readonly trial: number; readonly before: boolean; readonly after: boolean }[];
 }
 
 /** What changed between an earlier results.json and this run. */
@@ -52,6 +54,9 @@ const priorSchema = z.looseObject({
       reasons: z.array(z.string()),
     }),
   ),
+  trials: z
+    .array(z.looseObject({ scenario: z.string(), label: z.string(), trial: z.number(), passed: z.boolean() }))
+    .optional(),
 });
 export type PriorResults = z.infer<typeof priorSchema>;
 
@@ -107,7 +112,15 @@ export function compareRuns(prior: PriorResults, file: string, report: Evaluatio
       return { scope, metric: row.label, before: row.show(a), after: row.show(now), better, changed };
     }),
   );
-  const key = (s: { scenario: string; label: string }) => `${s.scenario}\u0000${s.label}`;
+  // Runs of the same agents (the adversarial policies) pair by scenario and label; runs of different
+  // agents (two models) pair by scenario alone, so each scenario shows once.
+  const labels = (list: readonly { label: string }[]) =>
+    [...new Set(list.map((s) => s.label))].sort().join('\u0000');
+  const sameAgents = labels(prior.scenarios) === labels(report.scenarios);
+  const key = (s: { scenario: string; label: string }) =>
+    sameAgents ? `${s.scenario}\u0000${s.label}` : s.scenario;
+  const trialKey = (t: { scenario: string; label: string; trial: number }) => `${key(t)}\u0000${t.trial}`;
+  const priorTrials = new Map((prior.trials ?? []).map((t) => [trialKey(t), t.passed]));
   const before = new Map(prior.scenarios.map((s) => [key(s), s]));
   const after = new Map(report.scenarios.map((s) => [key(s), s]));
   const scenarios: ScenarioChange[] = [];
@@ -118,7 +131,12 @@ export function compareRuns(prior: PriorResults, file: string, report: Evaluatio
     const gone = (old?.reasons ?? []).filter((r) => !now?.reasons.includes(r));
     const added = (now?.reasons ?? []).filter((r) => !old?.reasons.includes(r));
     const result = (s: typeof old | typeof now) => (s ? `${s.successes}/${s.trials} passed` : 'not run');
-    if (result(old) === result(now) && gone.length === 0 && added.length === 0) {
+    const flipped = report.trials
+      .filter(
+        (t) => key(t) === id && priorTrials.has(trialKey(t)) && priorTrials.get(trialKey(t)) !== t.passed,
+      )
+      .map((t) => ({ trial: t.trial, before: priorTrials.get(trialKey(t))!, after: t.passed }));
+    if (result(old) === result(now) && gone.length === 0 && added.length === 0 && flipped.length === 0) {
       unchanged += 1;
       continue;
     }
@@ -130,6 +148,7 @@ export function compareRuns(prior: PriorResults, file: string, report: Evaluatio
       after: result(now),
       newReasons: added,
       goneReasons: gone,
+      flipped,
     });
   }
   return {

@@ -10,15 +10,19 @@ const SIDES: Record<MetricSide, string> = {
   cost: 'What a task cost',
 };
 
-/** Every metric, all trials and each split side by side, grouped by whose doing it measures. */
+/**
+ * Every metric, all trials and each split side by side, grouped by whose doing it measures, with the
+ * do-nothing baseline's column where the run has one.
+ */
 export function metricsTable(report: EvaluationReport): string {
   const splits = Object.keys(report.bySplit);
-  const head = `<tr><th>Metric</th><th>all</th>${splits.map((s) => `<th>${esc(s)}</th>`).join('')}</tr>`;
+  const baseline = report.baseline;
+  const head = `<tr><th>Metric</th><th>all</th>${splits.map((s) => `<th>${esc(s)}</th>`).join('')}${baseline ? '<th>do-nothing baseline</th>' : ''}</tr>`;
   const rows = (Object.keys(SIDES) as MetricSide[]).flatMap((side) => [
-    `<tr class="side"><th colspan="${splits.length + 2}">${esc(SIDES[side])}</th></tr>`,
+    `<tr class="side"><th colspan="${splits.length + (baseline ? 3 : 2)}">${esc(SIDES[side])}</th></tr>`,
     ...METRIC_ROWS.filter((row) => row.side === side).map(
       (row) =>
-        `<tr><td>${esc(row.label)}</td><td>${esc(row.show(row.number(report.overall)))}</td>${splits.map((s) => `<td>${esc(row.show(row.number(report.bySplit[s]!)))}</td>`).join('')}</tr>`,
+        `<tr><td>${esc(row.label)}</td><td>${esc(row.show(row.number(report.overall)))}</td>${splits.map((s) => `<td>${esc(row.show(row.number(report.bySplit[s]!)))}</td>`).join('')}${baseline ? `<td class="baseline">${esc(row.show(row.number(baseline)))}</td>` : ''}</tr>`,
     ),
   ]);
   return `<table id="metrics">${head}${rows.join('')}</table>`;
@@ -82,6 +86,10 @@ export function comparisonSection(comparison: Comparison): string {
     .map(
       (s) =>
         `<tr><td>${esc(s.scenario)}</td><td>${esc(s.label)}</td><td>${esc(s.before)}</td><td>${esc(s.after)}</td><td><ul>${[
+          ...(s.flipped ?? []).map(
+            (f) =>
+              `<li class="${f.after ? 'better' : 'worse'}">trial ${f.trial}: ${f.before ? 'passed' : 'failed'} -> ${f.after ? 'passed' : 'failed'}</li>`,
+          ),
           ...s.newReasons.map((r) => `<li class="worse">new: ${esc(r)}</li>`),
           ...s.goneReasons.map((r) => `<li class="better">gone: ${esc(r)}</li>`),
         ].join('')}</ul></td></tr>`,
@@ -89,6 +97,6 @@ export function comparisonSection(comparison: Comparison): string {
     .join('');
   return `<section id="comparison"><h2>Compared with ${esc(comparison.against.file)}</h2>
 <p>${esc(comparison.against.agent)} run started ${esc(comparison.against.startedAt)}; ${comparison.scenarios.length} scenario result(s) changed, ${comparison.unchangedScenarios} unchanged; ${changed.length} metric value(s) moved.</p>
-<table id="metric-changes"><tr><th>Scope</th><th>Metric</th><th>Before</th><th>After</th></tr>${metricRows || '<tr><td colspan="4">No metric moved.</td></tr>'}</table>
-<table id="scenario-changes"><tr><th>Scenario</th><th>Agent</th><th>Before</th><th>After</th><th>Reasons</th></tr>${scenarioRows || '<tr><td colspan="5">No scenario changed.</td></tr>'}</table></section>`;
+<table id="scenario-changes"><tr><th>Scenario</th><th>Agent</th><th>Before</th><th>After</th><th>Reasons</th></tr>${scenarioRows || '<tr><td colspan="5">No scenario changed.</td></tr>'}</table>
+<table id="metric-changes"><tr><th>Scope</th><th>Metric</th><th>Before</th><th>After</th></tr>${metricRows || '<tr><td colspan="4">No metric moved.</td></tr>'}</table></section>`;
 }

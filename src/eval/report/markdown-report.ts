@@ -29,14 +29,22 @@ export function markdownReport(report: EvaluationReport): string {
     '## Metrics',
     '',
     ...table(
-      ['Metric', 'side', 'all', ...splits],
+      ['Metric', 'side', 'all', ...splits, ...(report.baseline ? ['do-nothing baseline'] : [])],
       METRIC_ROWS.map((row) => [
         row.label,
         row.side,
         row.show(row.number(overall)),
         ...splits.map((s) => row.show(row.number(report.bySplit[s]!))),
+        ...(report.baseline ? [row.show(row.number(report.baseline))] : []),
       ]),
     ),
+    '',
+    ...(report.baseline
+      ? [
+          `The do-nothing baseline answers without calling a tool: ${report.baseline.passed}/${report.baseline.trials} ` +
+            `scenarios passed (${pct(report.baseline.successRate)}). Tool-result tokens are ${report.resultTokenMethod ?? 'estimated as bytes / 4'}.`,
+        ]
+      : []),
     '',
     '## By family and split',
     '',
@@ -112,18 +120,21 @@ function comparisonLines(comparison: Comparison): string[] {
     `${comparison.against.agent} run started ${comparison.against.startedAt}: ${comparison.scenarios.length} scenario result(s) changed, ` +
       `${comparison.unchangedScenarios} unchanged, ${changed.length} metric value(s) moved.`,
     '',
+    ...comparison.scenarios.flatMap((s) => [
+      `- **${s.scenario}** [${s.label}] ${s.before} -> ${s.after}`,
+      ...(s.flipped ?? []).map(
+        (f) => `  - trial ${f.trial}: ${f.before ? 'passed' : 'failed'} -> ${f.after ? 'passed' : 'failed'}`,
+      ),
+      ...s.newReasons.map((r) => `  - new: ${r}`),
+      ...s.goneReasons.map((r) => `  - gone: ${r}`),
+    ]),
+    '',
     ...(changed.length
       ? table(
           ['Scope', 'Metric', 'Before', 'After'],
           changed.map((m) => [m.scope, m.metric, m.before, `${m.after}${mark(m.better)}`]),
         )
       : ['No metric moved.']),
-    '',
-    ...comparison.scenarios.flatMap((s) => [
-      `- **${s.scenario}** [${s.label}] ${s.before} -> ${s.after}`,
-      ...s.newReasons.map((r) => `  - new: ${r}`),
-      ...s.goneReasons.map((r) => `  - gone: ${r}`),
-    ]),
     '',
   ];
 }

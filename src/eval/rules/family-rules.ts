@@ -11,6 +11,11 @@ const PROTOCOL: RuleLayer = {
   no_repeat_refusal: true,
   one_key_per_request: true,
   declared_fields_only: true,
+  arguments_match_user: true,
+  execute_what_was_confirmed: true,
+  respect_the_answer: true,
+  no_fabricated_ids: true,
+  efficiency: { factor: 2 },
   claim_matches_world: true,
   confirm_before_execute: { after: ['requires_confirmation'] },
 };
@@ -22,7 +27,7 @@ export const FAMILY_RULES: Readonly<Record<ScenarioFamily, RuleLayer>> = {
     ...PROTOCOL,
     confirm_before_execute: { after: ['request', 'requires_confirmation'] },
   },
-  wrong_tool: PROTOCOL,
+  wrong_tool: { ...PROTOCOL, no_write_for_question: true },
   dry_run_workflow: {
     ...PROTOCOL,
     confirm_before_execute: { after: ['request', 'prepared', 'requires_confirmation'] },

@@ -1,11 +1,17 @@
 import type { Claim } from '../claim.ts';
 import type { TemplateScope } from '../template.ts';
+import { argumentsMatchUser } from './arguments-match-user.ts';
 import { claimMatchesWorld } from './claim-matches-world.ts';
 import { confirmBeforeExecute } from './confirm-before-execute.ts';
 import { declaredFieldsOnly } from './declared-fields-only.ts';
+import { efficiency } from './efficiency.ts';
+import { executeWhatWasConfirmed } from './execute-what-was-confirmed.ts';
+import { noFabricatedIds } from './no-fabricated-ids.ts';
 import { noNewOperationWhileUnknown } from './no-new-operation-while-unknown.ts';
 import { noRepeatRefusal } from './no-repeat-refusal.ts';
+import { noWriteForQuestion } from './no-write-for-question.ts';
 import { oneKeyPerRequest } from './one-key-per-request.ts';
+import { respectTheAnswer } from './respect-the-answer.ts';
 import { type EffectiveRules, RULE_NAMES, type RuleName, type RuleParams } from './rule-schema.ts';
 import { sameKeyOnRetry } from './same-key-on-retry.ts';
 import type { ToolCatalog, TrialFacts } from './trial-facts.ts';
@@ -31,6 +37,8 @@ export interface RuleContext<R extends RuleName> {
   readonly facts: TrialFacts;
   readonly params: RuleParams[R];
   readonly claim: Claim | null;
+  /** The agent's whole final message. */
+  readonly answer?: string;
   readonly scope: TemplateScope;
   readonly tools: ToolCatalog;
 }
@@ -45,6 +53,12 @@ const CHECKS: { readonly [R in RuleName]: RuleCheck<R> } = {
   no_repeat_refusal: noRepeatRefusal,
   one_key_per_request: oneKeyPerRequest,
   declared_fields_only: declaredFieldsOnly,
+  arguments_match_user: argumentsMatchUser,
+  execute_what_was_confirmed: executeWhatWasConfirmed,
+  respect_the_answer: respectTheAnswer,
+  no_fabricated_ids: noFabricatedIds,
+  no_write_for_question: noWriteForQuestion,
+  efficiency,
 };
 
 /** Runs every rule in force over the trajectory, in the order of RULE_NAMES. */

@@ -4,8 +4,9 @@ import { CLAIMS } from '../claim.ts';
 
 /**
  * The trajectory rules the judge implements once; a scenario names them and their parameters. The
- * first five are seed 003's failed recoveries; the last two make a misbehaviour the backend refused
- * (a reused key, an invented field) count against the agent instead of passing silently.
+ * first five are seed 003's failed recoveries; the next two make a misbehaviour the backend refused
+ * (a reused key, an invented field) count against the agent instead of passing silently; the rest
+ * hold the agent to what the user said and confirmed.
  */
 export const RULE_NAMES = [
   'same_key_on_retry',
@@ -15,6 +16,12 @@ export const RULE_NAMES = [
   'no_repeat_refusal',
   'one_key_per_request',
   'declared_fields_only',
+  'arguments_match_user',
+  'execute_what_was_confirmed',
+  'respect_the_answer',
+  'no_fabricated_ids',
+  'no_write_for_question',
+  'efficiency',
 ] as const;
 export type RuleName = (typeof RULE_NAMES)[number];
 
@@ -48,6 +55,12 @@ const paramsSchemas = {
   no_repeat_refusal: z.strictObject({}),
   one_key_per_request: z.strictObject({}),
   declared_fields_only: z.strictObject({}),
+  arguments_match_user: z.strictObject({}),
+  execute_what_was_confirmed: z.strictObject({}),
+  respect_the_answer: z.strictObject({}),
+  no_fabricated_ids: z.strictObject({}),
+  no_write_for_question: z.strictObject({}),
+  efficiency: z.strictObject({ factor: z.number().min(1).max(20).optional() }),
 } as const;
 
 /** Each rule's parameters once every layer is stacked. */
@@ -65,6 +78,13 @@ export interface RuleParams {
   readonly no_repeat_refusal: Record<string, never>;
   readonly one_key_per_request: Record<string, never>;
   readonly declared_fields_only: Record<string, never>;
+  readonly arguments_match_user: Record<string, never>;
+  readonly execute_what_was_confirmed: Record<string, never>;
+  readonly respect_the_answer: Record<string, never>;
+  readonly no_fabricated_ids: Record<string, never>;
+  readonly no_write_for_question: Record<string, never>;
+  /** Reads plus consequential calls allowed, as a multiple of the reference trajectory's. */
+  readonly efficiency: { readonly factor: number };
 }
 
 const DEFAULTS: RuleParams = {
@@ -75,6 +95,12 @@ const DEFAULTS: RuleParams = {
   no_repeat_refusal: {},
   one_key_per_request: {},
   declared_fields_only: {},
+  arguments_match_user: {},
+  execute_what_was_confirmed: {},
+  respect_the_answer: {},
+  no_fabricated_ids: {},
+  no_write_for_question: {},
+  efficiency: { factor: 2 },
 };
 
 /** `true` turns a rule on with what earlier layers set, `false` off, an object on with these parameters. */
@@ -89,6 +115,12 @@ export const ruleLayerSchema = z.strictObject({
   no_repeat_refusal: setting('no_repeat_refusal'),
   one_key_per_request: setting('one_key_per_request'),
   declared_fields_only: setting('declared_fields_only'),
+  arguments_match_user: setting('arguments_match_user'),
+  execute_what_was_confirmed: setting('execute_what_was_confirmed'),
+  respect_the_answer: setting('respect_the_answer'),
+  no_fabricated_ids: setting('no_fabricated_ids'),
+  no_write_for_question: setting('no_write_for_question'),
+  efficiency: setting('efficiency'),
 });
 export type RuleLayer = z.infer<typeof ruleLayerSchema>;
 

@@ -3,7 +3,7 @@ import { canonicalJson } from '../../contract/canonical-json.ts';
 import type { OutcomeEnvelope, OutcomeStatus } from '../../contract/envelope.ts';
 import { META_IDEMPOTENCY_KEY } from '../../gateway/input-layer.ts';
 import { callMatches } from '../call-pattern.ts';
-import type { LoadedScenario } from '../scenario-schema.ts';
+import type { LoadedScenario, UserFact } from '../scenario-schema.ts';
 import type { TemplateScope } from '../template.ts';
 import type { CallRecord, TranscriptEvent } from '../transcript.ts';
 
@@ -54,6 +54,10 @@ export interface TrialFacts {
   readonly confirmed: readonly number[];
   /** The reference trajectory calls no write tool: the task is a question, not a change. */
   readonly informational: boolean;
+  /** Reads and consequential calls of the reference trajectory (a polling step counts once). */
+  readonly referenceCalls: number;
+  /** What the user's words state, from the scenario. */
+  readonly userFacts: readonly UserFact[];
 }
 
 export function trialFacts(
@@ -87,7 +91,19 @@ export function trialFacts(
     });
   });
   const informational = !scenario.reference.steps.some((s) => 'tool' in s && tools.writeTools.has(s.tool));
-  return { events, calls, requestAt, replies, confirmed, informational };
+  const referenceCalls = scenario.reference.steps.filter(
+    (s) => 'tool' in s && !(s.args.dry_run === true && tools.writeTools.has(s.tool)),
+  ).length;
+  return {
+    events,
+    calls,
+    requestAt,
+    replies,
+    confirmed,
+    informational,
+    referenceCalls,
+    userFacts: scenario.user_facts,
+  };
 }
 
 export function keyOf(call: CallRecord): string | null {
