@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { z } from 'zod';
 import type { OperationSnapshot, ReconcileVerdict } from '../contract/define-tool.ts';
+import type { DependencyResult } from '../telemetry/call-annotations.ts';
 import {
   type AttemptVerdict,
   type BackendResult,
@@ -10,6 +11,7 @@ import {
   UNREADABLE_ANSWER,
 } from './backend-failure.ts';
 import { resolveRetryPolicy, runAttempts } from './backend-retry.ts';
+import { dependencyResultOf } from './dependency-result.ts';
 import { type LookupContext, lookupOperationStatus, type StatusLookup } from './status-lookup.ts';
 
 export type HttpMethod = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -48,6 +50,8 @@ export interface BackendCallContext {
   readonly traceparent?: string;
   /** Epoch milliseconds after which no attempt starts and no wait ends. */
   readonly deadline?: number;
+  /** Told what the service answered each call (a ToolContext's records it in the call's audit and span). */
+  readonly annotate?: (facts: { readonly dependency_result: DependencyResult }) => void;
 }
 
 export interface BackendRequest<S extends z.ZodType> {
@@ -153,6 +157,15 @@ export function createHttpBackend(options: HttpBackendOptions): HttpBackend {
   }
 
   async function call<S extends z.ZodType>(
+    ctx: BackendCallContext,
+    request: BackendRequest<S>,
+  ): Promise<BackendResult<z.output<S>>> {
+    const result = await answer(ctx, request);
+    ctx.annotate?.({ dependency_result: dependencyResultOf(result) });
+    return result;
+  }
+
+  async function answer<S extends z.ZodType>(
     ctx: BackendCallContext,
     request: BackendRequest<S>,
   ): Promise<BackendResult<z.output<S>>> {
