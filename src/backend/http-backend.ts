@@ -160,14 +160,17 @@ export function createHttpBackend(options: HttpBackendOptions): HttpBackend {
     ctx: BackendCallContext,
     request: BackendRequest<S>,
   ): Promise<BackendResult<z.output<S>>> {
-    const result = await answer(ctx, request);
-    ctx.annotate?.({ dependency_result: dependencyResultOf(result) });
+    const last = { timedOut: false };
+    const result = await answer(ctx, request, last);
+    ctx.annotate?.({ dependency_result: dependencyResultOf(result, last.timedOut) });
     return result;
   }
 
+  /** `last.timedOut` says whether the last attempt was cut by its timeout (not by the caller). */
   async function answer<S extends z.ZodType>(
     ctx: BackendCallContext,
     request: BackendRequest<S>,
+    last: { timedOut: boolean },
   ): Promise<BackendResult<z.output<S>>> {
     const { method } = request;
     const safe = method === 'GET' || method === 'HEAD';
@@ -198,7 +201,7 @@ export function createHttpBackend(options: HttpBackendOptions): HttpBackend {
     headers.set('traceparent', continued ? ctx.traceparent! : freshTraceparent());
     if (ctx.correlationId !== undefined) headers.set('x-correlation-id', ctx.correlationId);
 
-    const send = async (signal: AbortSignal): Promise<AttemptVerdict<z.output<S>>> => {
+    const attempt = async (signal: AbortSignal): Promise<AttemptVerdict<z.output<S>>> => {
       const response = await fetch(url, { method, headers, body: payload, signal, redirect: 'manual' }).catch(
         (error: unknown) => failureOfFetchError(error),
       );
@@ -207,6 +210,11 @@ export function createHttpBackend(options: HttpBackendOptions): HttpBackend {
       if (text === null) return { kind: 'failure', failure: UNREADABLE_ANSWER };
       const answer = { status: response.status, retryAfter: response.headers.get('retry-after'), text };
       return classifyAnswer(answer, request, effectful, Date.now());
+    };
+    const send = async (signal: AbortSignal): Promise<AttemptVerdict<z.output<S>>> => {
+      const verdict = await attempt(signal);
+      last.timedOut = signal.aborted && !ctx.signal.aborted;
+      return verdict;
     };
     const budget = { signal: ctx.signal, deadline, attemptTimeoutMs: attemptTimeoutMs ?? null };
     return runAttempts(policy, budget, { repeatable, effectful }, send);

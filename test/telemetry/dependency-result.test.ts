@@ -9,7 +9,7 @@ import {
   outcome,
 } from '../../src/index.ts';
 import { startTestGateway, type TestGateway } from '../../src/testing.ts';
-import { type BackendServer, startBackendServer } from '../backend/backend-server.ts';
+import { type BackendServer, refusedUrl, startBackendServer } from '../backend/backend-server.ts';
 import { createScratchDatabase, postgresAvailable, type ScratchDatabase } from '../support/pg.ts';
 
 const codes = defineErrorCodes({
@@ -112,5 +112,41 @@ describe.each(STORES)('the dependency result of a backend call (%s)', (store) =>
     const { answer, detail } = await send();
     expect(answer.status).toBe('outcome_unknown');
     expect(detail.dependency_result).toBe('unknown');
+  });
+});
+
+describe('what the backend kit reports for a read it could not complete', () => {
+  const item = { method: 'GET', path: '/items/1', response: z.object({}) } as const;
+  const reported = () => {
+    const results: string[] = [];
+    const ctx = {
+      signal: new AbortController().signal,
+      annotate: (facts: { dependency_result: string }) => results.push(facts.dependency_result),
+    };
+    return { ctx, results };
+  };
+
+  test('an attempt that got no answer in time: timeout', async () => {
+    const service = await startBackendServer();
+    try {
+      service.script({ hang: true });
+      const backend = createHttpBackend({
+        baseUrl: service.url,
+        attemptTimeoutMs: 50,
+        retry: { attempts: 1 },
+      });
+      const { ctx, results } = reported();
+      expect((await backend.call(ctx, item)).kind).toBe('unavailable');
+      expect(results).toEqual(['timeout']);
+    } finally {
+      await service.close();
+    }
+  });
+
+  test('a service nobody listens for: unavailable', async () => {
+    const backend = createHttpBackend({ baseUrl: (await refusedUrl()).url, retry: { attempts: 1 } });
+    const { ctx, results } = reported();
+    expect((await backend.call(ctx, item)).kind).toBe('unavailable');
+    expect(results).toEqual(['unavailable']);
   });
 });
