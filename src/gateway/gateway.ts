@@ -82,6 +82,11 @@ export interface ToolCallRequest {
   readonly onReserved?: (operationId: string) => void;
   /** How the transport can reach the person behind the client (absent: it cannot ask them). */
   readonly consent?: ConsentChannel;
+  /**
+   * The name the client gave in `initialize`, where the transport ties its calls to that handshake (one
+   * stdio connection); the application of a call whose token names none.
+   */
+  readonly clientName?: string;
 }
 
 /** A call's answer, or the question its client must put to its user first (nothing was executed). */
@@ -308,7 +313,7 @@ export class Gateway {
       trace: span,
       confirmation: null,
       policy: this.#deps.policy ? { version: this.#deps.policy.version, deniedBy: null } : null,
-      application: applicationOf(who, request._meta),
+      application: applicationOf(who, request._meta, request.clientName),
       environment: null,
       annotations: new CallAnnotationSet(),
       auditedWithOutcome: false,

@@ -103,17 +103,22 @@ const CONTROL = /[\p{Cc}\u2028\u2029]/u;
 
 /**
  * The application a call comes from: the token's (`azp` / `client_id`), else the name the MCP client
- * gives in the request's 2026-07-28 `_meta` client info, cut to CLIENT_NAME_MAX characters. A name
- * with control characters, or empty, is not recorded. The client's name is its own claim, not verified.
+ * gives: in the request's 2026-07-28 `_meta` client info, else in the `initialize` of the connection the
+ * call came over (stdio). Cut to CLIENT_NAME_MAX characters; a name with control characters, or empty,
+ * is not recorded. The client's name is its own claim, not verified.
  */
 export function applicationOf(
   principal: Principal,
   meta: Readonly<Record<string, unknown>> | undefined,
+  sessionClientName?: string,
 ): string | null {
   if (principal.application) return principal.application;
   const info = meta?.[CLIENT_INFO];
-  if (typeof info !== 'object' || info === null) return null;
-  const name = (info as { name?: unknown }).name;
+  const named = typeof info === 'object' && info !== null ? (info as { name?: unknown }).name : undefined;
+  return boundedClientName(named ?? sessionClientName);
+}
+
+function boundedClientName(name: unknown): string | null {
   if (typeof name !== 'string' || CONTROL.test(name)) return null;
   const trimmed = [...name.trim()].slice(0, CLIENT_NAME_MAX).join('');
   return trimmed.length > 0 ? trimmed : null;
