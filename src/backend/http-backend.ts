@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { z } from 'zod';
 import type { OperationSnapshot, ReconcileVerdict } from '../contract/define-tool.ts';
+import type { DependencyResult } from '../telemetry/call-annotations.ts';
 import {
   type AttemptVerdict,
   type BackendResult,
@@ -10,6 +11,7 @@ import {
   UNREADABLE_ANSWER,
 } from './backend-failure.ts';
 import { resolveRetryPolicy, runAttempts } from './backend-retry.ts';
+import { dependencyResultOf } from './dependency-result.ts';
 import { type LookupContext, lookupOperationStatus, type StatusLookup } from './status-lookup.ts';
 
 export type HttpMethod = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -48,6 +50,8 @@ export interface BackendCallContext {
   readonly traceparent?: string;
   /** Epoch milliseconds after which no attempt starts and no wait ends. */
   readonly deadline?: number;
+  /** Told what the service answered each call (a ToolContext's records it in the call's audit and span). */
+  readonly annotate?: (facts: { readonly dependency_result: DependencyResult }) => void;
 }
 
 export interface BackendRequest<S extends z.ZodType> {
@@ -156,6 +160,18 @@ export function createHttpBackend(options: HttpBackendOptions): HttpBackend {
     ctx: BackendCallContext,
     request: BackendRequest<S>,
   ): Promise<BackendResult<z.output<S>>> {
+    const last = { timedOut: false };
+    const result = await answer(ctx, request, last);
+    ctx.annotate?.({ dependency_result: dependencyResultOf(result, last.timedOut) });
+    return result;
+  }
+
+  /** `last.timedOut` says whether the last attempt was cut by its timeout (not by the caller). */
+  async function answer<S extends z.ZodType>(
+    ctx: BackendCallContext,
+    request: BackendRequest<S>,
+    last: { timedOut: boolean },
+  ): Promise<BackendResult<z.output<S>>> {
     const { method } = request;
     const safe = method === 'GET' || method === 'HEAD';
     if (safe && request.body !== undefined)
@@ -185,7 +201,7 @@ export function createHttpBackend(options: HttpBackendOptions): HttpBackend {
     headers.set('traceparent', continued ? ctx.traceparent! : freshTraceparent());
     if (ctx.correlationId !== undefined) headers.set('x-correlation-id', ctx.correlationId);
 
-    const send = async (signal: AbortSignal): Promise<AttemptVerdict<z.output<S>>> => {
+    const attempt = async (signal: AbortSignal): Promise<AttemptVerdict<z.output<S>>> => {
       const response = await fetch(url, { method, headers, body: payload, signal, redirect: 'manual' }).catch(
         (error: unknown) => failureOfFetchError(error),
       );
@@ -194,6 +210,11 @@ export function createHttpBackend(options: HttpBackendOptions): HttpBackend {
       if (text === null) return { kind: 'failure', failure: UNREADABLE_ANSWER };
       const answer = { status: response.status, retryAfter: response.headers.get('retry-after'), text };
       return classifyAnswer(answer, request, effectful, Date.now());
+    };
+    const send = async (signal: AbortSignal): Promise<AttemptVerdict<z.output<S>>> => {
+      const verdict = await attempt(signal);
+      last.timedOut = signal.aborted && !ctx.signal.aborted;
+      return verdict;
     };
     const budget = { signal: ctx.signal, deadline, attemptTimeoutMs: attemptTimeoutMs ?? null };
     return runAttempts(policy, budget, { repeatable, effectful }, send);

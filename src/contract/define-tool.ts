@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import type { Principal } from '../auth/principal.ts';
 import type { PolicyEntity } from '../policy/policy-entity.ts';
 import type { SqlExecutor } from '../store/sql-database.ts';
+import type { CallAnnotations } from '../telemetry/call-annotations.ts';
 import {
   type ConfirmationView,
   type ConfirmFallback,
@@ -15,6 +16,7 @@ import type { OperationMode } from './fingerprint.ts';
 import type { ToolOutcome } from './outcome.ts';
 import { paramHeaderProblems } from './param-headers.ts';
 import { reportContractProblems, type ToolContractProblem } from './tool-contract-error.ts';
+import { environmentReader, type ToolTelemetrySpec, toolTelemetryProblems } from './tool-telemetry.ts';
 
 export const TOOL_KINDS = ['read', 'write', 'request'] as const;
 /** read: no side effect; write: changes state we own; request: asks a third party that decides later. */
@@ -69,6 +71,12 @@ export interface ToolContext {
   readonly traceparent?: string;
   /** The confirmation this execution runs under (see `confirm`); null when none was needed. */
   readonly confirmation: ConfirmationView | null;
+  /**
+   * Tells the gateway bounded facts about this call (the approval it needs, the exception it went
+   * ahead under, what its dependency answered) for its audit entry and span. Throws a
+   * CallAnnotationError on an unknown key or a value outside its bounds.
+   */
+  annotate(facts: CallAnnotations): void;
 }
 
 /** A stored operation as the reconcile hook sees it. */
@@ -132,6 +140,11 @@ export interface ToolSpec<I extends z.ZodObject, O extends z.ZodType> {
   readonly headers?: Readonly<Record<string, string>>;
   /** Input fields whose values never reach logs or traces (top-level names). */
   readonly sensitiveFields?: readonly string[];
+  /**
+   * Input fields recorded in the call's audit entry and span: `environment` names a string enum field
+   * (`toolgate.environment`). Anything else is refused at definition.
+   */
+  readonly telemetry?: ToolTelemetrySpec;
   /** Input has a boolean `dry_run` that selects mode dry_run (never reserves a key). */
   readonly supportsDryRun?: boolean;
   /**
@@ -209,6 +222,8 @@ export interface ToolDefinition<I extends z.ZodObject = z.ZodObject, O extends z
   readonly namespace: string;
   readonly majorVersion: number;
   readonly annotations: ToolAnnotations;
+  /** The call's environment from its validated input, per `telemetry.environment`; null without one. */
+  readonly environmentOf: (input: Readonly<Record<string, unknown>>) => string | null;
 }
 
 /** A tool definition of any input and output types, as the registry holds them. */
@@ -262,6 +277,9 @@ export function defineTool<I extends z.ZodObject, O extends z.ZodType>(
   for (const problem of paramHeaderProblems(spec.headers ?? {}, Object.keys(spec.input.shape))) {
     broken('headers', problem);
   }
+  for (const problem of toolTelemetryProblems(spec.telemetry ?? {}, spec.input.shape)) {
+    broken('telemetry', problem);
+  }
   if (spec.normalizeForFingerprint && spec.kind === 'read') {
     broken('normalize-for-fingerprint', 'a read tool reserves no key, so it has no fingerprint to normalize');
   }
@@ -289,6 +307,7 @@ export function defineTool<I extends z.ZodObject, O extends z.ZodType>(
     errors,
     namespace: spec.name.split('_')[0]!,
     majorVersion: semver ? Number(semver[1]) : 0,
+    environmentOf: environmentReader(spec.telemetry, spec.input.shape),
     annotations: Object.freeze({
       title: spec.title,
       readOnlyHint: spec.kind === 'read',

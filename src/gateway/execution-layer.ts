@@ -27,6 +27,8 @@ class CallContext implements ToolContext {
   readonly operation: OperationHandle | null;
   readonly traceparent: string | undefined;
   readonly confirmation: ConfirmationView | null;
+  /** The gateway's own function (an own property, so a spread or detached context keeps it). */
+  readonly annotate: ToolContext['annotate'];
   declare readonly log: Logger;
   readonly #logger: () => Logger;
   #log: Logger | undefined;
@@ -52,6 +54,7 @@ class CallContext implements ToolContext {
     this.operation = context.operation;
     this.traceparent = context.traceparent;
     this.confirmation = context.confirmation;
+    this.annotate = context.annotate;
     this.#logger = logger;
     Object.defineProperty(this, 'log', CallContext.#logProperty);
   }

@@ -12,6 +12,7 @@ import type { PolicyEngine } from '../policy/policy-engine.ts';
 import type { SqlExecutor } from '../store/sql-database.ts';
 import { isStoreUnavailable } from '../store/store-unavailable.ts';
 import type { AuditSink } from '../telemetry/audit.ts';
+import { CallAnnotationSet } from '../telemetry/call-annotations.ts';
 import { type CallTrace, GatewayTracing } from '../telemetry/call-tracing.ts';
 import type { GatewayMetrics } from '../telemetry/metrics.ts';
 import { missingScopes } from './authorization-layer.ts';
@@ -32,7 +33,7 @@ import { validateInput } from './input-layer.ts';
 import { policyRefusal } from './policy-layer.ts';
 import { requireArgumentsObject, resolveTool } from './protocol-layer.ts';
 import { type PrincipalRateLimiter, rateLimited } from './rate-limit-layer.ts';
-import { callAuditEntry, recordCall } from './telemetry-layer.ts';
+import { applicationOf, callAuditEntry, recordCall } from './telemetry-layer.ts';
 
 /**
  * How long a call waits, after its handler, for its outcome to be stored before answering anyway: a
@@ -81,6 +82,11 @@ export interface ToolCallRequest {
   readonly onReserved?: (operationId: string) => void;
   /** How the transport can reach the person behind the client (absent: it cannot ask them). */
   readonly consent?: ConsentChannel;
+  /**
+   * The name the client gave in `initialize`, where the transport ties its calls to that handshake (one
+   * stdio connection); the application of a call whose token names none.
+   */
+  readonly clientName?: string;
 }
 
 /** A call's answer, or the question its client must put to its user first (nothing was executed). */
@@ -253,10 +259,13 @@ export class Gateway {
     try {
       let confirmation: string | null = null;
       let denial: string | null = null;
+      let settled = null as CallState | null;
       const answered = await this.#pipeline(request, principal, signal, span, (call) => {
         if (call.confirmation) confirmation = `${call.confirmation.via}:${call.confirmation.outcome}`;
         denial = call.policy?.deniedBy ?? null;
+        settled = call;
       });
+      const facts = settled;
       const envelope = 'asking' in answered ? answered.envelope : answered;
       span.end({
         tool: envelope.tool,
@@ -270,7 +279,9 @@ export class Gateway {
         policyVersion: this.#deps.policy?.version ?? null,
         policyDenied: denial,
         retryable: envelope.retryable,
-        application: principal?.application ?? null,
+        application: facts?.application ?? principal?.application ?? null,
+        environment: facts?.environment ?? null,
+        annotations: facts?.annotations.values ?? {},
       });
       return answered;
     } catch (error) {
@@ -302,6 +313,9 @@ export class Gateway {
       trace: span,
       confirmation: null,
       policy: this.#deps.policy ? { version: this.#deps.policy.version, deniedBy: null } : null,
+      application: applicationOf(who, request._meta, request.clientName),
+      environment: null,
+      annotations: new CallAnnotationSet(),
       auditedWithOutcome: false,
     };
     // Rate limit first: a caller over its rate is refused before any other work and reserves no key.
@@ -327,6 +341,7 @@ export class Gateway {
       return this.#finish(call, this.#invalidArguments(tool, input.fieldErrors));
     }
     call.args = input.args;
+    call.environment = tool.definition.environmentOf(input.args);
     call.key = input.key;
     call.mode = tool.definition.supportsDryRun && input.args.dry_run === true ? 'dry_run' : 'execute';
     // One caller's writes may not hold every database connection: a delivery takes its write slot only
@@ -480,6 +495,9 @@ export class Gateway {
         answeredBy: confirmed.answeredBy,
       },
       policy: this.#deps.policy ? { version: this.#deps.policy.version, deniedBy: null } : null,
+      application: confirmed.principal.application ?? null,
+      environment: confirmed.tool.definition.environmentOf(confirmed.args),
+      annotations: new CallAnnotationSet(),
       auditedWithOutcome: false,
     };
     return this.#execute(call, admission, confirmed.confirmation, undefined);
@@ -532,6 +550,7 @@ export class Gateway {
           correlationId: call.correlationId,
           operation,
           confirmation,
+          annotate: (facts) => call.annotations.annotate(facts),
           ...(traceparent ? { traceparent } : {}),
         },
         signal,

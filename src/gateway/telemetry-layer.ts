@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import type { Principal } from '../auth/principal.ts';
 import type { OutcomeEnvelope } from '../contract/envelope.ts';
 import type { AuditEntry, AuditSink } from '../telemetry/audit.ts';
 import { redactArguments } from '../telemetry/logger.ts';
@@ -87,9 +88,40 @@ export function callAuditEntry(call: CallState, envelope: OutcomeEnvelope): Audi
       ...(call.policy ? { policy_version: call.policy.version } : {}),
       ...(call.policy?.deniedBy ? { policy_denied_by: call.policy.deniedBy } : {}),
       retryable: envelope.retryable,
-      ...(principal.application ? { application: principal.application } : {}),
+      ...(call.application ? { application: call.application } : {}),
+      ...(call.environment ? { environment: call.environment } : {}),
+      ...call.annotations.values,
     },
   };
+}
+
+const CLIENT_INFO = 'io.modelcontextprotocol/clientInfo';
+/** Longest client name recorded; a longer one is cut there. */
+export const CLIENT_NAME_MAX = 64;
+// Control characters (C0, DEL, C1), and the line and paragraph separators.
+const CONTROL = /[\p{Cc}\u2028\u2029]/u;
+
+/**
+ * The application a call comes from: the token's (`azp` / `client_id`), else the name the MCP client
+ * gives: in the request's 2026-07-28 `_meta` client info, else in the `initialize` of the connection the
+ * call came over (stdio). Cut to CLIENT_NAME_MAX characters; a name with control characters, or empty,
+ * is not recorded. The client's name is its own claim, not verified.
+ */
+export function applicationOf(
+  principal: Principal,
+  meta: Readonly<Record<string, unknown>> | undefined,
+  sessionClientName?: string,
+): string | null {
+  if (principal.application) return principal.application;
+  const info = meta?.[CLIENT_INFO];
+  const named = typeof info === 'object' && info !== null ? (info as { name?: unknown }).name : undefined;
+  return boundedClientName(named ?? sessionClientName);
+}
+
+function boundedClientName(name: unknown): string | null {
+  if (typeof name !== 'string' || CONTROL.test(name)) return null;
+  const trimmed = [...name.trim()].slice(0, CLIENT_NAME_MAX).join('');
+  return trimmed.length > 0 ? trimmed : null;
 }
 
 const ANSWERED: ReadonlySet<string> = new Set(['accepted', 'declined', 'cancelled']);

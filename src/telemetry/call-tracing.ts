@@ -11,6 +11,7 @@ import {
   trace,
 } from '@opentelemetry/api';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
+import type { CallAnnotations } from './call-annotations.ts';
 
 const propagator = new W3CTraceContextPropagator();
 type Carrier = Record<string, string>;
@@ -37,8 +38,12 @@ export interface CallSpanFacts {
   readonly policyDenied?: string | null;
   /** Whether the same request may succeed later (the envelope's `retryable`). */
   readonly retryable?: boolean;
-  /** The client application the token names (`azp` / `client_id`). */
+  /** The client application: the token's (`azp` / `client_id`), else the MCP client's name. */
   readonly application?: string | null;
+  /** The value of the tool's declared environment field (a string enum). */
+  readonly environment?: string | null;
+  /** The bounded facts the handler and its backend clients told (`ctx.annotate`). */
+  readonly annotations?: CallAnnotations;
 }
 
 /** The span of one tool call; a no-op when tracing is off. */
@@ -158,5 +163,16 @@ function callAttributes(facts: CallSpanFacts): Attributes {
     ...(facts.policyDenied ? { 'toolgate.policy_denied_by': facts.policyDenied } : {}),
     ...(facts.retryable === undefined ? {} : { 'toolgate.retryable': facts.retryable }),
     ...(facts.application ? { 'toolgate.application': facts.application } : {}),
+    ...(facts.environment ? { 'toolgate.environment': facts.environment } : {}),
+    ...annotationAttributes(facts.annotations),
   };
+}
+
+function annotationAttributes(annotations: CallAnnotations | undefined): Attributes {
+  if (!annotations) return {};
+  const attributes: Attributes = {};
+  for (const [key, value] of Object.entries(annotations)) {
+    if (value !== undefined) attributes[`toolgate.${key}`] = value;
+  }
+  return attributes;
 }

@@ -51,6 +51,8 @@ export function createMcpServer(
   principalOf: PrincipalSource,
   tasks?: OperationTasks,
   toolsPageSize = DEFAULT_TOOLS_PAGE_SIZE,
+  /** One connection per server (stdio): its calls are the client's that sent `initialize`. */
+  oneClient = false,
 ): Server {
   const serverInfo = { name: 'toolgate', version: packageJson.version };
   const toolsOnly = { tools: { listChanged: false } };
@@ -58,10 +60,13 @@ export function createMcpServer(
     capabilities: { ...toolsOnly, ...(tasks ? { tasks: TASKS_CAPABILITY } : {}) },
     instructions: INSTRUCTIONS,
   });
+  let initializedBy: string | undefined;
   if (tasks) {
     serveTasks(server, tasks, principalOf);
     // Tasks are announced only to clients of a revision that defines them; older ones see what they saw.
     server.setRequestHandler(InitializeRequestSchema, (request): InitializeResult => {
+      // This handler replaces the SDK's, which would have kept the client's info.
+      initializedBy = request.params.clientInfo.name;
       const asked = request.params.protocolVersion;
       const protocolVersion = SUPPORTED_PROTOCOL_VERSIONS.includes(asked) ? asked : LATEST_PROTOCOL_VERSION;
       return {
@@ -90,6 +95,7 @@ export function createMcpServer(
       arguments: params.arguments,
       _meta: params._meta,
       traceparent: headerValue(extra.requestInfo?.headers.traceparent),
+      ...(oneClient ? clientNameOf(initializedBy ?? server.getClientVersion()?.name) : {}),
     };
     if (tasks && params.task) {
       return callToolAsTask(gateway, tasks, call, await principalOf(extra));
@@ -97,6 +103,11 @@ export function createMcpServer(
     return gateway.callTool(call, await principalOf(extra), extra.signal);
   });
   return server;
+}
+
+/** The name the connection's client gave in `initialize`, if it gave one. */
+function clientNameOf(name: unknown): { clientName?: string } {
+  return typeof name === 'string' ? { clientName: name } : {};
 }
 
 /** A single header value (a repeated header is ignored rather than guessed at). */

@@ -75,7 +75,7 @@ export async function startStdioTransport(
       stopServing = () => handle.close();
       return;
     }
-    const server = createMcpServer(app.gateway, principalNow, app.tasks, options.toolsPageSize);
+    const server = createMcpServer(app.gateway, principalNow, app.tasks, options.toolsPageSize, true);
     server.onerror = onerror;
     stopServing = () => server.close();
     await server.connect(transport);

@@ -141,6 +141,7 @@ const toolContext = (): ToolContext => ({
   signal: new AbortController().signal,
   deadline: Date.now() + 5_000,
   correlationId: 'corr-guide',
+  annotate: () => undefined,
   operation: handle,
   confirmation: null,
   log: pino({ level: 'silent' }),

@@ -163,6 +163,7 @@ export async function askThenRun(
       signal,
       deadline: Date.now() + 5_000,
       correlationId,
+      annotate: () => undefined,
       operation,
       confirmation,
       log: pino({ level: 'silent' }),

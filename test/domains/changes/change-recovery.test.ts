@@ -106,6 +106,7 @@ for (const target of storeTargets) {
           signal: new AbortController().signal,
           deadline: Date.now() + 5_000,
           correlationId: 'corr-died',
+          annotate: () => undefined,
           operation,
           confirmation,
           log: pino({ level: 'silent' }),

@@ -21,6 +21,7 @@ import { changeErrors } from '../change-errors.ts';
 import { reconcileChangeCreation } from '../change-reconciliation.ts';
 import { changeCreateResultSchema, serviceIdSchema } from '../change-schemas.ts';
 import type { ChangeService } from '../change-service.ts';
+import { creationDependencyResult, reviewAnnotations } from '../change-telemetry.ts';
 import { changeCreateExamples } from './change-create-examples.ts';
 
 export const changeCreateInput = z.strictObject({
@@ -104,6 +105,7 @@ export function changeCreateTool(service: ChangeService, claims: CreationClaims)
     timeoutMs: 20_000,
     examples: changeCreateExamples,
     sensitiveFields: ['implementation_plan', 'rollback_plan'],
+    telemetry: { environment: 'environment' },
     // A balancer or WAF sees which service and environment a change is for without reading the body.
     headers: { service_id: 'Service-Id', environment: 'Environment' },
     supportsDryRun: true,
@@ -134,6 +136,7 @@ export function changeCreateTool(service: ChangeService, claims: CreationClaims)
           const { code, message, resolution, field_errors } = verdict.refusal;
           return outcome.rejected(code, message, { resolution, field_errors });
         }
+        ctx.annotate(reviewAnnotations(verdict.draft, verdict.exception));
         if (input.dry_run) {
           return outcome.validated(validatedResult(verdict.draft, verdict.exception), {
             message: 'The change request is valid; nothing was created (dry run).',
@@ -145,6 +148,7 @@ export function changeCreateTool(service: ChangeService, claims: CreationClaims)
         if (unconfirmed) return unconfirmed;
         prepared = preparedChange(input, verdict.draft, verdict.warnings, verdict.exception);
       }
+      if (earlier) ctx.annotate(reviewAnnotations(earlier.draft, earlier.exception));
       const operation = ctx.operation;
       if (!operation) throw new Error('change_create executed without an operation');
       const done = { ...operation.checkpoints };
@@ -171,6 +175,7 @@ export function changeCreateTool(service: ChangeService, claims: CreationClaims)
         },
         ctx.signal,
       );
+      ctx.annotate({ dependency_result: creationDependencyResult(creation) });
       if (creation.kind === 'unavailable' && !creation.started) {
         // The platform never took this operation: forget the review, so that the next delivery of
         // the key (a failed operation may run again) is reviewed afresh against the calendar then.
