@@ -7,9 +7,11 @@ import type { ToolgateModule } from '../app/module.ts';
 import { type DevKeys, loadOrCreateDevKeys } from '../auth/dev-keys.ts';
 import { mintToken } from '../auth/mint-token.ts';
 import type { Principal } from '../auth/principal.ts';
+import type { ToolKind } from '../contract/define-tool.ts';
 import type { EffectFilter } from '../external/effects-ledger.ts';
 import type { FaultSpec } from '../external/faults.ts';
 import { resetSimulation, simulationWorld } from '../external/simulation-world.ts';
+import type { RateLimitSettings } from '../gateway/rate-limit-layer.ts';
 import type { OperationsTuning } from '../operations/operations-tuning.ts';
 import { type HttpTransport, startHttpTransport } from '../transport/http-server.ts';
 import { MODERN_REVISION } from '../transport/modern-results.ts';
@@ -35,6 +37,24 @@ export const EVAL_OPERATIONS_TUNING: Partial<OperationsTuning> = {
   reconcileBackoffMaxMs: 400,
 };
 
+/**
+ * The gateway's per-principal limits as the evaluation drives them: no rate at all until a scenario's
+ * `rate_limit` action sets one for a class of tools, cleared on reset. The limiter reads its settings
+ * on every call, so setting a rate here takes effect on the next call. No cap on writes in flight: a
+ * scenario's concurrent deliveries are not refused for it.
+ */
+class EvalRateLimits implements RateLimitSettings {
+  byKind: Partial<Record<ToolKind, number>> | undefined;
+  readonly writesInFlightPerPrincipal = 1_000_000;
+
+  get perPrincipalByKind(): Partial<Record<ToolKind, number>> | undefined {
+    return this.byKind;
+  }
+}
+
+/** A rate so low its burst is a sliver of one call: one take spends it and leaves the bucket in debt. */
+const SPENDING_RATE = 0.001;
+
 const dismiss: Person = async () => ({ action: 'cancel' });
 
 /**
@@ -52,10 +72,13 @@ export class InProcessWorld implements EvalWorld {
     readonly app: App,
     private readonly http: HttpTransport,
     private readonly keys: DevKeys,
+    private readonly limits: EvalRateLimits,
   ) {}
 
   static async start(options: InProcessWorldOptions): Promise<InProcessWorld> {
+    const limits = new EvalRateLimits();
     const app = await createApp({
+      limits,
       dataDir: options.dataDir,
       databaseUrl: options.databaseUrl,
       logger: pino({ level: 'silent' }),
@@ -71,7 +94,7 @@ export class InProcessWorld implements EvalWorld {
         keys: { kind: 'dev', dataDir: options.dataDir },
       });
       const keys = await loadOrCreateDevKeys(options.dataDir);
-      return new InProcessWorld(app, http, keys);
+      return new InProcessWorld(app, http, keys, limits);
     } catch (error) {
       await app.close();
       throw error;
@@ -85,6 +108,7 @@ export class InProcessWorld implements EvalWorld {
 
   reset(): Promise<void> {
     this.#people.clear();
+    this.limits.byKind = undefined;
     return resetSimulation(this.app);
   }
 
@@ -159,6 +183,19 @@ export class InProcessWorld implements EvalWorld {
   async shiftClock(ms: number): Promise<void> {
     if (!(this.app.clock instanceof ShiftableClock)) throw new Error('the world clock cannot be shifted');
     this.app.clock.shift(ms);
+  }
+
+  async limitRate(principal: Principal, kind: ToolKind, perSecond: number): Promise<void> {
+    const limiter = this.app.gateway.limits;
+    if (!limiter) throw new Error('the gateway has no rate limiter');
+    // Draw the bucket into debt whatever it held: at a vanishing rate its burst is a sliver, so the
+    // first take empties it and leaves it about one call short; the next take is refused.
+    this.limits.byKind = { ...this.limits.byKind, [kind]: SPENDING_RATE };
+    let refused = false;
+    for (let taken = 0; taken < 3 && !refused; taken += 1)
+      refused = limiter.takeToken(principal, kind) !== null;
+    this.limits.byKind = { ...this.limits.byKind, [kind]: perSecond };
+    if (!refused) throw new Error(`the rate limit of ${perSecond} per second for ${kind} tools did not take`);
   }
 
   effects(filter: EffectFilter = {}) {

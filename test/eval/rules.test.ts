@@ -156,8 +156,9 @@ describe('rule layers', () => {
 
   it('turns the family defaults on, and reads asks_user as a confirmation after the request', () => {
     expect(Object.keys(rulesFor(scenario())).sort()).toEqual(
-      RULE_NAMES.filter((r) => r !== 'no_write_for_question').sort(),
+      RULE_NAMES.filter((r) => r !== 'no_write_for_question' && r !== 'respect_the_wait').sort(),
     );
+    expect(rulesFor(scenario({ family: 'rate_limited' })).respect_the_wait).toEqual({});
     expect(rulesFor(scenario({ family: 'wrong_tool' })).no_write_for_question).toEqual({});
     expect(rulesFor(scenario({ family: 'dry_run_workflow' })).confirm_before_execute?.after).toEqual([
       'request',
