@@ -57,7 +57,15 @@ export async function runEvalCommand(flags: EvalFlags): Promise<number> {
     return 2;
   }
   const agents = agentsFor(flags);
-  const served = await servedModules(flags.config);
+  let served: Awaited<ReturnType<typeof servedModules>>;
+  try {
+    served = await servedModules(flags.config);
+  } catch (error) {
+    process.stderr.write(
+      `toolgate eval: cannot load the config${flags.config ? ` ${flags.config}` : ''}: ${error instanceof Error ? error.message : String(error)}\n`,
+    );
+    return 2;
+  }
   const { modules } = served;
   // The gateway under evaluation decides by the same policies `serve` would: the config's, or the demo's.
   const policyDir = served.file === null ? DEMO_POLICY_DIR : served.settings.policy;

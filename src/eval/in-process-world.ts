@@ -106,10 +106,16 @@ export class InProcessWorld implements EvalWorld {
     return this.http.url;
   }
 
+  /** Some module simulates its external systems (and so keeps the effects ledger and faults). */
+  get simulated(): boolean {
+    return this.app.modules.some((m) => m.simulation !== undefined);
+  }
+
   reset(): Promise<void> {
     this.#people.clear();
     this.limits.byKind = undefined;
-    return resetSimulation(this.app);
+    // A config of tools over real services has no simulated world: only the gateway's own state resets.
+    return this.simulated ? resetSimulation(this.app) : this.app.resetWorld();
   }
 
   async fixtures(): Promise<Fixtures> {
@@ -169,6 +175,11 @@ export class InProcessWorld implements EvalWorld {
   }
 
   async armFault(spec: FaultSpec): Promise<void> {
+    if (!this.simulated) {
+      throw new Error(
+        `fault ${spec.fault} on ${spec.target} targets nothing: no module simulates external systems`,
+      );
+    }
     simulationWorld(this.app.db).faults.arm(spec);
   }
 
@@ -198,7 +209,9 @@ export class InProcessWorld implements EvalWorld {
     if (!refused) throw new Error(`the rate limit of ${perSecond} per second for ${kind} tools did not take`);
   }
 
-  effects(filter: EffectFilter = {}) {
+  async effects(filter: EffectFilter = {}) {
+    // No simulated system, no ledger: the services' own state is judged through `query` and probes.
+    if (!this.simulated) return [];
     return simulationWorld(this.app.db).ledger.list(filter);
   }
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ACTORS } from '../auth/principal.ts';
 import { TOOL_KINDS } from '../contract/define-tool.ts';
 import { faultSpecSchema } from '../external/faults.ts';
 import { callPatternSchema } from './call-pattern.ts';
@@ -158,6 +159,15 @@ export type UserFact = z.infer<typeof userFactSchema>;
 export const principalRefSchema = z.union([
   name,
   z.strictObject({ name, without_scopes: z.array(z.string()).default([]) }),
+  /** A caller of its own, for a config whose tools call real services and bring no demo principals. */
+  z.strictObject({
+    name,
+    subject: z.string().min(1).max(200),
+    tenant: z.string().min(1).max(200),
+    actor: z.enum(ACTORS).default('customer'),
+    scopes: z.array(z.string().min(1).max(200)).default([]),
+    groups: z.array(z.string().min(1).max(200)).default([]),
+  }),
 ]);
 export type PrincipalRef = z.infer<typeof principalRefSchema>;
 
