@@ -27,6 +27,8 @@ export interface EvalWorld {
    */
   connect(principal: Principal, person?: Person): Promise<Client>;
   armFault(spec: FaultSpec): Promise<void>;
+  /** Faults armed at real services (through the backend kit) that no request met this trial, described. */
+  unappliedFaults?(): string[];
   simulate(target: string, action: string, params: Record<string, unknown>): Promise<Record<string, unknown>>;
   shiftClock(ms: number): Promise<void>;
   /**

@@ -7,6 +7,7 @@ import type { ToolgateModule } from '../app/module.ts';
 import { type DevKeys, loadOrCreateDevKeys } from '../auth/dev-keys.ts';
 import { mintToken } from '../auth/mint-token.ts';
 import type { Principal } from '../auth/principal.ts';
+import { type BackendFaultKind, backendFaults } from '../backend/backend-faults.ts';
 import type { ToolKind } from '../contract/define-tool.ts';
 import type { EffectFilter } from '../external/effects-ledger.ts';
 import type { FaultSpec } from '../external/faults.ts';
@@ -54,6 +55,14 @@ class EvalRateLimits implements RateLimitSettings {
 
 /** A rate so low its burst is a sliver of one call: one take spends it and leaves the bucket in debt. */
 const SPENDING_RATE = 0.001;
+
+/** A fault target naming a real service: a host with a port, or an http(s) base URL. */
+const REAL_SERVICE = /^(https?:\/\/|[\w.-]+:\d+$)/;
+const BACKEND_KIT_FAULTS: ReadonlySet<string> = new Set([
+  'drop_response_after_apply',
+  'delay_ms',
+  'unavailable',
+]);
 
 const dismiss: Person = async () => ({ action: 'cancel' });
 
@@ -114,6 +123,7 @@ export class InProcessWorld implements EvalWorld {
   reset(): Promise<void> {
     this.#people.clear();
     this.limits.byKind = undefined;
+    backendFaults.clear();
     // A config of tools over real services has no simulated world: only the gateway's own state resets.
     return this.simulated ? resetSimulation(this.app) : this.app.resetWorld();
   }
@@ -175,6 +185,23 @@ export class InProcessWorld implements EvalWorld {
   }
 
   async armFault(spec: FaultSpec): Promise<void> {
+    // A host (`127.0.0.1:4100`) or a base URL names a real service the backend kit reaches.
+    if (REAL_SERVICE.test(spec.target)) {
+      if (!BACKEND_KIT_FAULTS.has(spec.fault)) {
+        throw new Error(
+          `fault ${spec.fault} cannot be applied at the backend kit (${[...BACKEND_KIT_FAULTS].join(', ')} can)`,
+        );
+      }
+      backendFaults.arm({
+        target: spec.target,
+        fault: spec.fault as BackendFaultKind,
+        times: spec.times,
+        skip: spec.skip,
+        ...(spec.match ? { match: spec.match } : {}),
+        ...(spec.params?.ms === undefined ? {} : { params: { ms: spec.params.ms } }),
+      });
+      return;
+    }
     if (!this.simulated) {
       throw new Error(
         `fault ${spec.fault} on ${spec.target} targets nothing: no module simulates external systems`,
@@ -207,6 +234,14 @@ export class InProcessWorld implements EvalWorld {
       refused = limiter.takeToken(principal, kind) !== null;
     this.limits.byKind = { ...this.limits.byKind, [kind]: perSecond };
     if (!refused) throw new Error(`the rate limit of ${perSecond} per second for ${kind} tools did not take`);
+  }
+
+  unappliedFaults(): string[] {
+    return backendFaults
+      .unapplied()
+      .map(
+        (f) => `fault ${f.fault} on ${f.target} targets nothing: no request through the backend kit met it`,
+      );
   }
 
   async effects(filter: EffectFilter = {}) {
