@@ -10,6 +10,7 @@ import { referenceAgent } from '../eval/agents/reference-agent.ts';
 import { runEvaluation } from '../eval/evaluation.ts';
 import { InProcessWorld } from '../eval/in-process-world.ts';
 import { progressBar } from '../eval/progress-bar.ts';
+import { releaseFacts } from '../eval/release-facts.ts';
 import { compareRuns, type PriorResults, readPriorResults } from '../eval/report/comparison.ts';
 import { writeReports } from '../eval/report/write-reports.ts';
 import { ScenarioLoadError } from '../eval/scenario-loader.ts';
@@ -90,7 +91,10 @@ export async function runEvalCommand(flags: EvalFlags): Promise<number> {
         ...(flags.agent === 'llm' ? { model: `${flags.provider}:${flags.model}` } : {}),
       },
     });
-    const report = prior ? { ...run, comparison: compareRuns(prior.results, prior.file, run) } : run;
+    const measured = { ...run, release: releaseFacts(world.app.registry, scenarios) };
+    const report = prior
+      ? { ...measured, comparison: compareRuns(prior.results, prior.file, run) }
+      : measured;
     const out =
       flags.out ?? join('eval', 'results', `${flags.agent}-${report.startedAt.replace(/[:.]/g, '-')}`);
     const paths = writeReports(report, out);

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -153,5 +154,36 @@ describe('toolgate eval --config', () => {
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('toolgate eval: cannot load the config');
     expect(result.stderr).toContain('the config is broken');
+  });
+
+  test('records the contract, the scenario set and the implementation the run measured', async () => {
+    const dir = join(out, 'tools-only');
+    const report = JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8')) as {
+      release: {
+        contractSha256: string;
+        scenarioSetSha256: string;
+        scenarioCount: number;
+        implementation: string;
+      };
+    };
+    const exported = await runCommand(
+      join(ROOT, 'bin/toolgate.mjs'),
+      ['contract', 'export', '--config', 'test/eval/tools-only/tools-only.config.ts'],
+      { cwd: ROOT },
+    );
+    expect(exported.code).toBe(0);
+    const { version } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string };
+    expect(report.release).toEqual({
+      contractSha256: createHash('sha256').update(exported.stdout).digest('hex'),
+      scenarioSetSha256: expect.stringMatching(/^[0-9a-f]{64}$/),
+      scenarioCount: 1,
+      implementation: `toolgate ${version}`,
+    });
+    // Another scenario set hashes differently.
+    const other = JSON.parse(
+      readFileSync(join(out, 'tools-only-fault', 'results.json'), 'utf8'),
+    ) as typeof report;
+    expect(other.release.scenarioSetSha256).not.toBe(report.release.scenarioSetSha256);
+    expect(other.release.contractSha256).toBe(report.release.contractSha256);
   });
 });
