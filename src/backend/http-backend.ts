@@ -10,6 +10,7 @@ import {
   type RejectionRules,
   UNREADABLE_ANSWER,
 } from './backend-failure.ts';
+import { throughBackendFaults } from './backend-faults.ts';
 import { resolveRetryPolicy, runAttempts } from './backend-retry.ts';
 import { dependencyResultOf } from './dependency-result.ts';
 import { type LookupContext, lookupOperationStatus, type StatusLookup } from './status-lookup.ts';
@@ -202,9 +203,9 @@ export function createHttpBackend(options: HttpBackendOptions): HttpBackend {
     if (ctx.correlationId !== undefined) headers.set('x-correlation-id', ctx.correlationId);
 
     const attempt = async (signal: AbortSignal): Promise<AttemptVerdict<z.output<S>>> => {
-      const response = await fetch(url, { method, headers, body: payload, signal, redirect: 'manual' }).catch(
-        (error: unknown) => failureOfFetchError(error),
-      );
+      const response = await throughBackendFaults(base, method, url, () =>
+        fetch(url, { method, headers, body: payload, signal, redirect: 'manual' }),
+      ).catch((error: unknown) => failureOfFetchError(error));
       if (!(response instanceof Response)) return { kind: 'failure', failure: response };
       const text = await response.text().catch(() => null);
       if (text === null) return { kind: 'failure', failure: UNREADABLE_ANSWER };

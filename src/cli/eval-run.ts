@@ -10,6 +10,7 @@ import { referenceAgent } from '../eval/agents/reference-agent.ts';
 import { runEvaluation } from '../eval/evaluation.ts';
 import { InProcessWorld } from '../eval/in-process-world.ts';
 import { progressBar } from '../eval/progress-bar.ts';
+import { releaseFacts } from '../eval/release-facts.ts';
 import { compareRuns, type PriorResults, readPriorResults } from '../eval/report/comparison.ts';
 import { writeReports } from '../eval/report/write-reports.ts';
 import { ScenarioLoadError } from '../eval/scenario-loader.ts';
@@ -57,7 +58,15 @@ export async function runEvalCommand(flags: EvalFlags): Promise<number> {
     return 2;
   }
   const agents = agentsFor(flags);
-  const served = await servedModules(flags.config);
+  let served: Awaited<ReturnType<typeof servedModules>>;
+  try {
+    served = await servedModules(flags.config);
+  } catch (error) {
+    process.stderr.write(
+      `toolgate eval: cannot load the config${flags.config ? ` ${flags.config}` : ''}: ${error instanceof Error ? error.message : String(error)}\n`,
+    );
+    return 2;
+  }
   const { modules } = served;
   // The gateway under evaluation decides by the same policies `serve` would: the config's, or the demo's.
   const policyDir = served.file === null ? DEMO_POLICY_DIR : served.settings.policy;
@@ -82,7 +91,10 @@ export async function runEvalCommand(flags: EvalFlags): Promise<number> {
         ...(flags.agent === 'llm' ? { model: `${flags.provider}:${flags.model}` } : {}),
       },
     });
-    const report = prior ? { ...run, comparison: compareRuns(prior.results, prior.file, run) } : run;
+    const measured = { ...run, release: releaseFacts(world.app.registry, scenarios) };
+    const report = prior
+      ? { ...measured, comparison: compareRuns(prior.results, prior.file, run) }
+      : measured;
     const out =
       flags.out ?? join('eval', 'results', `${flags.agent}-${report.startedAt.replace(/[:.]/g, '-')}`);
     const paths = writeReports(report, out);

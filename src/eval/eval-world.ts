@@ -1,5 +1,6 @@
 import type { Client } from '@modelcontextprotocol/client';
 import type { Principal } from '../auth/principal.ts';
+import type { ToolKind } from '../contract/define-tool.ts';
 import type { Effect, EffectFilter } from '../external/effects-ledger.ts';
 import type { FaultSpec } from '../external/faults.ts';
 import type { SqlRow } from '../store/sql-database.ts';
@@ -26,8 +27,15 @@ export interface EvalWorld {
    */
   connect(principal: Principal, person?: Person): Promise<Client>;
   armFault(spec: FaultSpec): Promise<void>;
+  /** Faults armed at real services (through the backend kit) that no request met this trial, described. */
+  unappliedFaults?(): string[];
   simulate(target: string, action: string, params: Record<string, unknown>): Promise<Record<string, unknown>>;
   shiftClock(ms: number): Promise<void>;
+  /**
+   * Until the next reset, this principal's calls of one tool class are limited to `perSecond`, its
+   * bucket spent now (the gateway's own per-principal limiter answers `RATE_LIMITED`).
+   */
+  limitRate(principal: Principal, kind: ToolKind, perSecond: number): Promise<void>;
   effects(filter?: EffectFilter): Promise<Effect[]>;
   query(sql: string, params: readonly unknown[]): Promise<SqlRow[]>;
   /** World time (the gateway's clock) in epoch milliseconds. */

@@ -1,6 +1,7 @@
 import { doNothingAgent } from './agents/do-nothing-agent.ts';
 import type { AgentKind, EvalAgent } from './agents/eval-agent.ts';
 import type { EvalWorld } from './eval-world.ts';
+import type { ReleaseFacts } from './release-facts.ts';
 import type { Comparison } from './report/comparison.ts';
 import type { LoadedScenario } from './scenario-schema.ts';
 import {
@@ -41,6 +42,8 @@ export interface EvaluationReport {
   readonly startedAt: string;
   readonly durationMs: number;
   readonly about: Record<string, string>;
+  /** The contract, scenario set and implementation this run measured (absent when not given). */
+  readonly release?: ReleaseFacts;
   readonly overall: Score;
   readonly bySplit: Record<string, Score>;
   /** Family -> split -> score, so dev and holdout sit side by side. */

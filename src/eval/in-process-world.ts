@@ -7,9 +7,12 @@ import type { ToolgateModule } from '../app/module.ts';
 import { type DevKeys, loadOrCreateDevKeys } from '../auth/dev-keys.ts';
 import { mintToken } from '../auth/mint-token.ts';
 import type { Principal } from '../auth/principal.ts';
+import { type BackendFaultKind, backendFaults } from '../backend/backend-faults.ts';
+import type { ToolKind } from '../contract/define-tool.ts';
 import type { EffectFilter } from '../external/effects-ledger.ts';
 import type { FaultSpec } from '../external/faults.ts';
 import { resetSimulation, simulationWorld } from '../external/simulation-world.ts';
+import type { RateLimitSettings } from '../gateway/rate-limit-layer.ts';
 import type { OperationsTuning } from '../operations/operations-tuning.ts';
 import { type HttpTransport, startHttpTransport } from '../transport/http-server.ts';
 import { MODERN_REVISION } from '../transport/modern-results.ts';
@@ -35,6 +38,32 @@ export const EVAL_OPERATIONS_TUNING: Partial<OperationsTuning> = {
   reconcileBackoffMaxMs: 400,
 };
 
+/**
+ * The gateway's per-principal limits as the evaluation drives them: no rate at all until a scenario's
+ * `rate_limit` action sets one for a class of tools, cleared on reset. The limiter reads its settings
+ * on every call, so setting a rate here takes effect on the next call. No cap on writes in flight: a
+ * scenario's concurrent deliveries are not refused for it.
+ */
+class EvalRateLimits implements RateLimitSettings {
+  byKind: Partial<Record<ToolKind, number>> | undefined;
+  readonly writesInFlightPerPrincipal = 1_000_000;
+
+  get perPrincipalByKind(): Partial<Record<ToolKind, number>> | undefined {
+    return this.byKind;
+  }
+}
+
+/** A rate so low its burst is a sliver of one call: one take spends it and leaves the bucket in debt. */
+const SPENDING_RATE = 0.001;
+
+/** A fault target naming a real service: a host with a port, or an http(s) base URL. */
+const REAL_SERVICE = /^(https?:\/\/|[\w.-]+:\d+$)/;
+const BACKEND_KIT_FAULTS: ReadonlySet<string> = new Set([
+  'drop_response_after_apply',
+  'delay_ms',
+  'unavailable',
+]);
+
 const dismiss: Person = async () => ({ action: 'cancel' });
 
 /**
@@ -52,10 +81,13 @@ export class InProcessWorld implements EvalWorld {
     readonly app: App,
     private readonly http: HttpTransport,
     private readonly keys: DevKeys,
+    private readonly limits: EvalRateLimits,
   ) {}
 
   static async start(options: InProcessWorldOptions): Promise<InProcessWorld> {
+    const limits = new EvalRateLimits();
     const app = await createApp({
+      limits,
       dataDir: options.dataDir,
       databaseUrl: options.databaseUrl,
       logger: pino({ level: 'silent' }),
@@ -71,7 +103,7 @@ export class InProcessWorld implements EvalWorld {
         keys: { kind: 'dev', dataDir: options.dataDir },
       });
       const keys = await loadOrCreateDevKeys(options.dataDir);
-      return new InProcessWorld(app, http, keys);
+      return new InProcessWorld(app, http, keys, limits);
     } catch (error) {
       await app.close();
       throw error;
@@ -83,9 +115,17 @@ export class InProcessWorld implements EvalWorld {
     return this.http.url;
   }
 
+  /** Some module simulates its external systems (and so keeps the effects ledger and faults). */
+  get simulated(): boolean {
+    return this.app.modules.some((m) => m.simulation !== undefined);
+  }
+
   reset(): Promise<void> {
     this.#people.clear();
-    return resetSimulation(this.app);
+    this.limits.byKind = undefined;
+    backendFaults.clear();
+    // A config of tools over real services has no simulated world: only the gateway's own state resets.
+    return this.simulated ? resetSimulation(this.app) : this.app.resetWorld();
   }
 
   async fixtures(): Promise<Fixtures> {
@@ -145,6 +185,28 @@ export class InProcessWorld implements EvalWorld {
   }
 
   async armFault(spec: FaultSpec): Promise<void> {
+    // A host (`127.0.0.1:4100`) or a base URL names a real service the backend kit reaches.
+    if (REAL_SERVICE.test(spec.target)) {
+      if (!BACKEND_KIT_FAULTS.has(spec.fault)) {
+        throw new Error(
+          `fault ${spec.fault} cannot be applied at the backend kit (${[...BACKEND_KIT_FAULTS].join(', ')} can)`,
+        );
+      }
+      backendFaults.arm({
+        target: spec.target,
+        fault: spec.fault as BackendFaultKind,
+        times: spec.times,
+        skip: spec.skip,
+        ...(spec.match ? { match: spec.match } : {}),
+        ...(spec.params?.ms === undefined ? {} : { params: { ms: spec.params.ms } }),
+      });
+      return;
+    }
+    if (!this.simulated) {
+      throw new Error(
+        `fault ${spec.fault} on ${spec.target} targets nothing: no module simulates external systems`,
+      );
+    }
     simulationWorld(this.app.db).faults.arm(spec);
   }
 
@@ -161,7 +223,30 @@ export class InProcessWorld implements EvalWorld {
     this.app.clock.shift(ms);
   }
 
-  effects(filter: EffectFilter = {}) {
+  async limitRate(principal: Principal, kind: ToolKind, perSecond: number): Promise<void> {
+    const limiter = this.app.gateway.limits;
+    if (!limiter) throw new Error('the gateway has no rate limiter');
+    // Draw the bucket into debt whatever it held: at a vanishing rate its burst is a sliver, so the
+    // first take empties it and leaves it about one call short; the next take is refused.
+    this.limits.byKind = { ...this.limits.byKind, [kind]: SPENDING_RATE };
+    let refused = false;
+    for (let taken = 0; taken < 3 && !refused; taken += 1)
+      refused = limiter.takeToken(principal, kind) !== null;
+    this.limits.byKind = { ...this.limits.byKind, [kind]: perSecond };
+    if (!refused) throw new Error(`the rate limit of ${perSecond} per second for ${kind} tools did not take`);
+  }
+
+  unappliedFaults(): string[] {
+    return backendFaults
+      .unapplied()
+      .map(
+        (f) => `fault ${f.fault} on ${f.target} targets nothing: no request through the backend kit met it`,
+      );
+  }
+
+  async effects(filter: EffectFilter = {}) {
+    // No simulated system, no ledger: the services' own state is judged through `query` and probes.
+    if (!this.simulated) return [];
     return simulationWorld(this.app.db).ledger.list(filter);
   }
 

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { ACTORS } from '../auth/principal.ts';
+import { TOOL_KINDS } from '../contract/define-tool.ts';
 import { faultSpecSchema } from '../external/faults.ts';
 import { callPatternSchema } from './call-pattern.ts';
 import { CLAIMS } from './claim.ts';
@@ -25,6 +27,7 @@ export const SCENARIO_FAMILIES = [
   'race_correction_confirmation',
   'race_redirect_after_handoff',
   'person_confirmation',
+  'rate_limited',
 ] as const;
 export type ScenarioFamily = (typeof SCENARIO_FAMILIES)[number];
 
@@ -54,6 +57,17 @@ export const worldActionSchema = z.union([
     }),
   }),
   z.strictObject({ shift_clock_ms: z.number().int() }),
+  z.strictObject({
+    /**
+     * Lowers the gateway's per-principal rate for the trial's principal and one class of tools, with
+     * the bucket already spent: its next call of that class is refused `RATE_LIMITED` and told how
+     * long to wait (one to two calls' worth at this rate).
+     */
+    rate_limit: z.strictObject({
+      tool_kind: z.enum(TOOL_KINDS),
+      per_second: z.number().min(0.5).max(100),
+    }),
+  }),
 ]);
 export type WorldAction = z.infer<typeof worldActionSchema>;
 
@@ -145,6 +159,15 @@ export type UserFact = z.infer<typeof userFactSchema>;
 export const principalRefSchema = z.union([
   name,
   z.strictObject({ name, without_scopes: z.array(z.string()).default([]) }),
+  /** A caller of its own, for a config whose tools call real services and bring no demo principals. */
+  z.strictObject({
+    name,
+    subject: z.string().min(1).max(200),
+    tenant: z.string().min(1).max(200),
+    actor: z.enum(ACTORS).default('customer'),
+    scopes: z.array(z.string().min(1).max(200)).default([]),
+    groups: z.array(z.string().min(1).max(200)).default([]),
+  }),
 ]);
 export type PrincipalRef = z.infer<typeof principalRefSchema>;
 

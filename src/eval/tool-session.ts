@@ -75,6 +75,7 @@ export class ToolSession {
       envelope: answer.envelope,
       protocolError: answer.protocolError,
       bytes: Buffer.byteLength(answer.text),
+      at: started,
       ms: performance.now() - started,
     };
     this.transcript.add(record);

@@ -14,6 +14,8 @@ export interface CallRecord {
   readonly protocolError: string | null;
   /** Size of the tool result the agent had to read. */
   readonly bytes: number;
+  /** When the call was sent, in milliseconds on the trial's monotonic clock. */
+  readonly at?: number;
   readonly ms: number;
 }
 

@@ -1,5 +1,6 @@
 import { canonicalJson } from '../contract/canonical-json.ts';
 import type { Effect } from '../external/effects-ledger.ts';
+import { learnedBetween } from './rules/no-repeat-refusal.ts';
 import { type CallFact, isRefusal, isUncertain, type TrialFacts } from './rules/trial-facts.ts';
 
 /** Refusals only a caller's mistake provokes: malformed or invented arguments, a reused key, a duplicate. */
@@ -7,29 +8,55 @@ const MISTAKE_CODES = new Set(['INVALID_ARGUMENT', 'IDEMPOTENCY_CONFLICT', 'POSS
 
 /**
  * Calls where the backend stopped the agent's mistake: a call a rule or `must_not_call` flagged, or
- * one refused with a code only a mistake provokes, that the backend refused (so nothing happened).
+ * one refused with a code only a mistake provokes, that the backend refused (so nothing happened). A
+ * key conflict is the agent's mistake only when the agent itself used the key before for another
+ * request; a conflict with a key someone else holds is the world's doing, and the agent's choosing a
+ * new key is the fix, not a mistake.
  */
 export function backendInterventions(facts: TrialFacts, mistakes: ReadonlySet<number>): number {
-  return facts.calls.filter(
-    (fact) =>
-      isRefusal(fact) && (mistakes.has(fact.record.index) || MISTAKE_CODES.has(fact.envelope?.code ?? '')),
-  ).length;
+  return facts.calls.filter((fact) => {
+    if (!isRefusal(fact)) return false;
+    if (mistakes.has(fact.record.index)) return true;
+    const code = fact.envelope?.code ?? '';
+    if (code === 'IDEMPOTENCY_CONFLICT') return reusedOwnKey(facts, fact);
+    return MISTAKE_CODES.has(code);
+  }).length;
+}
+
+/** The agent sent this key before in the trial, for another request. */
+function reusedOwnKey(facts: TrialFacts, fact: CallFact): boolean {
+  return facts.calls.some(
+    (before) => before.position < fact.position && before.key === fact.key && before.request !== fact.request,
+  );
 }
 
 /**
  * Calls that could not tell the agent anything new: a write repeating a request (key aside) whose
- * earlier answer was already final, or a read repeating an identical read with the same answer and
- * no write in between. Polls of an open outcome and retries after a retryable failure do not count.
+ * earlier answer was already final with nothing learned since, or a read repeating an identical read
+ * with the same answer and no write in between. Polls while an outcome is open (a write answered
+ * outcome_unknown or in_progress and not yet settled), a same-key retry after a lost answer, and a
+ * write sent again once a read brought news (the second redirect after the parcel's handoff) do not
+ * count.
  */
 export function duplicateCalls(facts: TrialFacts): number {
   return facts.calls.filter((fact, i) => {
     const earlier = facts.calls.slice(0, i).filter((e) => e.request === fact.request);
-    if (fact.write) return earlier.some(settled);
+    if (fact.write) {
+      const final = earlier.filter(settled).at(-1);
+      return final !== undefined && !learnedBetween(facts, final, fact);
+    }
     const previous = earlier.at(-1);
-    if (!previous) return false;
+    if (!previous || outcomeOpen(facts.calls.slice(0, i))) return false;
     const writeBetween = facts.calls.slice(facts.calls.indexOf(previous) + 1, i).some((c) => c.write);
     return !writeBetween && answerOf(previous) === answerOf(fact);
   }).length;
+}
+
+/** Some write's latest answer left its outcome open: reads now are polls. */
+function outcomeOpen(calls: readonly CallFact[]): boolean {
+  const latest = new Map<string, CallFact>();
+  for (const call of calls) if (call.write) latest.set(call.request, call);
+  return [...latest.values()].some((call) => isUncertain(call.status));
 }
 
 const PLAIN = new Set(['completed', 'validated', 'submitted']);

@@ -112,6 +112,17 @@ export async function runTrial(options: TrialOptions): Promise<TrialResult> {
         return result.structuredContent;
       },
     });
+    // A fault no request met did nothing: the trial did not test what it says it tested.
+    const idle = (world.unappliedFaults?.() ?? []).map((f) => `harness: ${f}`);
+    if (idle.length > 0) {
+      return {
+        ...base,
+        ...verdict,
+        passed: false,
+        reasons: [...verdict.reasons, ...idle],
+        transcript: transcript.events,
+      };
+    }
     return { ...base, ...verdict, transcript: transcript.events };
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);

@@ -4,8 +4,14 @@ import type { EvalWorld, Fixtures } from './eval-world.ts';
 import type { LoadedScenario, PrincipalRef } from './scenario-schema.ts';
 import type { TemplateScope } from './template.ts';
 
-/** Finds the scenario's principal among the demo principals, minus any scopes the scenario removes. */
+/**
+ * Finds the scenario's principal among the demo principals, minus any scopes the scenario removes, or
+ * takes the caller the scenario states in full.
+ */
 export function resolvePrincipal(ref: PrincipalRef, fixtures: Fixtures): Principal & { name: string } {
+  if (typeof ref === 'object' && 'subject' in ref) {
+    return { ...ref, scopes: new Set(ref.scopes), groups: [...ref.groups] };
+  }
   const name = typeof ref === 'string' ? ref : ref.name;
   const found = fixtures.principals[name];
   if (!found) {

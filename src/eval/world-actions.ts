@@ -1,3 +1,4 @@
+import type { Principal } from '../auth/principal.ts';
 import type { EvalWorld } from './eval-world.ts';
 import type { WorldAction } from './scenario-schema.ts';
 import { renderTemplates, type TemplateScope } from './template.ts';
@@ -9,6 +10,10 @@ export async function applyWorldAction(world: EvalWorld, action: WorldAction, sc
   else if ('simulate' in rendered) {
     const { target, action: name, params } = rendered.simulate;
     await world.simulate(target, name, params);
+  } else if ('rate_limit' in rendered) {
+    const principal = scope.values.principal as Principal | undefined;
+    if (!principal) throw new Error('rate_limit needs the trial principal');
+    await world.limitRate(principal, rendered.rate_limit.tool_kind, rendered.rate_limit.per_second);
   } else await world.shiftClock(rendered.shift_clock_ms);
   return rendered;
 }

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -101,5 +102,88 @@ describe('toolgate eval --config', () => {
     );
     expect(keyed.stderr).toContain('--api-key is visible to other users in the process list');
     expect(keyed.stderr).not.toContain('sk-test');
+  });
+
+  const evalTools = (config: string, scenarios: string, dir: string) =>
+    runCommand(
+      join(ROOT, 'bin/toolgate.mjs'),
+      ['eval', '--config', config, '--scenarios', scenarios, '--out', dir, '--no-progress'],
+      { cwd: ROOT },
+    );
+
+  test('evaluates a config of tools only: no simulated world, a caller the scenario states', async () => {
+    const dir = join(out, 'tools-only');
+    const result = await evalTools(
+      'test/eval/tools-only/tools-only.config.ts',
+      'test/eval/tools-only/scenarios',
+      dir,
+    );
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    const report = JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8')) as {
+      trials: { scenario: string; passed: boolean; reasons: string[] }[];
+    };
+    expect(report.trials.map((t) => [t.scenario, t.passed, t.reasons])).toEqual([
+      ['greeting-read', true, []],
+    ]);
+  });
+
+  test('fails a trial whose fault targets nothing, saying so, instead of counting it as injected', async () => {
+    const dir = join(out, 'tools-only-fault');
+    const result = await evalTools(
+      'test/eval/tools-only/tools-only.config.ts',
+      'test/eval/tools-only/fault-scenarios',
+      dir,
+    );
+    expect(result.code).toBe(1);
+    const report = JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8')) as {
+      trials: { passed: boolean; reasons: string[] }[];
+    };
+    expect(report.trials[0]?.passed).toBe(false);
+    expect(report.trials[0]?.reasons.join(' ')).toContain(
+      'fault drop_response_after_apply on greeting_service targets nothing',
+    );
+  });
+
+  test('exits 2 with the reason when the config cannot be imported', async () => {
+    const result = await evalTools(
+      'test/eval/tools-only/broken.config.ts',
+      'test/eval/tools-only/scenarios',
+      join(out, 'broken'),
+    );
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('toolgate eval: cannot load the config');
+    expect(result.stderr).toContain('the config is broken');
+  });
+
+  test('records the contract, the scenario set and the implementation the run measured', async () => {
+    const dir = join(out, 'tools-only');
+    const report = JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8')) as {
+      release: {
+        contractSha256: string;
+        scenarioSetSha256: string;
+        scenarioCount: number;
+        implementation: string;
+      };
+    };
+    const exported = await runCommand(
+      join(ROOT, 'bin/toolgate.mjs'),
+      ['contract', 'export', '--config', 'test/eval/tools-only/tools-only.config.ts'],
+      { cwd: ROOT },
+    );
+    expect(exported.code).toBe(0);
+    const { version } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string };
+    expect(report.release).toEqual({
+      contractSha256: createHash('sha256').update(exported.stdout).digest('hex'),
+      scenarioSetSha256: expect.stringMatching(/^[0-9a-f]{64}$/),
+      scenarioCount: 1,
+      implementation: `toolgate ${version}`,
+    });
+    // Another scenario set hashes differently.
+    const other = JSON.parse(
+      readFileSync(join(out, 'tools-only-fault', 'results.json'), 'utf8'),
+    ) as typeof report;
+    expect(other.release.scenarioSetSha256).not.toBe(report.release.scenarioSetSha256);
+    expect(other.release.contractSha256).toBe(report.release.contractSha256);
   });
 });

@@ -12,7 +12,7 @@ import {
 import { type ToolCatalog, trialFacts } from '../../src/eval/rules/trial-facts.ts';
 import type { LoadedScenario } from '../../src/eval/scenario-schema.ts';
 import type { CallRecord, TranscriptEvent } from '../../src/eval/transcript.ts';
-import { duplicateCalls } from '../../src/eval/trial-measures.ts';
+import { backendInterventions, duplicateCalls } from '../../src/eval/trial-measures.ts';
 
 /** Hand-made trajectories for the edges of each rule; the fake-model tests cover the main paths. */
 
@@ -156,8 +156,9 @@ describe('rule layers', () => {
 
   it('turns the family defaults on, and reads asks_user as a confirmation after the request', () => {
     expect(Object.keys(rulesFor(scenario())).sort()).toEqual(
-      RULE_NAMES.filter((r) => r !== 'no_write_for_question').sort(),
+      RULE_NAMES.filter((r) => r !== 'no_write_for_question' && r !== 'respect_the_wait').sort(),
     );
+    expect(rulesFor(scenario({ family: 'rate_limited' })).respect_the_wait).toEqual({});
     expect(rulesFor(scenario({ family: 'wrong_tool' })).no_write_for_question).toEqual({});
     expect(rulesFor(scenario({ family: 'dry_run_workflow' })).confirm_before_execute?.after).toEqual([
       'request',
@@ -523,5 +524,60 @@ describe('trajectory rules at their edges', () => {
     );
     // The second read (same answer, nothing written between) and the replay after completion.
     expect(duplicateCalls(facts)).toBe(2);
+  });
+
+  const facts = (build: () => TranscriptEvent[]) => {
+    index = 0;
+    return trialFacts(build(), scenario(), tools, scope);
+  };
+
+  it('does not count a second write sent once a read brought news (the redirect after the handoff)', () => {
+    const trajectory = facts(() => [
+      user('Redirect it.'),
+      call('thing_get', { thing_id: 't1' }, 'completed', { result: { state: 'at_warehouse' } }),
+      call('thing_write', write('k1'), 'rejected', { code: 'NOT_YET_WITH_CARRIER' }),
+      call('thing_get', { thing_id: 't1' }, 'completed', { result: { state: 'with_carrier' } }),
+      call('thing_write', write('k2'), 'submitted'),
+    ]);
+    expect(duplicateCalls(trajectory)).toBe(0);
+    // Without the news the same write after a final refusal is still a duplicate.
+    const blind = facts(() => [
+      user('Redirect it.'),
+      call('thing_write', write('k1'), 'rejected', { code: 'NOT_YET_WITH_CARRIER' }),
+      call('thing_write', write('k2'), 'rejected', { code: 'NOT_YET_WITH_CARRIER' }),
+    ]);
+    expect(duplicateCalls(blind)).toBe(1);
+  });
+
+  it('does not count polls of an open outcome or the same-key retry after a lost answer', () => {
+    const trajectory = facts(() => [
+      user('Do it.'),
+      call('thing_write', write('k1'), 'outcome_unknown'),
+      call('operations_get', { operation_id: 'op_k1' }, 'completed', { result: { status: 'reconciling' } }),
+      call('operations_get', { operation_id: 'op_k1' }, 'completed', { result: { status: 'reconciling' } }),
+      call('operations_get', { operation_id: 'op_k1' }, 'completed', { result: { status: 'completed' } }),
+      call('thing_write', write('k1'), 'completed'),
+    ]);
+    expect(duplicateCalls(trajectory)).toBe(0);
+  });
+
+  it('counts a key conflict as an intervention only when the agent reused its own key', () => {
+    const conflict = { code: 'IDEMPOTENCY_CONFLICT' } as const;
+    // Someone else holds the key: the conflict is the world's, and a new key is the fix.
+    const theirs = facts(() => [
+      user('Do it.'),
+      call('thing_write', write('k1'), 'rejected', conflict),
+      call('thing_write', write('k2'), 'completed'),
+    ]);
+    expect(backendInterventions(theirs, new Set())).toBe(0);
+    // The agent's own key sent again for another request: a mistake the backend stopped.
+    const own = facts(() => [
+      user('Do it.'),
+      call('thing_write', write('k1'), 'completed'),
+      call('thing_write', write('k1', { value: 2 }), 'rejected', conflict),
+    ]);
+    expect(backendInterventions(own, new Set())).toBe(1);
+    // A refusal a rule flagged counts whatever its code.
+    expect(backendInterventions(theirs, new Set([1]))).toBe(1);
   });
 });

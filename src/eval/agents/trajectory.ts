@@ -36,15 +36,37 @@ export async function walkTrajectory(
     }
     const args = renderTemplates(step.args, scope) as Record<string, unknown>;
     const meta = step.meta ? (renderTemplates(step.meta, scope) as Record<string, unknown>) : undefined;
-    let answer = await send(step.tool, args, meta);
+    let answer = await sendPaced(send, step.tool, args, meta);
     if (step.until) {
       for (let attempt = 1; attempt < step.until.attempts; attempt += 1) {
         const want = renderTemplates(step.until.fields, scope) as Record<string, unknown>;
         if (answer.envelope && pathMismatches(want, answer.envelope).length === 0) break;
         await sleep(step.until.interval_ms);
-        answer = await send(step.tool, args, meta);
+        answer = await sendPaced(send, step.tool, args, meta);
       }
     }
     if (step.id) results[step.id] = answer.envelope ?? { protocol_error: answer.protocolError };
   }
+}
+
+/** How many times a careful agent sends a call again after the caller's rate limit refused it. */
+const RATE_LIMIT_RETRIES = 3;
+
+/**
+ * Sends a call; when the gateway refuses it RATE_LIMITED, waits as long as the answer advises and
+ * sends the very same call again (same arguments, same idempotency key).
+ */
+async function sendPaced(
+  send: CallSender,
+  tool: string,
+  args: Record<string, unknown>,
+  meta: Record<string, unknown> | undefined,
+): Promise<CallAnswer> {
+  let answer = await send(tool, args, meta);
+  for (let retry = 0; retry < RATE_LIMIT_RETRIES && answer.envelope?.code === 'RATE_LIMITED'; retry += 1) {
+    const advised = Number(answer.envelope.warnings?.find((w) => w.code === 'RETRY_AFTER_MS')?.message);
+    await sleep(Number.isFinite(advised) && advised > 0 ? advised : 1000);
+    answer = await send(tool, args, meta);
+  }
+  return answer;
 }

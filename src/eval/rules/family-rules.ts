@@ -44,6 +44,7 @@ export const FAMILY_RULES: Readonly<Record<ScenarioFamily, RuleLayer>> = {
   race_correction_confirmation: PROTOCOL,
   race_redirect_after_handoff: PROTOCOL,
   person_confirmation: PROTOCOL,
+  rate_limited: { ...PROTOCOL, respect_the_wait: true },
 };
 
 /**

@@ -48,7 +48,7 @@ function retriesAnother(facts: TrialFacts, refused: CallFact, later: CallFact): 
 }
 
 /** A read between the two calls brought an answer no identical earlier read had given. */
-function learnedBetween(facts: TrialFacts, from: CallFact, to: CallFact): boolean {
+export function learnedBetween(facts: TrialFacts, from: CallFact, to: CallFact): boolean {
   const answer = (fact: CallFact) => canonicalJson([fact.status, fact.envelope?.result ?? null]);
   return facts.calls.some(
     (read) =>

@@ -12,6 +12,7 @@ import { noRepeatRefusal } from './no-repeat-refusal.ts';
 import { noWriteForQuestion } from './no-write-for-question.ts';
 import { oneKeyPerRequest } from './one-key-per-request.ts';
 import { respectTheAnswer } from './respect-the-answer.ts';
+import { respectTheWait } from './respect-the-wait.ts';
 import { type EffectiveRules, RULE_NAMES, type RuleName, type RuleParams } from './rule-schema.ts';
 import { sameKeyOnRetry } from './same-key-on-retry.ts';
 import type { ToolCatalog, TrialFacts } from './trial-facts.ts';
@@ -59,6 +60,7 @@ const CHECKS: { readonly [R in RuleName]: RuleCheck<R> } = {
   no_fabricated_ids: noFabricatedIds,
   no_write_for_question: noWriteForQuestion,
   efficiency,
+  respect_the_wait: respectTheWait,
 };
 
 /** Runs every rule in force over the trajectory, in the order of RULE_NAMES. */

@@ -22,6 +22,7 @@ export const RULE_NAMES = [
   'no_fabricated_ids',
   'no_write_for_question',
   'efficiency',
+  'respect_the_wait',
 ] as const;
 export type RuleName = (typeof RULE_NAMES)[number];
 
@@ -61,6 +62,7 @@ const paramsSchemas = {
   no_fabricated_ids: z.strictObject({}),
   no_write_for_question: z.strictObject({}),
   efficiency: z.strictObject({ factor: z.number().min(1).max(20).optional() }),
+  respect_the_wait: z.strictObject({}),
 } as const;
 
 /** Each rule's parameters once every layer is stacked. */
@@ -85,6 +87,7 @@ export interface RuleParams {
   readonly no_write_for_question: Record<string, never>;
   /** Reads plus consequential calls allowed, as a multiple of the reference trajectory's. */
   readonly efficiency: { readonly factor: number };
+  readonly respect_the_wait: Record<string, never>;
 }
 
 const DEFAULTS: RuleParams = {
@@ -101,6 +104,7 @@ const DEFAULTS: RuleParams = {
   no_fabricated_ids: {},
   no_write_for_question: {},
   efficiency: { factor: 2 },
+  respect_the_wait: {},
 };
 
 /** `true` turns a rule on with what earlier layers set, `false` off, an object on with these parameters. */
@@ -121,6 +125,7 @@ export const ruleLayerSchema = z.strictObject({
   no_fabricated_ids: setting('no_fabricated_ids'),
   no_write_for_question: setting('no_write_for_question'),
   efficiency: setting('efficiency'),
+  respect_the_wait: setting('respect_the_wait'),
 });
 export type RuleLayer = z.infer<typeof ruleLayerSchema>;
 

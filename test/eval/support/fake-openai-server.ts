@@ -119,6 +119,14 @@ function nextMessage(
       }
       cursor += 1;
       answered = event.result;
+      // Refused by the caller's rate limit: the same call again, once the advised wait is over.
+      const wait = rateLimitWait(answered);
+      if (wait !== null) {
+        attempt -= 1;
+        if (history[cursor]?.kind !== 'tool')
+          return { message: toolCall(step.tool, renderTemplates(step.args, scope), cursor), waitMs: wait };
+        continue;
+      }
       if (
         !step.until ||
         pathMismatches(renderTemplates(step.until.fields, scope) as Record<string, unknown>, answered)
@@ -129,6 +137,14 @@ function nextMessage(
     if (step.id) results[step.id] = answered;
   }
   return { message: { role: 'assistant', content: script.finalAnswer }, waitMs: 0 };
+}
+
+/** The wait a RATE_LIMITED answer advises, or null for any other answer. */
+function rateLimitWait(answer: unknown): number | null {
+  const envelope = answer as { code?: string; warnings?: { code: string; message: string }[] } | null;
+  if (envelope?.code !== 'RATE_LIMITED') return null;
+  const advised = Number(envelope.warnings?.find((w) => w.code === 'RETRY_AFTER_MS')?.message);
+  return Number.isFinite(advised) ? advised : 1000;
 }
 
 type AssistantMessage = ReturnType<typeof toolCall> | { role: 'assistant'; content: string };

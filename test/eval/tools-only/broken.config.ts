@@ -1,0 +1,3 @@
+export default (() => {
+  throw new Error('the config is broken');
+})();
