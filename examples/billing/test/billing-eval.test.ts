@@ -2,12 +2,11 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCommand } from '../../../test/support/serve-process.ts';
-import { type Started, startBillingService } from './child-processes.ts';
+import { linkToolgatePackage } from './billing-stack.ts';
+import { runToolgate, type Started, startBillingService } from './child-processes.ts';
 import { ServiceData } from './service-data.ts';
 
 const EXAMPLE_DIR = join(import.meta.dirname, '..');
-const TOOLGATE_CLI = join(EXAMPLE_DIR, 'node_modules/toolgate/bin/toolgate.mjs');
 /** The port the example's scenarios aim their backend faults at. */
 const SERVICE_PORT = 41931;
 
@@ -20,6 +19,7 @@ describe('toolgate eval of the billing tools', () => {
   let dir: string;
   let service: Started;
   beforeAll(async () => {
+    linkToolgatePackage();
     dir = mkdtempSync(join(tmpdir(), 'billing-eval-'));
     service = await startBillingService({ dbFile: join(dir, 'billing.db'), port: SERVICE_PORT });
   });
@@ -30,8 +30,7 @@ describe('toolgate eval of the billing tools', () => {
 
   it('passes its scenarios with the reference agent, one credit note despite the lost answer', async () => {
     const out = join(dir, 'out');
-    const result = await runCommand(
-      TOOLGATE_CLI,
+    const result = await runToolgate(
       [
         'eval',
         '--config',

@@ -114,3 +114,27 @@ export async function mintToken(
   ]);
   return stdout.trim();
 }
+
+/** What a finished command printed, and its exit code. */
+export interface CommandResult {
+  readonly code: number;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/** Runs the installed `toolgate` command to its end; a non-zero exit is a result, not an exception. */
+export async function runToolgate(
+  args: readonly string[],
+  options: { cwd?: string; env?: Record<string, string> } = {},
+): Promise<CommandResult> {
+  try {
+    const { stdout, stderr } = await promisify(execFile)(process.execPath, [TOOLGATE_CLI, ...args], {
+      cwd: options.cwd,
+      env: { ...process.env, ...options.env },
+    });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const failed = error as { code: number; stdout: string; stderr: string };
+    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
+  }
+}
