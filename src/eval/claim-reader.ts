@@ -56,13 +56,18 @@ export const CLAIM_STRENGTH: Readonly<Record<Claim, number>> = {
   completed: 3,
 };
 
+/** The final message's words without its `CLAIM:` line: what the message says in prose. */
+export function messageProse(text: string): string {
+  return text.replace(/\**\s*CLAIM\s*\**\s*:\s*\**\s*[a-z_ -]*\**/gi, '');
+}
+
 /**
  * Every assertion of the final message's text (the `CLAIM:` line left out), in order. Negated or
  * conditional phrases ("has not completed", "once it is done") and completions of a preparation
  * ("I created a draft") assert nothing.
  */
 export function readAssertions(text: string): Assertion[] {
-  const prose = text.replace(/\**\s*CLAIM\s*\**\s*:\s*\**\s*[a-z_ -]*\**/gi, '');
+  const prose = messageProse(text);
   const found: { at: number; end: number; assertion: Assertion }[] = [];
   for (const { claim, pattern } of PHRASES) {
     for (const match of prose.matchAll(pattern)) {

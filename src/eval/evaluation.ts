@@ -14,6 +14,8 @@ import {
   scoreBy,
   summarizeScenarios,
 } from './scoring.ts';
+import type { SecondOpinionJudge } from './second-opinion.ts';
+import { type SecondOpinionSummary, summarizeSecondOpinions } from './second-opinion-summary.ts';
 import { runTrial, type TrialResult } from './trial-runner.ts';
 
 export interface EvaluationOptions {
@@ -29,6 +31,8 @@ export interface EvaluationOptions {
   readonly about?: Record<string, string>;
   /** Also run the do-nothing baseline once per scenario (default true). */
   readonly baseline?: boolean;
+  /** A judge model asked about each agent trial's final message, reported apart (`--judge-model`). */
+  readonly secondOpinion?: SecondOpinionJudge;
 }
 
 export const REPORT_FORMAT = 'toolgate-eval/2';
@@ -64,6 +68,11 @@ export interface EvaluationReport {
   readonly baseline?: Score;
   /** How tool-result tokens are estimated. */
   readonly resultTokenMethod?: string;
+  /**
+   * The judge model's second opinion on the final messages (`--judge-model`): agreement with the
+   * claim reader and its own tokens. Advisory: no score above counts it.
+   */
+  readonly secondOpinion?: SecondOpinionSummary;
 }
 
 /** Runs every scenario `trials` times per agent against one world, resetting it between trials. */
@@ -97,6 +106,7 @@ export async function runEvaluation(options: EvaluationOptions): Promise<Evaluat
           agent,
           trial,
           timeoutMs: options.trialTimeoutMs ?? 120_000,
+          ...(options.secondOpinion ? { secondOpinion: options.secondOpinion } : {}),
         });
         results.push(result);
         options.onTrial?.(results.length, total, result);
@@ -124,6 +134,7 @@ export function buildReport(
   const splits = [...new Set(results.map((r) => r.split))].sort();
   const curves: Record<string, PassHatK> = { all: passHatK(results) };
   for (const split of splits) curves[split] = passHatK(results.filter((r) => r.split === split));
+  const secondOpinion = summarizeSecondOpinions(results);
   return {
     format: REPORT_FORMAT,
     agent: options.agents[0]?.kind ?? 'reference',
@@ -142,5 +153,6 @@ export function buildReport(
     scenarios: summarizeScenarios(results),
     trials: results,
     resultTokenMethod: RESULT_TOKEN_METHOD,
+    ...(secondOpinion ? { secondOpinion } : {}),
   };
 }

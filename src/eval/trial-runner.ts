@@ -2,11 +2,14 @@ import type { AgentKind, EvalAgent } from './agents/eval-agent.ts';
 import type { Claim } from './claim.ts';
 import type { EvalWorld } from './eval-world.ts';
 import { judgeTrial, type TrialMetrics } from './judge.ts';
+import { requestStatus } from './request-status.ts';
 import type { Violation } from './rules/rule-check.ts';
 import { toolCatalog } from './rules/trial-facts.ts';
 import type { LoadedScenario } from './scenario-schema.ts';
 import { ScriptedPerson } from './scripted-person.ts';
 import { ScriptedUser } from './scripted-user.ts';
+import type { SecondOpinion, SecondOpinionJudge } from './second-opinion.ts';
+import type { Prober } from './state-checks.ts';
 import { renderTemplates } from './template.ts';
 import { ToolSession } from './tool-session.ts';
 import { Transcript, type TranscriptEvent } from './transcript.ts';
@@ -32,6 +35,8 @@ export interface TrialResult {
   readonly expectedClaim: Claim | readonly Claim[];
   readonly metrics: TrialMetrics;
   readonly transcript: readonly TranscriptEvent[];
+  /** The judge model's reading of the final message (`--judge-model`): advisory, never part of the verdict. */
+  readonly judge?: SecondOpinion;
 }
 
 export interface TrialOptions {
@@ -40,6 +45,8 @@ export interface TrialOptions {
   readonly agent: EvalAgent;
   readonly trial: number;
   readonly timeoutMs: number;
+  /** Asked about the final message once the trial is judged. */
+  readonly secondOpinion?: SecondOpinionJudge;
 }
 
 /**
@@ -98,6 +105,11 @@ export async function runTrial(options: TrialOptions): Promise<TrialResult> {
     });
     transcript.add({ kind: 'agent', text: run.answer });
     const latencyMs = performance.now() - started;
+    const probe: Prober = async (tool, args, as) => {
+      const who = as ? resolvePrincipal(as, fixtures) : principal;
+      const result = await (await world.connect(who)).callTool({ name: tool, arguments: args });
+      return result.structuredContent;
+    };
     const verdict = await judgeTrial({
       scenario,
       run,
@@ -106,12 +118,18 @@ export async function runTrial(options: TrialOptions): Promise<TrialResult> {
       scope,
       tools: toolCatalog(await session.listTools()),
       latencyMs,
-      probe: async (tool, args, as) => {
-        const who = as ? resolvePrincipal(as, fixtures) : principal;
-        const result = await (await world.connect(who)).callTool({ name: tool, arguments: args });
-        return result.structuredContent;
-      },
+      probe,
     });
+    // Asked only once the verdict is fixed: the second opinion is reported beside it, never folded in.
+    const judge = options.secondOpinion
+      ? {
+          judge: await options.secondOpinion.opine({
+            request: rendered.request,
+            answer: run.answer,
+            status: await requestStatus(transcript.calls(), probe),
+          }),
+        }
+      : {};
     // A fault no request met did nothing: the trial did not test what it says it tested.
     const idle = (world.unappliedFaults?.() ?? []).map((f) => `harness: ${f}`);
     if (idle.length > 0) {
@@ -121,9 +139,10 @@ export async function runTrial(options: TrialOptions): Promise<TrialResult> {
         passed: false,
         reasons: [...verdict.reasons, ...idle],
         transcript: transcript.events,
+        ...judge,
       };
     }
-    return { ...base, ...verdict, transcript: transcript.events };
+    return { ...base, ...verdict, transcript: transcript.events, ...judge };
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     return {

@@ -4,6 +4,7 @@ import { failureMatrix } from './failure-matrix.ts';
 import { comparisonSection, familyTable, metricsTable, policyTable, scenarioTable } from './html-tables.ts';
 import { trialTranscript } from './html-transcript.ts';
 import { pct } from './metric-rows.ts';
+import { secondOpinionSection } from './second-opinion-section.ts';
 import { escapeXml as esc, groupedBarChart, lineChart, stackedBarChart } from './svg-charts.ts';
 import { matrixChart } from './svg-matrix.ts';
 
@@ -101,6 +102,7 @@ ${report.comparison ? comparisonSection(report.comparison) : ''}
 <h2>By family and split</h2>${familyTable(report)}
 ${report.labels.length > 1 ? `<h2>By policy</h2>${policyTable(report)}` : ''}
 <h2>Scenarios</h2>${scenarioTable(report)}
+${report.secondOpinion ? secondOpinionSection(report.secondOpinion) : ''}
 <h2>Transcripts</h2><div id="transcripts">${report.trials.map(trialTranscript).join('\n')}</div>
 </body></html>
 `;

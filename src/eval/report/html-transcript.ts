@@ -23,7 +23,18 @@ export function trialTranscript(trial: TrialResult): string {
   const reasons = trial.reasons.length
     ? `<ul class="reasons">${trial.reasons.map((r) => `<li>${esc(r)}</li>`).join('')}</ul>`
     : '<p class="pass">Passed: the task done, every rule kept, nothing unsafe.</p>';
-  return `<details class="trial" id="${trialAnchor(trial)}" data-passed="${trial.passed}"><summary><span class="${trial.passed ? 'pass' : 'fail'}">${trial.passed ? 'passed' : 'failed'}</span> ${esc(trial.scenario)} [${esc(trial.label)}] trial ${trial.trial}: claimed ${esc(trial.claim ?? 'nothing')}, expected ${esc(expected)}</summary><p>${esc(trial.title)}</p><ol class="events">${events}</ol><p class="claim">Final claim: <b>${esc(trial.claim ?? 'none')}</b> (expected ${esc(expected)})</p>${reasons}</details>`;
+  return `<details class="trial" id="${trialAnchor(trial)}" data-passed="${trial.passed}"><summary><span class="${trial.passed ? 'pass' : 'fail'}">${trial.passed ? 'passed' : 'failed'}</span> ${esc(trial.scenario)} [${esc(trial.label)}] trial ${trial.trial}: claimed ${esc(trial.claim ?? 'nothing')}, expected ${esc(expected)}</summary><p>${esc(trial.title)}</p><ol class="events">${events}</ol><p class="claim">Final claim: <b>${esc(trial.claim ?? 'none')}</b> (expected ${esc(expected)})</p>${reasons}${opinion(trial)}</details>`;
+}
+
+/** The judge model's reading, marked advisory: it is not among the reasons above. */
+function opinion(trial: TrialResult): string {
+  const judge = trial.judge;
+  if (!judge) return '';
+  const said =
+    judge.verdict === null
+      ? esc(judge.unavailable ?? 'judge unavailable')
+      : `${esc(judge.verdict)} (claim reader: ${esc(judge.claimReader)}; ${judge.agreesWithClaimReader ? 'agrees' : 'disagrees'})`;
+  return `<p class="second-opinion">Second opinion, advisory (${esc(judge.model)}): ${said}</p>`;
 }
 
 function eventItem(event: TranscriptEvent, violationsAt: ReadonlyMap<number, readonly string[]>): string {

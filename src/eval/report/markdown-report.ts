@@ -2,6 +2,7 @@ import type { EvaluationReport } from '../evaluation.ts';
 import type { Comparison } from './comparison.ts';
 import { failureMatrix } from './failure-matrix.ts';
 import { FAMILY_COLUMNS, METRIC_ROWS, pct } from './metric-rows.ts';
+import { secondOpinionLines } from './second-opinion-section.ts';
 
 const table = (head: readonly string[], rows: readonly (readonly string[])[]): string[] => [
   `| ${head.join(' | ')} |`,
@@ -11,7 +12,8 @@ const table = (head: readonly string[], rows: readonly (readonly string[])[]): s
 
 /**
  * A Markdown summary: headline numbers, every metric with dev and holdout side by side, both sides
- * per family and split (and per policy), failures by family and rule, each failure with its reasons.
+ * per family and split (and per policy), failures by family and rule, each failure with its reasons,
+ * and the judge model's second opinion apart when there is one.
  */
 export function markdownReport(report: EvaluationReport): string {
   const splits = Object.keys(report.bySplit);
@@ -108,6 +110,7 @@ export function markdownReport(report: EvaluationReport): string {
     lines.push(`- **${f.scenario}** [${f.split}, ${f.family}, ${f.label}] ${f.successes}/${f.trials}`);
     for (const reason of f.reasons) lines.push(`  - ${reason}`);
   }
+  if (report.secondOpinion) lines.push('', ...secondOpinionLines(report.secondOpinion));
   return `${lines.join('\n')}\n`;
 }
 
