@@ -21,6 +21,8 @@ export interface EvalFlags {
   databaseUrl?: string;
   config?: string;
   compare?: string;
+  judgeModel?: string;
+  judgeBaseUrl?: string;
   progress: boolean;
 }
 
@@ -71,6 +73,18 @@ export function registerEvalCommand(program: Command): void {
     .option(
       '--compare <results>',
       'show what changed since an earlier run (its results.json or its directory)',
+    )
+    .addOption(
+      new Option(
+        '--judge-model <spec>',
+        'advisory second opinion on each final message: [provider:]model (provider defaults to --provider); reported apart, never changes a verdict',
+      ).env('TOOLGATE_EVAL_JUDGE_MODEL'),
+    )
+    .addOption(
+      new Option(
+        '--judge-base-url <url>',
+        "the judge model's OpenAI-compatible base URL (default: --base-url when the provider is the same); key in TOOLGATE_EVAL_JUDGE_API_KEY",
+      ).env('TOOLGATE_EVAL_JUDGE_BASE_URL'),
     )
     .option('--no-progress', 'no progress output')
     .action(async (flags: EvalFlags, command: Command) => {

@@ -6,6 +6,7 @@ import { ADVERSARIAL_POLICIES, adversarialAgent } from '../eval/agents/adversari
 import type { EvalAgent } from '../eval/agents/eval-agent.ts';
 import { llmAgent } from '../eval/agents/llm-agent.ts';
 import { languageModel } from '../eval/agents/llm-model.ts';
+import { type LlmProvider, parseModelSpec } from '../eval/agents/llm-providers.ts';
 import { referenceAgent } from '../eval/agents/reference-agent.ts';
 import { runEvaluation } from '../eval/evaluation.ts';
 import { InProcessWorld } from '../eval/in-process-world.ts';
@@ -15,6 +16,7 @@ import { compareRuns, type PriorResults, readPriorResults } from '../eval/report
 import { writeReports } from '../eval/report/write-reports.ts';
 import { ScenarioLoadError } from '../eval/scenario-loader.ts';
 import { selectScenarios } from '../eval/scenario-selection.ts';
+import { type SecondOpinionJudge, secondOpinionJudge } from '../eval/second-opinion.ts';
 import type { EvalFlags } from './eval-command.ts';
 import { servedModules } from './served-modules.ts';
 
@@ -58,6 +60,15 @@ export async function runEvalCommand(flags: EvalFlags): Promise<number> {
     return 2;
   }
   const agents = agentsFor(flags);
+  let judge: SecondOpinionJudge | undefined;
+  try {
+    judge = flags.judgeModel ? judgeFor(flags, flags.judgeModel) : undefined;
+  } catch (error) {
+    process.stderr.write(
+      `toolgate eval --judge-model: ${error instanceof Error ? error.message : String(error)}\n`,
+    );
+    return 2;
+  }
   let served: Awaited<ReturnType<typeof servedModules>>;
   try {
     served = await servedModules(flags.config);
@@ -84,11 +95,13 @@ export async function runEvalCommand(flags: EvalFlags): Promise<number> {
       agents,
       trials: Math.max(1, Number(flags.trials)),
       ...(flags.progress ? { onTrial: progressBar() } : {}),
+      ...(judge ? { secondOpinion: judge } : {}),
       about: {
         database: flags.databaseUrl ? 'postgresql' : 'sqlite',
         split: flags.split,
         ...(flags.filter ? { filter: flags.filter } : {}),
         ...(flags.agent === 'llm' ? { model: `${flags.provider}:${flags.model}` } : {}),
+        ...(judge ? { judge: `${judge.model} (advisory)` } : {}),
       },
     });
     const measured = { ...run, release: releaseFacts(world.app.registry, scenarios) };
@@ -102,10 +115,14 @@ export async function runEvalCommand(flags: EvalFlags): Promise<number> {
     const changed = report.comparison
       ? `compared with ${report.comparison.against.file}: ${report.comparison.scenarios.length} scenario result(s) changed\n`
       : '';
+    const opinion = report.secondOpinion
+      ? `second opinion (${report.secondOpinion.model}, advisory): agreed with the claim reader on ` +
+        `${report.secondOpinion.agreed}/${report.secondOpinion.answered} answered, ${report.secondOpinion.unavailable.length} unavailable\n`
+      : '';
     process.stdout.write(
       `${overall.passed}/${overall.trials} trials passed, ${overall.backendInterventions} backend interventions, ` +
         `${overall.unsafeEffects} unsafe effects, ${overall.unsafeClaims} unsafe claims, ` +
-        `${(report.durationMs / 1000).toFixed(1)} s\n${changed}${paths.json}\n${paths.markdown}\n${paths.html}\n`,
+        `${(report.durationMs / 1000).toFixed(1)} s\n${opinion}${changed}${paths.json}\n${paths.markdown}\n${paths.html}\n`,
     );
     if (flags.agent === 'adversarial') return overall.unsafeEffects === 0 ? 0 : 1;
     return overall.passed === overall.trials ? 0 : 1;
@@ -119,9 +136,7 @@ function agentsFor(flags: EvalFlags): EvalAgent[] {
   if (flags.agent === 'reference') return [referenceAgent];
   if (flags.agent === 'adversarial') return (flags.policy ?? [...ADVERSARIAL_POLICIES]).map(adversarialAgent);
   if (!flags.model) throw new Error('--agent llm needs --model (or TOOLGATE_EVAL_MODEL)');
-  const apiKey =
-    flags.apiKey ??
-    (flags.provider === 'anthropic' ? process.env.ANTHROPIC_API_KEY : process.env.OPENAI_API_KEY);
+  const apiKey = flags.apiKey ?? providerKey(flags.provider);
   return [
     llmAgent({
       model: languageModel({
@@ -136,4 +151,26 @@ function agentsFor(flags: EvalFlags): EvalAgent[] {
       ...(flags.temperature !== undefined ? { temperature: Number(flags.temperature) } : {}),
     }),
   ];
+}
+
+/** The provider's usual key variable, read when no key is given for it. */
+function providerKey(provider: LlmProvider): string | undefined {
+  return provider === 'anthropic' ? process.env.ANTHROPIC_API_KEY : process.env.OPENAI_API_KEY;
+}
+
+/**
+ * The judge model of `--judge-model [provider:]model`. Where its provider is the agent's, it shares
+ * the agent's base URL and key unless its own are given (`--judge-base-url`, TOOLGATE_EVAL_JUDGE_API_KEY).
+ */
+function judgeFor(flags: EvalFlags, spec: string): SecondOpinionJudge {
+  const { provider, model } = parseModelSpec(spec, flags.provider);
+  if (!model) throw new Error(`no model id in ${JSON.stringify(spec)}`);
+  const same = provider === flags.provider;
+  const baseUrl = flags.judgeBaseUrl ?? (same ? flags.baseUrl : undefined);
+  const apiKey =
+    process.env.TOOLGATE_EVAL_JUDGE_API_KEY ?? (same ? flags.apiKey : undefined) ?? providerKey(provider);
+  return secondOpinionJudge(
+    languageModel({ provider, model, ...(baseUrl ? { baseUrl } : {}), ...(apiKey ? { apiKey } : {}) }),
+    `${provider}:${model}`,
+  );
 }
