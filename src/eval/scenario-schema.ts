@@ -189,6 +189,11 @@ export const scenarioSchema = z.strictObject({
   request: z.string().min(1).max(2000),
   /** Answers the scripted user gives, in order, whenever the agent asks a question. */
   user_replies: z.array(z.string().min(1).max(2000)).default([]),
+  /**
+   * What the user answers, at most twice, once `user_replies` are used up; null for nothing. Absent: a
+   * "go ahead as I asked" when the scenario has no `user_replies`, nothing when it has some.
+   */
+  user_default_reply: z.string().min(1).max(2000).nullable().optional(),
   /** What the user's words state (values with their meaning), checked by `arguments_match_user`. */
   user_facts: z.array(userFactSchema).default([]),
   /** The person's answers to confirmations the client asks them, in order; the last one repeats. */

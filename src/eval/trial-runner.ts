@@ -7,7 +7,7 @@ import type { Violation } from './rules/rule-check.ts';
 import { toolCatalog } from './rules/trial-facts.ts';
 import type { LoadedScenario } from './scenario-schema.ts';
 import { ScriptedPerson } from './scripted-person.ts';
-import { ScriptedUser } from './scripted-user.ts';
+import { ScriptedUser, standingReplyOf } from './scripted-user.ts';
 import type { SecondOpinion, SecondOpinionJudge } from './second-opinion.ts';
 import type { Prober } from './state-checks.ts';
 import { renderTemplates } from './template.ts';
@@ -95,7 +95,7 @@ export async function runTrial(options: TrialOptions): Promise<TrialResult> {
     const person = new ScriptedPerson(rendered.confirmations, transcript);
     const client = await world.connect(principal, person.answer);
     const session = new ToolSession(client, world, scenario, scope, transcript, person);
-    const user = new ScriptedUser(rendered.request, rendered.replies, transcript);
+    const user = new ScriptedUser(rendered.request, rendered.replies, transcript, standingReplyOf(scenario));
     const run = await agent.run({
       scenario: { ...scenario, request: rendered.request, user_replies: rendered.replies },
       session,

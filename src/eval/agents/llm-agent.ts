@@ -60,7 +60,7 @@ export function llmAgent(options: LlmAgentOptions): EvalAgent {
         messages.push(...result.responseMessages);
         stepsLeft -= result.steps.length;
         text = result.text;
-        if (parseClaim(text) || context.user.remaining === 0 || result.finishReason === 'tool-calls') break;
+        if (parseClaim(text) || !context.user.canAnswer || result.finishReason === 'tool-calls') break;
         const reply = context.user.answer(text);
         if (reply === null) break;
         messages.push({ role: 'user', content: reply });
