@@ -7,6 +7,7 @@ import {
   confirmationDigest,
 } from '../contract/confirmation.ts';
 import type { OutcomeEnvelope } from '../contract/envelope.ts';
+import { parkedEnvelope } from '../operations/operation-envelopes.ts';
 import type { CallState } from './call-state.ts';
 import { buildEnvelope } from './envelope-builder.ts';
 import type { PossibleDuplicate } from './idempotency-layer.ts';
@@ -84,7 +85,7 @@ export const CONFIRM_FIELD = 'confirm';
 export const CHOICE_FIELD = 'choice';
 
 /**
- * The consent layer (after input validation, before a key is reserved; never for dry runs or for a
+ * The confirmation layer (after input validation, before a key is reserved; never for dry runs or for a
  * delivery of a key already taken, which is answered from its record): asks the tool whether this
  * input needs a person's confirmation and what they are shown; then either the person's answer,
  * carried back by the client, lets exactly the confirmed request run, or the tool's fallback for a
@@ -259,6 +260,19 @@ function detailText(details: Readonly<Record<string, ConfirmationDetail>> | unde
   const entries = Object.entries(details ?? {});
   if (entries.length === 0) return '';
   return ` (${entries.map(([k, v]) => `${k}: ${v === null ? 'none' : String(v)}`).join('; ')})`;
+}
+
+/**
+ * The answer to a call the `operator` fallback parked under its reserved operation: it waits for an
+ * approver until `expiresAt`; nothing was executed yet.
+ */
+export function parkedForApprover(
+  call: CallState,
+  operationId: string,
+  question: OperatorQuestion,
+  expiresAt: number,
+): OutcomeEnvelope {
+  return parkedEnvelope(call.tool, operationId, question.ask.message, expiresAt);
 }
 
 /** The confirmation an approver gave, as the handler executes under it. */

@@ -61,8 +61,8 @@ class CallContext implements ToolContext {
 }
 
 /**
- * Layers 6-7. Runs the domain handler with the tool's timeout. The handler's signal aborts when
- * the time is up or the client cancels; the call then settles without waiting for the handler.
+ * The execution layer: runs the domain handler under the tool's timeout. The handler's signal aborts
+ * when the time is up or the client cancels; the call then settles without waiting for the handler.
  */
 export async function executeWithTimeout(
   tool: RegisteredTool,

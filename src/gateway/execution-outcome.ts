@@ -7,9 +7,9 @@ import type { Execution } from './execution-layer.ts';
 import { answeredStatus, outcomeContractProblems, refusalContradiction } from './output-layer.ts';
 
 /**
- * Layer 8 applied: turns what the handler did into the envelope. A result that breaks the contract is
- * a visible OUTPUT_CONTRACT_VIOLATION; where an effect may have happened the status is outcome_unknown,
- * never `failed`.
+ * The output layer applied: turns what the handler did into the envelope. A result that breaks the
+ * contract is a visible OUTPUT_CONTRACT_VIOLATION; where an effect may have happened the status is
+ * outcome_unknown, never `failed`.
  */
 export function envelopeForExecution(
   call: CallState,
@@ -82,4 +82,20 @@ export function envelopeForExecution(
       });
     }
   }
+}
+
+/**
+ * The answer to a call one of whose layers failed before its handler ran, so nothing was executed:
+ * `DEPENDENCY_UNAVAILABLE` when the gateway's database stopped answering, else `INTERNAL_ERROR` with the
+ * correlation id. The error itself goes only to the log, under that id.
+ */
+export function envelopeBeforeExecution(call: CallState, error: unknown, log: Logger): OutcomeEnvelope {
+  const { tool } = call;
+  log.error({ corr: call.correlationId, tool: tool.definition.name, err: error }, 'pipeline failure');
+  if (isStoreUnavailable(error)) return storeUnavailable(tool, call, false);
+  return buildEnvelope(tool, {
+    status: 'failed',
+    code: 'INTERNAL_ERROR',
+    message: `An unexpected error occurred before execution (correlation id ${call.correlationId}); nothing was changed.`,
+  });
 }

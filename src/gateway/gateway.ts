@@ -4,18 +4,15 @@ import type { Logger } from 'pino';
 import type { Principal } from '../auth/principal.ts';
 import type { ConfirmationView } from '../contract/confirmation.ts';
 import type { OperationHandle } from '../contract/define-tool.ts';
-import type { FieldError, OutcomeEnvelope } from '../contract/envelope.ts';
-import { requestFingerprint } from '../contract/fingerprint.ts';
+import type { OutcomeEnvelope } from '../contract/envelope.ts';
 import type { RegisteredTool, ToolRegistry } from '../contract/tool-registry.ts';
-import { parkedEnvelope } from '../operations/operation-envelopes.ts';
 import type { PolicyEngine } from '../policy/policy-engine.ts';
 import type { SqlExecutor } from '../store/sql-database.ts';
-import { isStoreUnavailable } from '../store/store-unavailable.ts';
 import type { AuditSink } from '../telemetry/audit.ts';
 import { CallAnnotationSet } from '../telemetry/call-annotations.ts';
 import { type CallTrace, GatewayTracing } from '../telemetry/call-tracing.ts';
 import type { GatewayMetrics } from '../telemetry/metrics.ts';
-import { missingScopes } from './authorization-layer.ts';
+import { authorizationRefusal } from './authorization-layer.ts';
 import type { CallState } from './call-state.ts';
 import {
   type ConfirmationQuestion,
@@ -23,11 +20,17 @@ import {
   type ConsentChannel,
   confirmationStep,
   type OperatorQuestion,
+  parkedForApprover,
 } from './confirmation-layer.ts';
-import { buildEnvelope, storeUnavailable } from './envelope-builder.ts';
 import { executeWithTimeout } from './execution-layer.ts';
-import { envelopeForExecution } from './execution-outcome.ts';
-import type { Admission, ExecutionSlot, IdempotencyLayer, PossibleDuplicate } from './idempotency-layer.ts';
+import { envelopeBeforeExecution, envelopeForExecution } from './execution-outcome.ts';
+import {
+  type Admission,
+  type ExecutionSlot,
+  type IdempotencyLayer,
+  keyedCall,
+  type PossibleDuplicate,
+} from './idempotency-layer.ts';
 import { requirePrincipal } from './identity-layer.ts';
 import { validateInput } from './input-layer.ts';
 import { policyRefusal } from './policy-layer.ts';
@@ -121,10 +124,13 @@ export interface ConfirmedCall {
 }
 
 /**
- * The enforcement pipeline of DESIGN.md section 2, composed in one place. Each numbered step is one
- * module; the order is the contract, except that the scope check runs before input validation so that
- * a caller without the tool's scopes learns nothing about its input schema. Protocol errors throw McpError (JSON-RPC errors); everything
- * after that answers with the outcome envelope.
+ * The enforcement pipeline of DESIGN.md section 2, composed in one place. Each layer is one module that
+ * decides and answers its own refusal; this class only orders the layers and carries the call between
+ * them: protocol, identity, rate limit, authorization, input, then idempotency, with the policy and
+ * confirmation layers deciding once the key is known to be free and before it is reserved, then
+ * execution, output and telemetry. Authorization runs before input, so that a caller without the
+ * tool's scopes learns nothing about its input schema. The protocol and identity layers throw
+ * (JSON-RPC errors); every later layer answers with the outcome envelope.
  */
 export class Gateway {
   readonly #deps: GatewayDeps;
@@ -297,10 +303,10 @@ export class Gateway {
     span: CallTrace,
     onSettled: (call: CallState) => void,
   ): Promise<OutcomeEnvelope | Asking> {
-    // 1. Protocol: unknown tool or non-object arguments are JSON-RPC errors.
+    // The protocol layer: an unknown tool or arguments that are not an object are JSON-RPC errors.
     const tool = resolveTool(this.#deps.registry, request.name, principal);
     const rawArgs = requireArgumentsObject(request.arguments);
-    // 2. Identity: verified by the transport; refuse if absent.
+    // The identity layer: the transport verified the principal; a call without one is refused.
     const who = requirePrincipal(principal);
     const call: CallState = {
       tool,
@@ -318,28 +324,16 @@ export class Gateway {
       annotations: new CallAnnotationSet(),
       auditedWithOutcome: false,
     };
-    // Rate limit first: a caller over its rate is refused before any other work and reserves no key.
+    // The rate-limit layer: a caller over its rate is refused before any other work and reserves no key.
     const overRate = this.#deps.limits?.takeToken(who, tool.definition.kind);
     if (overRate) return this.#finish(call, rateLimited(tool, overRate));
-    // 3. Authorization: the tool's scopes against the principal, before anything about the input schema
-    // is echoed to a caller who may not use the tool at all.
-    const missing = missingScopes(tool, who);
-    if (missing.length > 0) {
-      return this.#finish(
-        call,
-        buildEnvelope(tool, {
-          status: 'failed',
-          code: 'FORBIDDEN',
-          message: `This caller is not allowed to use ${tool.definition.name}.`,
-          resolution: `Requires scope(s): ${missing.join(', ')}. Ask someone who holds them; do not retry.`,
-        }),
-      );
-    }
-    // 4. Input schema: closed objects, one field error per problem.
+    // The authorization layer, before anything about the input schema is echoed to a caller who may
+    // not use the tool at all.
+    const forbidden = authorizationRefusal(tool, who);
+    if (forbidden) return this.#finish(call, forbidden);
+    // The input layer: closed objects, one field error per problem.
     const input = validateInput(tool, rawArgs, request._meta);
-    if (!input.ok) {
-      return this.#finish(call, this.#invalidArguments(tool, input.fieldErrors));
-    }
+    if (!input.ok) return this.#finish(call, input.refusal);
     call.args = input.args;
     call.environment = tool.definition.environmentOf(input.args);
     call.key = input.key;
@@ -354,19 +348,7 @@ export class Gateway {
       return await this.#admitAndExecute(call, signal, request, slot);
     } catch (error) {
       // Reached only when a layer itself failed before the handler ran: nothing was executed.
-      this.#log.error(
-        { corr: call.correlationId, tool: tool.definition.name, err: error },
-        'pipeline failure',
-      );
-      if (isStoreUnavailable(error)) return this.#finish(call, storeUnavailable(tool, call, false));
-      return this.#finish(
-        call,
-        buildEnvelope(tool, {
-          status: 'failed',
-          code: 'INTERNAL_ERROR',
-          message: `An unexpected error occurred before execution (correlation id ${call.correlationId}); nothing was changed.`,
-        }),
-      );
+      return this.#finish(call, envelopeBeforeExecution(call, error, this.#log));
     } finally {
       slot?.giveBack();
       onSettled(call);
@@ -379,12 +361,13 @@ export class Gateway {
     request: ToolCallRequest,
     slot: ExecutionSlot<Stop> | undefined,
   ): Promise<OutcomeEnvelope | Asking> {
-    const { tool, principal: who } = call;
+    const { tool } = call;
     const span = call.trace;
     const consent = request.consent ?? CANNOT_ASK;
     const aborted = signal ?? new AbortController().signal;
-    // 4b. Consent: a person confirms before a new operation starts (checked once the key is known to
-    // be free, so that a retry of an executed operation is answered from its record, not asked again).
+    // The confirmation layer: a person confirms before a new operation starts (checked once the key is
+    // known to be free, so that a retry of an executed operation is answered from its record, not asked
+    // again).
     let confirmation: ConfirmationView | null = null;
     // The `operator` fallback reserves the key and parks the operation instead of executing it.
     let parking: OperatorQuestion | null = null;
@@ -432,30 +415,12 @@ export class Gateway {
       const envelope = await this.#finish(call, step.envelope);
       return step.kind === 'ask' ? { asking: step.question, envelope } : envelope;
     };
-    // 5. Idempotency: writes and requests executing for real reserve their key; dry runs never do.
+    // The idempotency layer: writes and requests executing for real reserve their key; dry runs never do.
     let admission: Admission | null = null;
     const key = call.key;
     if (tool.definition.kind !== 'read' && call.mode === 'execute' && key !== null) {
       const admitted = await span.step('toolgate.reserve', () =>
-        this.#deps.idempotency.admit(
-          {
-            tool,
-            principal: who,
-            key,
-            fingerprint: requestFingerprint({
-              tool: tool.definition.name,
-              contractMajor: tool.definition.majorVersion,
-              mode: call.mode,
-              args: call.args,
-              normalize: tool.definition.normalizeForFingerprint,
-            }),
-            args: call.args,
-            correlationId: call.correlationId,
-          },
-          aborted,
-          admitting,
-          slot,
-        ),
+        this.#deps.idempotency.admit(keyedCall(call, key), aborted, admitting, slot),
       );
       if (admitted.kind === 'held') return stopped(admitted.held);
       if (admitted.kind === 'answer') return this.#finish(call, admitted.envelope);
@@ -506,7 +471,7 @@ export class Gateway {
   /** Parks the reserved operation with its question; the call's audit entry commits with it. */
   async #park(call: CallState, admission: Executing, question: OperatorQuestion): Promise<OutcomeEnvelope> {
     return admission.park({ principal: call.principal, args: call.args, question }, (expiresAt) => {
-      const envelope = parkedEnvelope(call.tool, admission.operation.id, question.ask.message, expiresAt);
+      const envelope = parkedForApprover(call, admission.operation.id, question, expiresAt);
       return { envelope, alongside: this.#auditAlongside(call, envelope) };
     });
   }
@@ -540,7 +505,7 @@ export class Gateway {
             }),
         }
       : null;
-    // 6-7. Domain execution under the tool's timeout, with an AbortSignal.
+    // The execution layer: the domain handler under the tool's timeout, with an AbortSignal.
     const execution = await span.step('toolgate.execute', (traceparent) =>
       executeWithTimeout(
         tool,
@@ -557,7 +522,7 @@ export class Gateway {
         () => this.#log.child({ corr: call.correlationId }),
       ),
     );
-    // 8. Output validation, then the envelope. An outcome the handler committed with its own write is
+    // The output layer, then the envelope. An outcome the handler committed with its own write is
     // already stored: that is the answer (even if time ran out after the commit).
     if (committed) return this.#finish(call, committed);
     const envelope = envelopeForExecution(call, execution, operation?.id ?? null, this.#log);
@@ -574,18 +539,8 @@ export class Gateway {
       // The late settlement writes the call's audit entry with the outcome; do not write it twice.
       if (!stored) call.auditedWithOutcome = true;
     }
-    // 9. Telemetry and audit.
+    // The telemetry layer: metrics, log and audit.
     return this.#finish(call, envelope);
-  }
-
-  #invalidArguments(tool: RegisteredTool, fieldErrors: FieldError[]): OutcomeEnvelope {
-    return buildEnvelope(tool, {
-      status: 'failed',
-      code: 'INVALID_ARGUMENT',
-      message: `The arguments do not match the input schema of ${tool.definition.name}; field_errors says what is wrong with each field.`,
-      resolution: 'Fix the fields listed in field_errors and call again; nothing was executed.',
-      field_errors: fieldErrors,
-    });
   }
 
   /** Writes the call's audit entry in the transaction that settles its operation, when the sink can. */

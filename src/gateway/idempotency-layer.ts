@@ -1,8 +1,10 @@
 import type { Principal } from '../auth/principal.ts';
 import type { OperationHandle } from '../contract/define-tool.ts';
 import type { OutcomeEnvelope } from '../contract/envelope.ts';
+import { requestFingerprint } from '../contract/fingerprint.ts';
 import type { RegisteredTool } from '../contract/tool-registry.ts';
 import type { SqlExecutor } from '../store/sql-database.ts';
+import type { CallState } from './call-state.ts';
 import type { OperatorQuestion } from './confirmation-layer.ts';
 
 /** A write/request call in execute mode, as the idempotency layer sees it. */
@@ -13,6 +15,29 @@ export interface KeyedCall {
   readonly fingerprint: string;
   readonly args: Readonly<Record<string, unknown>>;
   readonly correlationId: string;
+}
+
+/**
+ * The call as the idempotency layer reserves it under its key: the fingerprint of what it asks for
+ * (tool, contract major, mode, validated arguments), so that a changed request under the same key is
+ * refused rather than answered with another request's outcome.
+ */
+export function keyedCall(call: CallState, key: string): KeyedCall {
+  const { tool } = call;
+  return {
+    tool,
+    principal: call.principal,
+    key,
+    fingerprint: requestFingerprint({
+      tool: tool.definition.name,
+      contractMajor: tool.definition.majorVersion,
+      mode: call.mode,
+      args: call.args,
+      normalize: tool.definition.normalizeForFingerprint,
+    }),
+    args: call.args,
+    correlationId: call.correlationId,
+  };
 }
 
 /** What a parked call keeps for its later execution: who asked, the validated input, the question. */
@@ -84,7 +109,7 @@ export interface ExecutionSlot<H> {
   giveBack(): void;
 }
 
-/** Layer 5 (write/request tools only): reserve atomically, or replay, join or refuse. */
+/** The idempotency layer (write/request tools only): reserve atomically, or replay, join or refuse. */
 export interface IdempotencyLayer {
   admit<H = never>(
     call: KeyedCall,

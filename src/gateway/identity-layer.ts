@@ -2,7 +2,7 @@ import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { Principal } from '../auth/principal.ts';
 
 /**
- * Layer 2. Transports verify the bearer token before any tool code runs (HTTP answers 401);
+ * The identity layer. Transports verify the bearer token before any tool code runs (HTTP answers 401);
  * this layer only refuses a call that somehow arrived without a verified principal.
  */
 export function requirePrincipal(principal: Principal | null | undefined): Principal {

@@ -11,7 +11,7 @@ const HANDLER_STATUSES: ReadonlySet<OutcomeStatus> = new Set(
 );
 
 /**
- * Layer 8. The handler's outcome must match the published contract: its result the output schema,
+ * The output layer. The handler's outcome must match the published contract: its result the output schema,
  * its code one the tool declared, its status one the tool's kind and mode allow.
  * Returns the problems found (empty when the outcome is sound).
  */

@@ -18,7 +18,7 @@ export class ProtocolError extends Error {
 }
 
 /**
- * Layer 1. An unknown tool or arguments that are not an object could not be interpreted at all:
+ * The protocol layer. An unknown tool or arguments that are not an object could not be interpreted at all:
  * that is a JSON-RPC error (-32602), not a tool result. An unknown name is answered with the closest
  * names among the tools this caller may use.
  */

@@ -52,11 +52,12 @@ interface Bucket {
 }
 
 /**
- * Refuses calls before anything about them is stored or executed: a token bucket per principal (and
- * per tool class where one has its own rate), taken before any other check, a budget of reply bytes
- * per principal, and a cap on the principal's distinct operations executing at once, so one caller can
- * neither flood the gateway, nor make it answer without bound, nor hold every database connection. Deliveries of one key share its slot: repeats of an operation that
- * is already running join it and never count against the cap.
+ * The rate-limit layer. Refuses calls before anything about them is stored or executed: a token
+ * bucket per principal (and per tool class where one has its own rate), taken before any other check,
+ * a budget of reply bytes per principal, and a cap on the principal's distinct operations executing at
+ * once, so one caller can neither flood the gateway, nor make it answer without bound, nor hold every
+ * database connection. Deliveries of one key share its slot: repeats of an operation that is already
+ * running join it and never count against the cap.
  */
 export class PrincipalRateLimiter {
   readonly #settings: RateLimitSettings;

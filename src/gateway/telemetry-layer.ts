@@ -7,10 +7,10 @@ import type { GatewayMetrics } from '../telemetry/metrics.ts';
 import type { CallState } from './call-state.ts';
 
 /**
- * Layer 9: every call is counted with bounded labels (tool, contract version, status, code), logged
- * at debug level without argument values (the durable audit, not the log, is the record; debug
- * argument logs redact the fields a tool marks sensitive), and audited when it
- * was a write, a request or a refusal of authority. Answers once the audit entry is stored, so an
+ * The telemetry layer: every call is counted with bounded labels (tool, contract version, status,
+ * code), logged at debug level without argument values (the durable audit, not the log, is the record;
+ * debug argument logs redact the fields a tool marks sensitive), and audited when it was a write, a
+ * request or a refusal of authority. Answers once the audit entry is stored, so an
  * answered write always has its durable audit record (an executed operation's entry is written with
  * its settlement, see callAuditEntry).
  */

@@ -1,4 +1,3 @@
-import type { Logger } from 'pino';
 import type { SqlExecutor } from '../store/sql-database.ts';
 
 /** One audit record per write/request call, operator decision and reconciliation step. No argument values. */
@@ -26,10 +25,4 @@ export interface AuditSink {
   record(entry: AuditEntry): void | Promise<void>;
   /** Writes the entry through a transaction of the same database, to commit with the change it records. */
   recordWithin?(entry: AuditEntry, tx: SqlExecutor): Promise<void>;
-}
-
-/** Audit trail written to the structured log under its own channel. */
-export function logAuditSink(logger: Logger): AuditSink {
-  const audit = logger.child({ channel: 'audit' });
-  return { record: (entry) => audit.info(entry, 'audit') };
 }

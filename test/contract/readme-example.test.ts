@@ -3,10 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { projectsGet } from '../../docs/examples/projects-get-tool.ts';
 import { ToolRegistry } from '../../src/contract/tool-registry.ts';
 import { Gateway } from '../../src/gateway/gateway.ts';
-import { readOnlyGateway } from '../../src/gateway/no-idempotency.ts';
-import { logAuditSink } from '../../src/telemetry/audit.ts';
 import { createLogger } from '../../src/telemetry/logger.ts';
 import { GatewayMetrics } from '../../src/telemetry/metrics.ts';
+import { readOnlyIdempotency, recordingAuditSink } from '../support/direct-gateway.ts';
 
 const principal = (tenant: string) => ({
   subject: 'u1',
@@ -18,12 +17,13 @@ const principal = (tenant: string) => ({
 describe('the README example tool', () => {
   const logger = createLogger({ level: 'silent' });
   const registry = new ToolRegistry({ retentionSeconds: 60 }).register(projectsGet);
+  const audit = recordingAuditSink();
   const gateway = new Gateway({
     registry,
-    idempotency: readOnlyGateway,
+    idempotency: readOnlyIdempotency,
     logger,
     metrics: new GatewayMetrics(),
-    audit: logAuditSink(logger),
+    audit,
   });
 
   it('is the code the README shows', () => {
@@ -52,6 +52,8 @@ describe('the README example tool', () => {
       code: 'PROJECT_NOT_FOUND',
       category: 'not_found',
     });
+    // Reads that are no refusal of authority leave no audit entry.
+    expect(audit.entries).toEqual([]);
   });
 });
 

@@ -81,10 +81,3 @@ export const FAMILY_COLUMNS: readonly { readonly label: string; readonly value: 
   { label: 'Calls/task', value: (s) => s.callsPerTask.toFixed(2) },
   { label: 'Tokens/task', value: (s) => (s.tokensPerTask === null ? 'n/a' : s.tokensPerTask.toFixed(0)) },
 ];
-
-/** A rule's cell: trials where it was broken, of the trials where its situation came up. */
-export function ruleCell(s: Score, rule: string): string {
-  const r = s.rules[rule];
-  if (!r) return 'off';
-  return r.arose === 0 && r.violated === 0 ? '-' : `${r.violated}/${r.arose}`;
-}
