@@ -1,4 +1,5 @@
-import type { Migration, SqlDatabase, SqlExecutor, SqlRow } from '../store/sql-database.ts';
+import type { Migration, SqlDatabase, SqlExecutor, SqlRow, SqlWrite } from '../store/sql-database.ts';
+import { SqliteCapabilities } from '../store/sqlite/sqlite-capabilities.ts';
 
 /**
  * The database modules get while the contract is built: SQLite in memory with the migrations `serve`
@@ -6,12 +7,12 @@ import type { Migration, SqlDatabase, SqlExecutor, SqlRow } from '../store/sql-d
  * reference domains) never open it, so lint and export skip the driver and the migrations; a module
  * that reads its tables while creating its tools gets them migrated, as under `serve`.
  */
-export class ContractDatabase implements SqlDatabase {
-  readonly dialect = 'sqlite' as const;
+export class ContractDatabase extends SqliteCapabilities implements SqlDatabase {
   readonly #migrations: readonly Migration[];
   #opened: Promise<SqlDatabase> | null = null;
 
   constructor(migrations: readonly Migration[]) {
+    super();
     this.#migrations = migrations;
   }
 
@@ -28,8 +29,16 @@ export class ContractDatabase implements SqlDatabase {
     return this.#open().then((db) => db.execute(sql, params));
   }
 
+  lockRows(select: string, params?: readonly unknown[]): Promise<void> {
+    return this.#open().then((db) => db.lockRows(select, params));
+  }
+
   transaction<T>(work: (tx: SqlExecutor) => Promise<T>): Promise<T> {
     return this.#open().then((db) => db.transaction(work));
+  }
+
+  writeTogether(lead: SqlWrite, work: (tx: SqlExecutor) => Promise<void>): Promise<number> {
+    return this.#open().then((db) => db.writeTogether(lead, work));
   }
 
   async close(): Promise<void> {

@@ -83,7 +83,7 @@ export class AuditLog implements AuditSink {
    */
   async record(entry: AuditEntry): Promise<void> {
     try {
-      if (this.db.dialect === 'postgres') {
+      if (!this.db.groupsCommits) {
         const params = paramsOf(entry, this.#stamp);
         await new Promise<void>((resolve, reject) => {
           this.#waiting.push({ params, resolve, reject });

@@ -1,5 +1,4 @@
 import type { OutcomeEnvelope } from '../contract/envelope.ts';
-import { writeTogether } from '../store/deferred-writes.ts';
 import type { SqlDatabase, SqlExecutor } from '../store/sql-database.ts';
 import {
   type OperationRecord,
@@ -93,7 +92,7 @@ export class OperationStore {
    * the INSERT and a second lookup.
    */
   async reserveOrFind(r: ReservationRequest): Promise<Reservation> {
-    if (this.db.dialect === 'postgres') {
+    if (this.db.supportsDataModifyingCtes) {
       const [row] = await this.db.query<OperationRow & { reserved_id: string | null }>(
         RESERVE_OR_FIND_POSTGRES,
         [...reservationParams(r), r.tenant, r.subject, r.key],
@@ -133,14 +132,13 @@ export class OperationStore {
     settlement: Settlement,
     alongside?: (tx: SqlExecutor) => Promise<void>,
   ): Promise<boolean> {
-    // Alone, one statement is its own transaction; with work alongside, both share one: on PostgreSQL
-    // one statement (the work's writes as CTEs, one round trip), on SQLite one transaction.
-    if (alongside && this.db.dialect === 'postgres') {
+    // Alone, one statement is its own transaction; with work alongside, both commit together (on
+    // PostgreSQL in one statement, the work's writes as CTEs: one round trip).
+    if (alongside) {
       const params = settleParams(id, settlement);
-      return (await writeTogether(this.db, { sql: SETTLE, params }, alongside)) === 1;
+      return (await this.db.writeTogether({ sql: SETTLE, params }, alongside)) === 1;
     }
-    const settleOn = (via: SqlExecutor) => this.settleWithin(via, id, settlement, alongside);
-    return alongside ? this.db.transaction(settleOn) : settleOn(this.db);
+    return this.settleWithin(this.db, id, settlement);
   }
 
   /** `settle` as part of a transaction the caller holds, so that its own writes commit with it. */

@@ -211,7 +211,7 @@ export class PolicyExceptions {
    */
   async confirmUse(within: SqlExecutor, use: ExceptionUse): Promise<PolicyException | null> {
     const { query, principal } = use;
-    const lock = within.dialect === 'postgres' ? ' FOR SHARE' : '';
+    const lock = within.lockingClause('share');
     const [row] = await within.query<ExceptionRow>(`${COVERING} AND exception_id = ?${lock}`, [
       query.tenant,
       query.kind,

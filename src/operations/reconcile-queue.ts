@@ -28,7 +28,7 @@ export class ReconcileQueue {
 
   /** Takes up to `limit` due unknown outcomes for this process until `claimUntil`. */
   async claimDue(now: number, limit: number, claimUntil: number): Promise<OperationRecord[]> {
-    const lock = this.db.dialect === 'postgres' ? ' FOR UPDATE SKIP LOCKED' : '';
+    const lock = this.db.lockingClause('update_skip_locked');
     const rows = await this.db.query<OperationRow>(
       `UPDATE operations SET next_check_at = ? WHERE id IN (
         SELECT id FROM operations WHERE status = 'outcome_unknown' AND next_check_at <= ?

@@ -47,7 +47,7 @@ export class ReviewQueue {
   /** Settles a record awaiting review (or still unknown, when the operator knows better). */
   async resolve(decision: ReviewDecision, retentionSeconds: number): Promise<ReviewResult> {
     const result = await this.db.transaction(async (tx): Promise<ReviewResult> => {
-      const lock = tx.dialect === 'postgres' ? ' FOR UPDATE' : '';
+      const lock = tx.lockingClause('update');
       const rows = await tx.query<OperationRow>(`SELECT * FROM operations WHERE id = ?${lock}`, [
         decision.operationId,
       ]);

@@ -80,7 +80,7 @@ for (const target of storeTargets) {
       await Promise.all(
         Array.from({ length: 10 }, () =>
           db.transaction(async (tx) => {
-            const lock = tx.dialect === 'postgres' ? ' FOR UPDATE' : '';
+            const lock = tx.lockingClause('update');
             const [row] = await tx.query<{ n: number }>(`SELECT n FROM things WHERE id = ?${lock}`, [
               'counter',
             ]);
@@ -90,6 +90,40 @@ for (const target of storeTargets) {
       );
       const [row] = await db.query<{ n: number }>('SELECT n FROM things WHERE id = ?', ['counter']);
       expect(row!.n).toBe(10);
+    });
+
+    it('runs transactions that lock the same rows one after another', async () => {
+      await db.execute("INSERT INTO things (id, n, flag) VALUES ('locked', 0, 0)");
+      await Promise.all(
+        Array.from({ length: 10 }, () =>
+          db.transaction(async (tx) => {
+            await tx.lockRows('SELECT id FROM things WHERE id = ?', ['locked']);
+            const [row] = await tx.query<{ n: number }>('SELECT n FROM things WHERE id = ?', ['locked']);
+            await tx.execute('UPDATE things SET n = ? WHERE id = ?', [row!.n + 1, 'locked']);
+          }),
+        ),
+      );
+      const [row] = await db.query<{ n: number }>('SELECT n FROM things WHERE id = ?', ['locked']);
+      expect(row!.n).toBe(10);
+    });
+
+    it('aggregates rows into one JSON array of objects, in the order asked', async () => {
+      for (const [id, n] of [
+        ['agg-b', 2],
+        ['agg-a', 3],
+        ['agg-c', 1],
+      ] as const) {
+        await db.execute('INSERT INTO things (id, n, flag) VALUES (?, ?, 0)', [id, n]);
+      }
+      const [row] = await db.query<{ items: unknown }>(
+        `SELECT ${db.jsonArrayAgg("'id', t.id, 'n', t.n", 't.n')} AS items FROM things t WHERE t.id LIKE 'agg-%'`,
+      );
+      const items = typeof row!.items === 'string' ? JSON.parse(row!.items) : row!.items;
+      expect(items).toEqual([
+        { id: 'agg-c', n: 1 },
+        { id: 'agg-b', n: 2 },
+        { id: 'agg-a', n: 3 },
+      ]);
     });
 
     it('applies each migration once', async () => {

@@ -76,12 +76,10 @@ export class CreationClaims {
     const { service_id: serviceId, tenant } = prepared.draft;
     const contentHash = changeContentHash(prepared);
     return this.db.transaction(async (tx): Promise<CreationClaim> => {
-      if (tx.dialect === 'postgres') {
-        await tx.query(
-          'SELECT service_id FROM changes_services WHERE tenant = ? AND service_id = ? FOR UPDATE',
-          [tenant, serviceId],
-        );
-      }
+      await tx.lockRows('SELECT service_id FROM changes_services WHERE tenant = ? AND service_id = ?', [
+        tenant,
+        serviceId,
+      ]);
       const [own] = await tx.query('SELECT state FROM changes_create_claims WHERE operation_id = ?', [
         operationId,
       ]);

@@ -1,5 +1,5 @@
 import type { Principal } from '../../auth/principal.ts';
-import type { SqlDialect, SqlExecutor } from '../../store/sql-database.ts';
+import type { SqlExecutor } from '../../store/sql-database.ts';
 import type { PaymentRegion } from './destination-rules.ts';
 import type { FulfilmentState } from './fulfilment.ts';
 import { type PostalAddress, parseStoredAddress } from './postal-address.ts';
@@ -68,32 +68,27 @@ export async function findVisibleOrder(
   return order;
 }
 
-/** The order's items as one JSON array in line order, in each dialect's spelling. */
-const ITEMS_JSON = {
-  sqlite: `(SELECT json_group_array(json_object('sku', i.sku, 'name', i.name, 'quantity', i.quantity,
-      'ships_only_to', i.ships_only_to) ORDER BY i.line) FROM order_items i WHERE i.order_id = o.id)`,
-  postgres: `(SELECT json_agg(json_build_object('sku', i.sku, 'name', i.name, 'quantity', i.quantity,
-      'ships_only_to', i.ships_only_to) ORDER BY i.line) FROM order_items i WHERE i.order_id = o.id)`,
-} as const;
+/** The fields of one item in the order's JSON array of items. */
+const ITEM_FIELDS = `'sku', i.sku, 'name', i.name, 'quantity', i.quantity,
+      'ships_only_to', i.ships_only_to`;
 
-const loadOrderSql = (dialect: SqlDialect) =>
+const loadOrderSql = (executor: SqlExecutor) =>
   // CAST keeps SQLite (STAT4) from re-preparing this statement on every call.
   `SELECT o.id, o.tenant, o.customer_subject, o.version, o.state, o.delivery_address, o.payment_regions,
      o.pending_change_id, s.id AS shipment_id, s.carrier, s.tracking_id,
      r.request_id AS redirect_request_id, r.status AS redirect_status, r.carrier_status AS redirect_carrier_status,
-     ${ITEMS_JSON[dialect]} AS items
+     (SELECT ${executor.jsonArrayAgg(ITEM_FIELDS, 'i.line')} FROM order_items i WHERE i.order_id = o.id) AS items
    FROM orders o
    LEFT JOIN shipments s ON s.order_id = o.id
    LEFT JOIN shipment_redirect_requests r ON r.shipment_id = s.id AND ${openRequestOf('r')}
    WHERE o.id = CAST(? AS TEXT)`;
-const LOAD_ORDER = { sqlite: loadOrderSql('sqlite'), postgres: loadOrderSql('postgres') } as const;
 
 /**
  * Loads an order with its items and shipment, whoever owns it, in one statement: the shipment and its
  * open redirect are at most one row each, the items come as one JSON array.
  */
 export async function loadOrder(executor: SqlExecutor, orderId: string): Promise<OrderRecord | null> {
-  const rows = await executor.query<OrderRow>(LOAD_ORDER[executor.dialect], [orderId]);
+  const rows = await executor.query<OrderRow>(loadOrderSql(executor), [orderId]);
   const row = rows[0];
   if (!row) return null;
   // SQLite answers JSON as text, PostgreSQL parses it; no items is [] or NULL.

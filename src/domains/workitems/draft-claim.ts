@@ -39,12 +39,10 @@ export async function claimDraft(
   options: ClaimOptions,
 ): Promise<Claim> {
   return db.transaction(async (tx): Promise<Claim> => {
-    if (tx.dialect === 'postgres') {
-      await tx.query(
-        'SELECT project_id FROM workitems_projects WHERE tenant = ? AND project_id = ? FOR UPDATE',
-        [draft.tenant, draft.projectId],
-      );
-    }
+    await tx.lockRows('SELECT project_id FROM workitems_projects WHERE tenant = ? AND project_id = ?', [
+      draft.tenant,
+      draft.projectId,
+    ]);
     const current = await draftStore.find(tx, draft.tenant, draft.draftId);
     if (!current) throw new Error(`draft ${draft.draftId} vanished during its commit`);
     if (current.state === 'committed') return { kind: 'already_committed', draft: current };

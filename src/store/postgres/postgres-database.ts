@@ -1,7 +1,9 @@
 import pg from 'pg';
-import type { SqlDatabase, SqlExecutor, SqlRow } from '../sql-database.ts';
+import type { SqlDatabase, SqlExecutor, SqlRow, SqlWrite } from '../sql-database.ts';
 import { isStoreUnavailable } from '../store-unavailable.ts';
+import { writeInOneStatement } from './deferred-writes.ts';
 import { PlaceholderTranslator } from './placeholders.ts';
+import { PostgresCapabilities } from './postgres-capabilities.ts';
 import { DEFAULT_READ_LANES, DEFAULT_STATEMENT_TIMEOUT_MS } from './postgres-defaults.ts';
 import { READ_LANE_APPLICATION_NAME, ReadLanes } from './read-lanes.ts';
 
@@ -32,13 +34,13 @@ const IDLE_IN_TRANSACTION_TIMEOUT_MS = 30_000;
  * read lane when one can take them (read-lanes.ts), else to the pool. Statements with parameters are
  * prepared once per connection under a stable name, so the hot path skips parsing and planning.
  */
-export class PostgresDatabase implements SqlDatabase {
-  readonly dialect = 'postgres' as const;
+export class PostgresDatabase extends PostgresCapabilities implements SqlDatabase {
   readonly #pool: pg.Pool;
   readonly #statements = new PlaceholderTranslator();
   readonly #lanes: ReadLanes | null;
 
   private constructor(pool: pg.Pool, lanes: ReadLanes | null) {
+    super();
     this.#pool = pool;
     this.#lanes = lanes;
   }
@@ -96,13 +98,15 @@ export class PostgresDatabase implements SqlDatabase {
 
   async transaction<T>(work: (tx: SqlExecutor) => Promise<T>): Promise<T> {
     const client = await this.#pool.connect();
-    const tx: SqlExecutor = {
-      dialect: 'postgres',
+    const tx: SqlExecutor = Object.assign(new PostgresCapabilities(), {
       query: <R extends SqlRow>(sql: string, params: readonly unknown[] = []) =>
         this.#rows<R>(client, sql, params),
       execute: async (sql: string, params: readonly unknown[] = []) =>
         (await this.#run(client, sql, params)).rowCount ?? 0,
-    };
+      lockRows: async (select: string, params: readonly unknown[] = []) => {
+        await this.#run(client, `${select} FOR UPDATE`, params);
+      },
+    });
     let broken: Error | undefined;
     try {
       await client.query('BEGIN');
@@ -126,6 +130,16 @@ export class PostgresDatabase implements SqlDatabase {
       // A connection whose ROLLBACK failed is in an unknown state; the pool must not reuse it.
       client.release(broken);
     }
+  }
+
+  /** Outside a transaction a lock ends with its statement: this only waits for the rows' holders. */
+  async lockRows(select: string, params: readonly unknown[] = []): Promise<void> {
+    await this.#run(this.#pool, `${select} FOR UPDATE`, params);
+  }
+
+  /** One statement, the writes of `work` as data-modifying CTEs (deferred-writes.ts). */
+  writeTogether(lead: SqlWrite, work: (tx: SqlExecutor) => Promise<void>): Promise<number> {
+    return writeInOneStatement(this, lead, work);
   }
 
   async close(): Promise<void> {

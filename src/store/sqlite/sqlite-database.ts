@@ -1,5 +1,6 @@
 import Database from 'better-sqlite3';
-import type { SqlDatabase, SqlExecutor, SqlRow } from '../sql-database.ts';
+import type { SqlDatabase, SqlExecutor, SqlRow, SqlWrite } from '../sql-database.ts';
+import { SqliteCapabilities } from './sqlite-capabilities.ts';
 import { DEFAULT_CHECKPOINT_INTERVAL_MS, DEFAULT_RESET_FRAMES, WalCheckpointer } from './wal-checkpointer.ts';
 
 export interface SqliteOptions {
@@ -47,8 +48,7 @@ interface GroupedWrite {
  * loop; under writes that never pause, writes are held now and then for one of its checkpoints, so the
  * WAL starts over.
  */
-export class SqliteDatabase implements SqlDatabase {
-  readonly dialect = 'sqlite' as const;
+export class SqliteDatabase extends SqliteCapabilities implements SqlDatabase {
   readonly #db: Database.Database;
   readonly #statements = new Map<string, Database.Statement>();
   /** Tail of the group queue; plain reads wait behind an open group. */
@@ -60,14 +60,15 @@ export class SqliteDatabase implements SqlDatabase {
   #checkpointer: WalCheckpointer | null = null;
   /** Writes are held for a checkpoint that lets the WAL start over. */
   #holding = false;
-  readonly #tx: SqlExecutor = {
-    dialect: 'sqlite',
+  readonly #tx: SqlExecutor = Object.assign(new SqliteCapabilities(), {
     query: async <R extends SqlRow>(sql: string, params: readonly unknown[] = []) =>
       this.#all<R>(sql, params),
     execute: async (sql: string, params: readonly unknown[] = []) => this.#run(sql, params),
-  };
+    lockRows: async () => undefined,
+  });
 
   constructor(file: string, options: SqliteOptions = {}) {
+    super();
     this.#db = new Database(file);
     this.#db.pragma('journal_mode = WAL');
     this.#db.pragma('synchronous = NORMAL');
@@ -144,6 +145,18 @@ export class SqliteDatabase implements SqlDatabase {
 
   transaction<T>(work: (tx: SqlExecutor) => Promise<T>): Promise<T> {
     return this.#grouped(work, false);
+  }
+
+  /** Write transactions run one at a time here: there is nothing to lock. */
+  async lockRows(): Promise<void> {}
+
+  /** One transaction: SQLite has no data-modifying CTEs. */
+  writeTogether(lead: SqlWrite, work: (tx: SqlExecutor) => Promise<void>): Promise<number> {
+    return this.transaction(async (tx) => {
+      const changed = await tx.execute(lead.sql, lead.params);
+      await work(tx);
+      return changed;
+    });
   }
 
   /**

@@ -1,4 +1,5 @@
-import type { SqlDatabase, SqlExecutor, SqlRow } from './sql-database.ts';
+import type { SqlDatabase, SqlExecutor, SqlRow, SqlWrite } from '../sql-database.ts';
+import { PostgresCapabilities } from './postgres-capabilities.ts';
 
 interface DeferredWrite {
   readonly sql: string;
@@ -15,27 +16,27 @@ interface DeferredWrite {
  * `work` gets an executor whose `execute` only queues its write and resolves with the rows it changed
  * once the statement has committed (rejects when it failed, so `work` sees the failure as it would in
  * a transaction). Writes `work` issues before it first awaits join the statement; a write issued later
- * runs on its own after it (nothing is lost, but it no longer commits together). Its `query` throws:
- * rows of a write that has not run yet do not exist. Lead and queued writes must not use RETURNING.
- * PostgreSQL only: SQLite has no data-modifying CTEs (there, use one transaction).
+ * runs on its own after it (nothing is lost, but it no longer commits together). Its `query` and
+ * `lockRows` reject: rows of a write that has not run yet do not exist. Lead and queued writes must not
+ * use RETURNING. PostgreSQL's `writeTogether`; SQLite has no data-modifying CTEs and uses one transaction.
  */
-export async function writeTogether(
+export async function writeInOneStatement(
   db: SqlDatabase,
-  lead: { readonly sql: string; readonly params: readonly unknown[] },
+  lead: SqlWrite,
   work: (tx: SqlExecutor) => Promise<void>,
 ): Promise<number> {
   const queued: DeferredWrite[] = [];
   let sealed = false;
-  const executor: SqlExecutor = {
-    dialect: db.dialect,
-    query<T extends SqlRow>(): Promise<T[]> {
-      return Promise.reject(new Error('a write queued to run with another one has no rows to read yet'));
-    },
-    execute(sql, params = []) {
+  const noRowsYet = () =>
+    Promise.reject(new Error('a write queued to run with another one has no rows to read yet'));
+  const executor: SqlExecutor = Object.assign(new PostgresCapabilities(), {
+    query: <T extends SqlRow>(): Promise<T[]> => noRowsYet(),
+    lockRows: (): Promise<void> => noRowsYet(),
+    execute(sql: string, params: readonly unknown[] = []): Promise<number> {
       if (sealed) return db.execute(sql, params);
       return new Promise<number>((resolve, reject) => queued.push({ sql, params, resolve, reject }));
     },
-  };
+  });
   const running = work(executor);
   let failedEarly: { readonly error: unknown } | null = null;
   // Observed at once, so a failure of `work` before the statement has run is not an unhandled rejection.
