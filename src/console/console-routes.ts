@@ -1,8 +1,8 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { sendJson } from '../transport/http-replies.ts';
 import type { PublicRouteFamily } from '../transport/http-server.ts';
-import { CONSOLE_CHARTS_JS } from './console-charts-script.ts';
 import { CONSOLE_CSS, CONSOLE_HTML } from './console-page.ts';
-import { CONSOLE_JS } from './console-script.ts';
 
 export const CONSOLE_PATH = '/console';
 
@@ -15,23 +15,54 @@ const SECURITY_HEADERS = {
   'cache-control': 'no-cache',
 };
 
-const ASSETS: Record<string, { type: string; body: string }> = {
-  [CONSOLE_PATH]: { type: 'text/html; charset=utf-8', body: CONSOLE_HTML },
-  [`${CONSOLE_PATH}/`]: { type: 'text/html; charset=utf-8', body: CONSOLE_HTML },
-  [`${CONSOLE_PATH}/app.js`]: { type: 'text/javascript; charset=utf-8', body: CONSOLE_JS },
-  [`${CONSOLE_PATH}/app.css`]: { type: 'text/css; charset=utf-8', body: CONSOLE_CSS },
-  [`${CONSOLE_PATH}/charts.js`]: { type: 'text/javascript; charset=utf-8', body: CONSOLE_CHARTS_JS },
-};
+interface Asset {
+  readonly type: string;
+  readonly body: string;
+}
+
+/**
+ * The console's browser modules as `npm run build` compiled them (src/console/browser/ to
+ * dist/console/browser/): beside this module in the package, and in the checkout's dist/ when this
+ * module runs from its TypeScript source, so that both serve the same compiled script.
+ */
+const BROWSER_DIR = new URL(
+  import.meta.url.endsWith('.ts') ? '../../dist/console/browser/' : './browser/',
+  import.meta.url,
+);
+
+let assets: Readonly<Record<string, Asset>> | undefined;
+
+/** The page, its style and its scripts, read once: the scripts from their compiled files. */
+function consoleAssets(): Readonly<Record<string, Asset>> {
+  if (assets) return assets;
+  const script = (name: string): Asset => {
+    const file = fileURLToPath(new URL(name, BROWSER_DIR));
+    if (!existsSync(file)) {
+      throw new Error(`the console's script ${file} is missing: \`npm run build\` compiles it`);
+    }
+    return { type: 'text/javascript; charset=utf-8', body: readFileSync(file, 'utf8') };
+  };
+  const page = { type: 'text/html; charset=utf-8', body: CONSOLE_HTML };
+  assets = {
+    [CONSOLE_PATH]: page,
+    [`${CONSOLE_PATH}/`]: page,
+    [`${CONSOLE_PATH}/app.js`]: script('app.js'),
+    [`${CONSOLE_PATH}/app.css`]: { type: 'text/css; charset=utf-8', body: CONSOLE_CSS },
+    [`${CONSOLE_PATH}/charts.js`]: script('charts.js'),
+  };
+  return assets;
+}
 
 /**
  * The operator console: a static page and its script, served without a token because they hold no
  * data; every datum comes from /operator/v1 with the bearer token the operator pastes in.
  */
 export function consoleRoutes(): PublicRouteFamily {
+  const served = consoleAssets();
   return {
     prefix: CONSOLE_PATH,
     async handle({ req, res, url }) {
-      const asset = ASSETS[url.pathname];
+      const asset = served[url.pathname];
       if (!asset || (req.method !== 'GET' && req.method !== 'HEAD')) {
         return sendJson(res, 404, { error: 'not_found' });
       }

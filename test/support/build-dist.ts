@@ -2,14 +2,15 @@ import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 
 /**
- * Vitest global setup: compiles src/ to dist/ once per run, so that every test spawning the
- * `toolgate` command (bin/toolgate.mjs runs dist/) exercises the sources under test, not a stale build.
- * Type errors do not stop the emit (`npm run check` reports them); they are only echoed here.
+ * Vitest global setup: compiles src/ to dist/ when dist/ was not compiled from the sources as they are
+ * (scripts/build-dist.mjs keeps their digest in dist/), so that every test spawning the `toolgate`
+ * command (bin/toolgate.mjs runs dist/) exercises the sources under test, not a stale build, and a run
+ * right after `npm run build` compiles nothing. Type errors do not stop the emit (`npm run check`
+ * reports them); they are only echoed here.
  */
 export default function buildDist(): void {
   const root = join(import.meta.dirname, '../..');
-  const tsc = join(root, 'node_modules/typescript/bin/tsc');
-  const build = spawnSync(process.execPath, [tsc, '-p', 'tsconfig.build.json'], {
+  const build = spawnSync(process.execPath, [join(root, 'scripts/build-dist.mjs'), '--if-stale'], {
     cwd: root,
     encoding: 'utf8',
   });

@@ -1,5 +1,5 @@
-import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
+import type { WalWorkerData, WalWorkerReport, WalWorkerRequest } from './wal-worker.ts';
 
 /** How often the checkpoint thread copies the WAL into the database file, unless configured. */
 export const DEFAULT_CHECKPOINT_INTERVAL_MS = 200;
@@ -7,44 +7,12 @@ export const DEFAULT_CHECKPOINT_INTERVAL_MS = 200;
 export const DEFAULT_RESET_FRAMES = 4_096;
 
 /**
- * The checkpoint thread's code: its own connection to the database, a PASSIVE checkpoint every
- * interval (it copies what it can without waiting for, or blocking, any reader or writer), a `behind`
- * message when the WAL has grown past `resetFrames` without starting over, and a reply
- * to each `checkpoint` message with what the checkpoint did. An eval worker, so that the same code runs
- * from the TypeScript sources and from the compiled package.
+ * The checkpoint thread's module, beside this one: compiled in the package, its TypeScript source when
+ * this module runs from source (Node strips its types; the flag keeps Node 22.12-22.17 working).
  */
-const WORKER_CODE = `
-const { parentPort, workerData } = require('node:worker_threads');
-const Database = require(workerData.driver);
-const db = new Database(workerData.file, { fileMustExist: true });
-db.pragma('busy_timeout = 0');
-const checkpoint = () => {
-  try {
-    const [row] = db.pragma('wal_checkpoint(PASSIVE)');
-    return { type: 'checkpoint', frames: row.log, copied: row.checkpointed };
-  } catch (error) {
-    return { type: 'checkpoint', error: String(error) };
-  }
-};
-// The WAL starts over only at a write that finds every frame copied; writes that go on through every
-// checkpoint append frames while it copies, so it never does. Past the threshold the thread asks the
-// request connection for a checkpoint with its writes held.
-const timer = setInterval(() => {
-  const done = checkpoint();
-  if (!done.error && done.frames >= workerData.resetFrames) {
-    parentPort.postMessage({ type: 'behind', frames: done.frames });
-  }
-}, workerData.intervalMs);
-parentPort.postMessage({ type: 'ready' });
-parentPort.on('message', (message) => {
-  if (message.type === 'checkpoint') parentPort.postMessage({ ...checkpoint(), id: message.id });
-  if (message.type === 'stop') {
-    clearInterval(timer);
-    db.close();
-    parentPort.close();
-  }
-});
-`;
+const fromSource = import.meta.url.endsWith('.ts');
+const WORKER_MODULE = new URL(fromSource ? './wal-worker.ts' : './wal-worker.js', import.meta.url);
+const WORKER_EXEC_ARGV = fromSource ? [...process.execArgv, '--experimental-strip-types'] : undefined;
 
 /** What one checkpoint did: the WAL's frames and how many of them are now in the database file. */
 export interface CheckpointResult {
@@ -83,16 +51,13 @@ export class WalCheckpointer {
     intervalMs = DEFAULT_CHECKPOINT_INTERVAL_MS,
     resetFrames = DEFAULT_RESET_FRAMES,
   ): WalCheckpointer {
-    const driver = createRequire(import.meta.url).resolve('better-sqlite3');
-    const worker = new Worker(WORKER_CODE, {
-      eval: true,
-      workerData: { file, driver, intervalMs, resetFrames },
-    });
+    const workerData: WalWorkerData = { file, intervalMs, resetFrames };
+    const worker = new Worker(WORKER_MODULE, { workerData, execArgv: WORKER_EXEC_ARGV });
     // The thread must not keep the process alive; closing the database stops it.
     worker.unref();
     const checkpointer = new WalCheckpointer(worker);
     const onLost = events.onLost;
-    worker.on('message', (message: { type: string }) => {
+    worker.on('message', (message: WalWorkerReport) => {
       if (checkpointer.#stopped) return;
       if (message.type === 'ready') events.onReady();
       if (message.type === 'behind') events.onBehind?.();
@@ -115,18 +80,17 @@ export class WalCheckpointer {
     if (this.#stopped) return Promise.reject(new Error('the checkpoint thread is stopped'));
     const id = this.#nextId++;
     if (this.#waiting++ === 0) this.#worker.ref();
-    let onMessage: (result: CheckpointResult & { type: string; id?: number; error?: string }) => void =
-      () => {};
+    let onMessage: (result: WalWorkerReport) => void = () => {};
     let timer: NodeJS.Timeout | undefined;
     return new Promise<CheckpointResult>((resolve, reject) => {
       // Only the answer to this request: another caller's checkpoint may have run before it was asked.
       onMessage = (result) => {
         if (result.type !== 'checkpoint' || result.id !== id) return;
-        if (result.error) reject(new Error(result.error));
+        if ('error' in result) reject(new Error(result.error));
         else resolve({ frames: result.frames, copied: result.copied });
       };
       this.#worker.on('message', onMessage);
-      this.#worker.postMessage({ type: 'checkpoint', id });
+      this.#post({ type: 'checkpoint', id });
       if (timeoutMs !== undefined) {
         // The thread is held while it is waited for; the timer alone keeps nothing alive.
         timer = setTimeout(() => reject(new Error(`no checkpoint within ${timeoutMs} ms`)), timeoutMs);
@@ -139,6 +103,10 @@ export class WalCheckpointer {
     });
   }
 
+  #post(request: WalWorkerRequest): void {
+    this.#worker.postMessage(request);
+  }
+
   /** Stops the thread and closes its connection. */
   async stop(): Promise<void> {
     if (this.#stopped) return;
@@ -147,7 +115,7 @@ export class WalCheckpointer {
     // Held while it stops: a process with nothing else left to do would otherwise exit with this wait
     // unsettled, and whatever awaited close() would never go on.
     this.#worker.ref();
-    this.#worker.postMessage({ type: 'stop' });
+    this.#post({ type: 'stop' });
     await exited;
   }
 }

@@ -1,0 +1,67 @@
+/**
+ * What the console reads from /operator/v1, named after the views the routes answer, so that a change
+ * to an answer's shape is a type error in the console. Types only: nothing here reaches the browser.
+ */
+
+import type { StoredAuditEntry } from '../../operations/audit-log.ts';
+import type { PolicyException } from '../../operations/policy-exceptions.ts';
+import type { ActivityHistory } from '../../operator/activity-history.ts';
+import type { ConfirmationQuestionView } from '../../operator/answer-confirmation.ts';
+import type { ExceptionState } from '../../operator/exception-views.ts';
+import type { OperationView } from '../../operator/operation-listing.ts';
+import type { QueryProblem } from '../../operator/operator-query.ts';
+import type { DecisionView } from '../../operator/resolve-operation.ts';
+import type { ToolCatalogEntry } from '../../operator/tool-catalog-view.ts';
+
+export type { ActivityHistory, ConfirmationQuestionView, OperationView, ToolCatalogEntry };
+
+/** The fields of a refusal the console shows: a message, or the problems of a request it sent. */
+export interface Refusal {
+  readonly message?: string;
+  readonly problems?: readonly QueryProblem[];
+}
+
+/** One recorded review decision of an operation, as GET /operator/v1/operations/{id} lists it. */
+export interface ReviewEntry {
+  readonly at: string;
+  readonly operator: string;
+  readonly previous_status: string;
+  readonly resolution: string;
+  readonly note: string;
+}
+
+export interface OperationDetail {
+  readonly operation: OperationView;
+  readonly confirmation: ConfirmationQuestionView | null;
+  readonly reviews: readonly ReviewEntry[];
+  readonly audit: readonly StoredAuditEntry[];
+}
+
+export interface OperationPage {
+  readonly operations: OperationView[];
+  readonly next_cursor?: string | null;
+}
+
+export type ExceptionEntry = PolicyException & { readonly state: ExceptionState };
+
+/** Answers by route, as the console reads them (any answer may also be a refusal). */
+export interface OperatorAnswers {
+  operations: OperationPage;
+  operation: OperationDetail;
+  confirmations: { confirmations: ConfirmationQuestionView[] };
+  confirmationAnswer: { outcome: { status: string; code?: string | null } };
+  tools: { tools: ToolCatalogEntry[] };
+  exceptions: { exceptions: ExceptionEntry[] };
+  exceptionGranted: PolicyException;
+  resolved: { decision: DecisionView };
+  activity: ActivityHistory;
+}
+
+/** An answer of the operator API: its status and body (a refusal's fields when the status says so). */
+export interface ApiReply<T> {
+  readonly status: number;
+  readonly data: T & Refusal;
+}
+
+/** How the console calls the operator API: with the operator's token, as JSON. */
+export type OperatorCall = <T>(method: string, path: string, body?: unknown) => Promise<ApiReply<T>>;
