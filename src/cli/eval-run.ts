@@ -15,6 +15,7 @@ import { compareRuns, type PriorResults, readPriorResults } from '../eval/report
 import { writeReports } from '../eval/report/write-reports.ts';
 import { ScenarioLoadError } from '../eval/scenario-loader.ts';
 import { selectScenarios } from '../eval/scenario-selection.ts';
+import { isolationWarning } from '../eval/trial-isolation.ts';
 import type { EvalFlags } from './eval-command.ts';
 import { servedModules } from './served-modules.ts';
 
@@ -78,6 +79,9 @@ export async function runEvalCommand(flags: EvalFlags): Promise<number> {
     ...(policyDir === undefined ? {} : { policyDir }),
   });
   try {
+    for (const module of world.isolation.modulesWithoutReset) {
+      process.stderr.write(`toolgate eval: warning: ${isolationWarning(module)}\n`);
+    }
     const run = await runEvaluation({
       world,
       scenarios,
@@ -91,7 +95,11 @@ export async function runEvalCommand(flags: EvalFlags): Promise<number> {
         ...(flags.agent === 'llm' ? { model: `${flags.provider}:${flags.model}` } : {}),
       },
     });
-    const measured = { ...run, release: releaseFacts(world.app.registry, scenarios) };
+    const measured = {
+      ...run,
+      release: releaseFacts(world.app.registry, scenarios),
+      isolation: world.isolation,
+    };
     const report = prior
       ? { ...measured, comparison: compareRuns(prior.results, prior.file, run) }
       : measured;
