@@ -1,11 +1,14 @@
 // What toolgate serves for the billing service: `toolgate serve --config toolgate.config.ts`.
-import { createHttpBackend, defineConfig } from 'toolgate';
+import { createHttpBackend, defineConfig, defineModule } from 'toolgate';
+import { resetBillingService } from './tools/billing-reset.ts';
 import { getInvoiceTool } from './tools/get-invoice-tool.ts';
 import { issueCreditNoteTool } from './tools/issue-credit-note-tool.ts';
 import { requestRefundTool } from './tools/request-refund-tool.ts';
 
+const billingUrl = process.env.BILLING_URL ?? 'http://127.0.0.1:4100';
+
 const billing = createHttpBackend({
-  baseUrl: process.env.BILLING_URL ?? 'http://127.0.0.1:4100',
+  baseUrl: billingUrl,
   idempotencyHeader: 'Idempotency-Key',
   // The service stores the first answer per key, so the kit may resend a write whose answer was lost.
   dedupesByKey: true,
@@ -17,7 +20,16 @@ const billing = createHttpBackend({
 const fastReconcile = process.env.BILLING_RECONCILE_FAST === '1';
 
 export default defineConfig({
-  tools: [getInvoiceTool(billing), issueCreditNoteTool(billing), requestRefundTool(billing)],
+  modules: [
+    defineModule({
+      name: 'billing',
+      create: () => ({
+        tools: [getInvoiceTool(billing), issueCreditNoteTool(billing), requestRefundTool(billing)],
+        // Only `toolgate eval` calls it, before every trial: the service back to its seeded invoices.
+        reset: () => resetBillingService(billingUrl),
+      }),
+    }),
+  ],
   ...(fastReconcile && {
     operations: {
       reconcileIntervalMs: 100,

@@ -76,6 +76,13 @@ export interface ModuleInstance {
   readonly simulation?: SimulationHooks;
   /** Says which services exceptions may be granted for; without it the operator API finds none. */
   readonly exceptionTargets?: ExceptionTargets;
+  /**
+   * Puts the external systems this module calls back to a known state for evaluation: `toolgate eval`
+   * calls it before every trial, after the gateway's own state was reset. Never called by `serve`. A
+   * module that simulates its systems resets them in `simulation.reset` instead; `eval` warns about a
+   * module that has neither, since its trials are not isolated.
+   */
+  reset?(): Promise<void>;
   /** Releases what the module holds (connections, timers it started itself). */
   close?(): Promise<void>;
 }

@@ -17,6 +17,7 @@ import { writeReports } from '../eval/report/write-reports.ts';
 import { ScenarioLoadError } from '../eval/scenario-loader.ts';
 import { selectScenarios } from '../eval/scenario-selection.ts';
 import { type SecondOpinionJudge, secondOpinionJudge } from '../eval/second-opinion.ts';
+import { isolationWarning } from '../eval/trial-isolation.ts';
 import type { EvalFlags } from './eval-command.ts';
 import { servedModules } from './served-modules.ts';
 
@@ -89,6 +90,9 @@ export async function runEvalCommand(flags: EvalFlags): Promise<number> {
     ...(policyDir === undefined ? {} : { policyDir }),
   });
   try {
+    for (const module of world.isolation.modulesWithoutReset) {
+      process.stderr.write(`toolgate eval: warning: ${isolationWarning(module)}\n`);
+    }
     const run = await runEvaluation({
       world,
       scenarios,
@@ -104,7 +108,11 @@ export async function runEvalCommand(flags: EvalFlags): Promise<number> {
         ...(judge ? { judge: `${judge.model} (advisory)` } : {}),
       },
     });
-    const measured = { ...run, release: releaseFacts(world.app.registry, scenarios) };
+    const measured = {
+      ...run,
+      release: releaseFacts(world.app.registry, scenarios),
+      isolation: world.isolation,
+    };
     const report = prior
       ? { ...measured, comparison: compareRuns(prior.results, prior.file, run) }
       : measured;

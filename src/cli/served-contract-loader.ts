@@ -8,6 +8,7 @@ const ACTIVITY = {
   'contract export': 'exporting',
   'contract diff': 'comparing with',
   'contract docs': 'documenting',
+  'contract release': 'releasing',
 } as const;
 
 /**

@@ -80,6 +80,11 @@ export type ContractTool = z.infer<typeof contractToolSchema>;
 
 export const contractDocumentSchema = z.strictObject({
   format: z.literal(CONTRACT_FORMAT),
+  /**
+   * The toolgate build that exported it (`toolgate 0.1.0`); absent in older exports. It names who
+   * serves the tools, not what they are: diff and the contract hash leave it out.
+   */
+  implementation: z.string().optional(),
   tools: z.array(contractToolSchema),
 });
 export type ContractDocument = z.infer<typeof contractDocumentSchema>;

@@ -1,3 +1,4 @@
+import packageJson from '../../package.json' with { type: 'json' };
 import { canonicalJson, sha256Hex } from '../contract/canonical-json.ts';
 import { taskNotesOf, taskSupportOf } from '../contract/task-support.ts';
 import type { RegisteredTool, ToolRegistry } from '../contract/tool-registry.ts';
@@ -79,13 +80,28 @@ function contractTool(tool: RegisteredTool): ContractTool {
   };
 }
 
-/** Every registered tool as a contract document, tools sorted by name. Contains no clock or host data. */
+/** The toolgate build this is, as exported contracts and evaluation results name it. */
+export const IMPLEMENTATION = `toolgate ${packageJson.version}`;
+
+/**
+ * Every registered tool as a contract document, tools sorted by name, naming the toolgate build that
+ * exported it. Contains no clock or host data.
+ */
 export function buildContractDocument(registry: ToolRegistry): ContractDocument {
   const tools = registry
     .all()
     .map(contractTool)
     .sort((a, b) => compareText(a.name, b.name));
-  return { format: CONTRACT_FORMAT, tools };
+  return { format: CONTRACT_FORMAT, implementation: IMPLEMENTATION, tools };
+}
+
+/**
+ * SHA-256 of the contract as `contract export` writes it, without its `implementation` line: the same
+ * tools hash the same whichever toolgate build exported them (or an older export without the field).
+ */
+export function contractSha256(document: ContractDocument): string {
+  const { implementation: _implementation, ...tools } = document;
+  return sha256Hex(serializeContract(tools));
 }
 
 /** Deep copy with object keys sorted by code unit; arrays keep their order (it carries meaning). */

@@ -16,6 +16,7 @@ import {
 } from './scoring.ts';
 import type { SecondOpinionJudge } from './second-opinion.ts';
 import { type SecondOpinionSummary, summarizeSecondOpinions } from './second-opinion-summary.ts';
+import type { TrialIsolation } from './trial-isolation.ts';
 import { runTrial, type TrialResult } from './trial-runner.ts';
 
 export interface EvaluationOptions {
@@ -48,6 +49,8 @@ export interface EvaluationReport {
   readonly about: Record<string, string>;
   /** The contract, scenario set and implementation this run measured (absent when not given). */
   readonly release?: ReleaseFacts;
+  /** Whether every module's external systems were reset before each trial (absent when not known). */
+  readonly isolation?: TrialIsolation;
   readonly overall: Score;
   readonly bySplit: Record<string, Score>;
   /** Family -> split -> score, so dev and holdout sit side by side. */

@@ -18,6 +18,7 @@ import { type HttpTransport, startHttpTransport } from '../transport/http-server
 import { MODERN_REVISION } from '../transport/modern-results.ts';
 import type { EvalWorld, Fixtures } from './eval-world.ts';
 import type { Person } from './scripted-person.ts';
+import { type TrialIsolation, trialIsolation } from './trial-isolation.ts';
 
 export interface InProcessWorldOptions {
   readonly modules: readonly ToolgateModule[];
@@ -82,6 +83,8 @@ export class InProcessWorld implements EvalWorld {
     private readonly http: HttpTransport,
     private readonly keys: DevKeys,
     private readonly limits: EvalRateLimits,
+    /** Whether every module's systems are reset between trials, and which are not. */
+    readonly isolation: TrialIsolation,
   ) {}
 
   static async start(options: InProcessWorldOptions): Promise<InProcessWorld> {
@@ -103,7 +106,11 @@ export class InProcessWorld implements EvalWorld {
         keys: { kind: 'dev', dataDir: options.dataDir },
       });
       const keys = await loadOrCreateDevKeys(options.dataDir);
-      return new InProcessWorld(app, http, keys, limits);
+      // createApp creates the modules in the order given, so instance i is module i.
+      const isolation = trialIsolation(
+        app.modules.map((instance, i) => ({ name: options.modules[i]?.name ?? `#${i}`, instance })),
+      );
+      return new InProcessWorld(app, http, keys, limits, isolation);
     } catch (error) {
       await app.close();
       throw error;
@@ -120,12 +127,15 @@ export class InProcessWorld implements EvalWorld {
     return this.app.modules.some((m) => m.simulation !== undefined);
   }
 
-  reset(): Promise<void> {
+  async reset(): Promise<void> {
     this.#people.clear();
     this.limits.byKind = undefined;
     backendFaults.clear();
-    // A config of tools over real services has no simulated world: only the gateway's own state resets.
-    return this.simulated ? resetSimulation(this.app) : this.app.resetWorld();
+    // A config of tools over real services has no simulated world: the gateway's own state resets, and
+    // each module's reset hook puts the real systems it calls back (the gateway first, so no operation
+    // of the last trial is still reconciling against a system just reset).
+    await (this.simulated ? resetSimulation(this.app) : this.app.resetWorld());
+    for (const module of this.app.modules) await module.reset?.();
   }
 
   async fixtures(): Promise<Fixtures> {

@@ -1,12 +1,18 @@
-import packageJson from '../../package.json' with { type: 'json' };
 import { canonicalJson, sha256Hex } from '../contract/canonical-json.ts';
 import type { ToolRegistry } from '../contract/tool-registry.ts';
-import { buildContractDocument, serializeContract } from '../contract-artifacts/contract-export.ts';
+import {
+  buildContractDocument,
+  contractSha256,
+  IMPLEMENTATION,
+} from '../contract-artifacts/contract-export.ts';
 import type { LoadedScenario } from './scenario-schema.ts';
 
 /** What a result was measured against, so a release can name the contract and scenarios it passed. */
 export interface ReleaseFacts {
-  /** sha256 of the served contract exactly as `toolgate contract export` writes it. */
+  /**
+   * sha256 of the served contract as `toolgate contract export` writes it, less its `implementation`
+   * line (contractSha256): it identifies the tools, so a new toolgate build serving them keeps it.
+   */
   readonly contractSha256: string;
   /** sha256 of the selected scenarios' content (ids, requests, expectations, reference), by id. */
   readonly scenarioSetSha256: string;
@@ -21,9 +27,9 @@ export function releaseFacts(registry: ToolRegistry, scenarios: readonly LoadedS
     .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
     .map(({ file: _file, ...scenario }) => scenario);
   return {
-    contractSha256: sha256Hex(serializeContract(buildContractDocument(registry))),
+    contractSha256: contractSha256(buildContractDocument(registry)),
     scenarioSetSha256: sha256Hex(canonicalJson(content)),
     scenarioCount: scenarios.length,
-    implementation: `toolgate ${packageJson.version}`,
+    implementation: IMPLEMENTATION,
   };
 }

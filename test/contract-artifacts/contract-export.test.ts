@@ -1,8 +1,12 @@
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
 import { ToolRegistry } from '../../src/contract/tool-registry.ts';
+import { diffContracts } from '../../src/contract-artifacts/contract-diff.ts';
 import { contractDocumentSchema } from '../../src/contract-artifacts/contract-document.ts';
 import {
   buildContractDocument,
+  contractSha256,
   definitionHash,
   serializeContract,
   sortKeysDeep,
@@ -103,5 +107,31 @@ describe('contract export', () => {
         t.scopes = ['tickets:audit'];
       }),
     ).toBe(get.definition_sha256);
+  });
+
+  test('names the implementation that exported it, which neither the diff nor the contract hash sees', () => {
+    const { version } = JSON.parse(readFileSync('package.json', 'utf8')) as { version: string };
+    const text = serializeContract(ticketContract());
+    const exported = contractDocumentSchema.parse(JSON.parse(text));
+    expect(exported.implementation).toBe(`toolgate ${version}`);
+    const { implementation: _implementation, ...olderExport } = exported;
+    const rebuilt = { ...exported, implementation: 'toolgate 9.9.9' };
+    expect(diffContracts(exported, rebuilt)).toEqual({
+      changes: [],
+      verdicts: exported.tools.map((t) => expect.objectContaining({ tool: t.name, accepted: true })),
+      ok: true,
+    });
+    // The hash is the file's without its implementation line, so an older export hashes the same.
+    const withoutLine = text
+      .split('\n')
+      .filter((line) => !line.startsWith('  "implementation": '))
+      .join('\n');
+    expect(contractSha256(exported)).toBe(createHash('sha256').update(withoutLine).digest('hex'));
+    expect(contractSha256(rebuilt)).toBe(contractSha256(exported));
+    expect(contractSha256(olderExport)).toBe(contractSha256(exported));
+    const changedTool = editTool(exported, 'tickets_get', (t) => {
+      t.description += ' Never guess.';
+    });
+    expect(contractSha256(changedTool)).not.toBe(contractSha256(exported));
   });
 });

@@ -48,6 +48,11 @@ describe('toolgate eval --config', () => {
       'lamps-which-lamp',
     ]);
     expect(report.trials.every((t) => t.passed)).toBe(true);
+    // The lamps module simulates its systems, so its own reset isolates the trials: no warning.
+    expect((report as unknown as { isolation: unknown }).isolation).toEqual({
+      isolated: true,
+      modulesWithoutReset: [],
+    });
     // The trajectory rules judged the team's own tools too: the lost response put same_key_on_retry to the test.
     const rules = (
       report as unknown as { overall: { rules: Record<string, { arose: number; violated: number }> } }
@@ -118,14 +123,24 @@ describe('toolgate eval --config', () => {
       'test/eval/tools-only/scenarios',
       dir,
     );
-    expect(result.stderr).toBe('');
+    // Plain tools have no reset hook: one warning for the run (the baseline and the trial both reset).
+    const warning =
+      'module config has no reset hook: the external systems it calls keep their state from one trial ' +
+      'to the next, so the trials are not isolated';
+    expect(result.stderr).toBe(`toolgate eval: warning: ${warning}\n`);
     expect(result.code).toBe(0);
     const report = JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8')) as {
       trials: { scenario: string; passed: boolean; reasons: string[] }[];
+      isolation: unknown;
     };
     expect(report.trials.map((t) => [t.scenario, t.passed, t.reasons])).toEqual([
       ['greeting-read', true, []],
     ]);
+    expect(report.isolation).toEqual({ isolated: false, modulesWithoutReset: ['config'] });
+    expect(readFileSync(join(dir, 'summary.md'), 'utf8')).toContain(`- **Not isolated**: ${warning}.`);
+    expect(readFileSync(join(dir, 'report.html'), 'utf8')).toContain(
+      `<li><strong>Not isolated</strong>: ${warning}.</li>`,
+    );
   });
 
   test('fails a trial whose fault targets nothing, saying so, instead of counting it as injected', async () => {
@@ -174,7 +189,10 @@ describe('toolgate eval --config', () => {
     expect(exported.code).toBe(0);
     const { version } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string };
     expect(report.release).toEqual({
-      contractSha256: createHash('sha256').update(exported.stdout).digest('hex'),
+      // The exported file less its implementation line: the tools, whoever serves them.
+      contractSha256: createHash('sha256')
+        .update(exported.stdout.replace(/^ {2}"implementation": .*\n/m, ''))
+        .digest('hex'),
       scenarioSetSha256: expect.stringMatching(/^[0-9a-f]{64}$/),
       scenarioCount: 1,
       implementation: `toolgate ${version}`,

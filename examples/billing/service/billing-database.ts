@@ -71,14 +71,29 @@ export function openBillingDatabase(file: string): BillingDatabase {
   db.pragma('synchronous = FULL');
   db.pragma('busy_timeout = 5000');
   db.exec(SCHEMA);
+  db.transaction(() => insertSeed(db))();
+  return db;
+}
+
+function insertSeed(db: BillingDatabase): void {
   const insert = db.prepare(
     `INSERT OR IGNORE INTO invoices (tenant, invoice_id, customer_id, status, amount_cents)
      VALUES (?, ?, ?, ?, ?)`,
   );
+  for (const invoice of SEED_INVOICES) {
+    insert.run(SEED_TENANT, invoice.invoice_id, SEED_CUSTOMER, invoice.status, invoice.amount_cents);
+  }
+}
+
+/**
+ * Back to the seed in one transaction: every credit note, refund request and idempotency key gone,
+ * the invoices as first inserted. For an evaluation instance only (BILLING_ENABLE_RESET=1).
+ */
+export function resetBillingDatabase(db: BillingDatabase): void {
   db.transaction(() => {
-    for (const invoice of SEED_INVOICES) {
-      insert.run(SEED_TENANT, invoice.invoice_id, SEED_CUSTOMER, invoice.status, invoice.amount_cents);
+    for (const table of ['credit_notes', 'refund_requests', 'idempotency_keys', 'invoices']) {
+      db.exec(`DELETE FROM ${table}`);
     }
+    insertSeed(db);
   })();
-  return db;
 }

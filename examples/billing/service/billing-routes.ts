@@ -9,6 +9,11 @@ import type { KeyedAnswer } from './keyed-write.ts';
 export interface BillingRoutesOptions {
   /** Test-only: wait this long after a write commits before answering, so a test can kill us mid-request. */
   readonly pauseAfterCommitMs: number;
+  /**
+   * Evaluation instances only: serve `POST /admin/reset`, which puts the whole database back to the
+   * seed so every trial of `toolgate eval` starts from the same invoices. Off in a real deployment.
+   */
+  readonly resetToSeed?: () => void;
 }
 
 type Env = { Variables: { caller: Caller } };
@@ -25,6 +30,15 @@ export function billingRoutes(service: BillingService, options: BillingRoutesOpt
   const app = new Hono<Env>();
 
   app.get('/healthz', (c) => c.json({ ok: true }));
+
+  const { resetToSeed } = options;
+  if (resetToSeed) {
+    // Every tenant at once, so it sits before the tenant scoping: it is the evaluation's, not a caller's.
+    app.post('/admin/reset', (c) => {
+      resetToSeed();
+      return c.json({ reset: true });
+    });
+  }
 
   app.use('*', async (c, next) => {
     const tenant = c.req.query('tenant') ?? '';

@@ -2,7 +2,7 @@
 // (Node strips the types; the sources use erasable syntax only).
 import { resolve } from 'node:path';
 import { serve } from '@hono/node-server';
-import { openBillingDatabase } from './billing-database.ts';
+import { openBillingDatabase, resetBillingDatabase } from './billing-database.ts';
 import { billingRoutes } from './billing-routes.ts';
 import { BillingService } from './billing-service.ts';
 
@@ -10,6 +10,7 @@ const dbFile = resolve(process.env.BILLING_DB ?? 'billing.sqlite');
 const port = Number(process.env.PORT ?? 4100);
 const host = process.env.HOST ?? '127.0.0.1';
 const pauseAfterCommitMs = Number(process.env.BILLING_PAUSE_AFTER_COMMIT_MS ?? 0);
+const enableReset = process.env.BILLING_ENABLE_RESET === '1';
 
 if (!Number.isInteger(port) || port < 0 || port > 65535) {
   process.stderr.write(`billing: PORT ${process.env.PORT} is not a port number\n`);
@@ -17,7 +18,10 @@ if (!Number.isInteger(port) || port < 0 || port > 65535) {
 }
 
 const db = openBillingDatabase(dbFile);
-const app = billingRoutes(new BillingService(db), { pauseAfterCommitMs });
+const app = billingRoutes(new BillingService(db), {
+  pauseAfterCommitMs,
+  ...(enableReset ? { resetToSeed: () => resetBillingDatabase(db) } : {}),
+});
 const server = serve({ fetch: app.fetch, port, hostname: host }, (info) => {
   // The first stdout line is the contract with whoever started us (tests parse it).
   process.stdout.write(`listening on http://${host}:${info.port}\n`);

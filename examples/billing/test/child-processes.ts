@@ -71,6 +71,8 @@ export interface ServiceOptions {
   /** 0 for any free port; give the old port to restart in place. */
   readonly port?: number;
   readonly pauseAfterCommitMs?: number;
+  /** Serve POST /admin/reset (BILLING_ENABLE_RESET=1), as an evaluation instance does. */
+  readonly enableReset?: boolean;
 }
 
 /** The billing service as its own process: `node examples/billing/service/server.ts`. */
@@ -79,6 +81,7 @@ export function startBillingService(options: ServiceOptions): Promise<Started> {
     BILLING_DB: options.dbFile,
     PORT: String(options.port ?? 0),
     BILLING_PAUSE_AFTER_COMMIT_MS: String(options.pauseAfterCommitMs ?? 0),
+    BILLING_ENABLE_RESET: options.enableReset ? '1' : '0',
   };
   return startChild([SERVICE_ENTRY], env, /^listening on (http:\/\/\S+)$/m, 10_000);
 }

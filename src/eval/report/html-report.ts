@@ -1,5 +1,6 @@
 import type { EvaluationReport } from '../evaluation.ts';
 import { TRIAL_OUTCOMES, type TrialOutcome } from '../scoring.ts';
+import { isolationWarning } from '../trial-isolation.ts';
 import { failureMatrix } from './failure-matrix.ts';
 import { comparisonSection, familyTable, metricsTable, policyTable, scenarioTable } from './html-tables.ts';
 import { trialTranscript } from './html-transcript.ts';
@@ -85,9 +86,12 @@ export function htmlReport(report: EvaluationReport): string {
         )
       : '';
   const { overall } = report;
-  const about = Object.entries(report.about)
-    .map(([k, v]) => `<li>${esc(k)}: ${esc(v)}</li>`)
-    .join('');
+  const about = [
+    ...Object.entries(report.about).map(([k, v]) => `<li>${esc(k)}: ${esc(v)}</li>`),
+    ...(report.isolation?.modulesWithoutReset ?? []).map(
+      (m) => `<li><strong>Not isolated</strong>: ${esc(isolationWarning(m))}.</li>`,
+    ),
+  ].join('');
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>toolgate evaluation: ${esc(report.agent)}</title>
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:">
 <style>${STYLE}</style></head><body>

@@ -1,4 +1,5 @@
 import type { EvaluationReport } from '../evaluation.ts';
+import { isolationWarning } from '../trial-isolation.ts';
 import type { Comparison } from './comparison.ts';
 import { failureMatrix } from './failure-matrix.ts';
 import { FAMILY_COLUMNS, METRIC_ROWS, pct } from './metric-rows.ts';
@@ -26,6 +27,9 @@ export function markdownReport(report: EvaluationReport): string {
       `${overall.unsafeClaims} unsafe claims. ${report.trialsPerScenario} trial(s) per scenario, ` +
       `${(report.durationMs / 1000).toFixed(1)} s, started ${report.startedAt}.`,
     ...Object.entries(report.about).map(([k, v]) => `- ${k}: ${v}`),
+    ...(report.isolation?.modulesWithoutReset ?? []).map(
+      (m) => `- **Not isolated**: ${isolationWarning(m)}.`,
+    ),
     '',
     ...(report.comparison ? comparisonLines(report.comparison) : []),
     '## Metrics',
