@@ -162,6 +162,13 @@ describe('the settings table', () => {
     }
   });
 
+  test('0 turns the rate limit off from the config file as it does from the flag (the file used to refuse it)', () => {
+    const file = { rateLimit: { perPrincipal: 0 } };
+    expect(configFileSchema.safeParse(file).success).toBe(true);
+    expect(resolveServeConfig({ dataDir }, file).limits.perPrincipal).toBeUndefined();
+    expect(resolveServeConfig({ dataDir }, { rateLimit: { perPrincipal: 7 } }).limits.perPrincipal).toBe(7);
+  });
+
   test('every keyed setting has its place in the config file, and nothing else is a setting there', () => {
     const keyed = SERVE_SETTING_LIST.flatMap(([, s]) => (s.key ? [s.key.split('.')[0]!] : []));
     const members = Object.keys(configFileSchema.shape);
