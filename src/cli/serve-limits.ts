@@ -1,4 +1,4 @@
-import { DEFAULT_RETENTION_SECONDS } from '../operations/framework-parts.ts';
+import { SERVE_SETTINGS as S } from '../config/serve-settings.ts';
 import { DEFAULT_JSON_DEPTH_LIMIT, DEFAULT_JSON_KEY_LIMIT } from '../transport/json-bounds.ts';
 import { DEFAULT_REPLY_LIMIT_BYTES } from '../transport/mcp-endpoint.ts';
 import { DEFAULT_BODY_LIMIT_BYTES } from '../transport/read-body.ts';
@@ -17,20 +17,20 @@ export function limitsSummary(config: ServeConfig, auditRetentionSeconds: number
   const { limits, connectionLimits: http } = config;
   const rate =
     limits.perPrincipal === undefined
-      ? 'off (--rate-limit-per-principal N)'
+      ? `off (${S.rateLimitPerPrincipal.flag} N)`
       : `${limits.perPrincipal} requests/s, burst ${limits.perPrincipal}; tools/list weighs ${REQUEST_WEIGHTS['tools/list']}, ` +
         `tasks, resources, prompts and discovery ${REQUEST_WEIGHTS['tasks/get']}, operator API ${ROUTE_REQUEST_WEIGHT}, ` +
-        `others ${DEFAULT_REQUEST_WEIGHT} (--rate-limit-per-principal, 0 for none)`;
+        `others ${DEFAULT_REQUEST_WEIGHT} (${S.rateLimitPerPrincipal.flag}, 0 for none)`;
   const bytes =
     limits.replyBytesPerSecondPerPrincipal === undefined
-      ? 'off (--reply-bytes-per-second-per-principal N)'
-      : `${limits.replyBytesPerSecondPerPrincipal} B/s (--reply-bytes-per-second-per-principal, 0 for none)`;
+      ? `off (${S.replyBytesPerSecondPerPrincipal.flag} N)`
+      : `${limits.replyBytesPerSecondPerPrincipal} B/s (${S.replyBytesPerSecondPerPrincipal.flag}, 0 for none)`;
   const rows: [string, string][] = [
     ['rate per principal', rate],
     ['reply bytes per principal', bytes],
     [
       'writes in flight per principal',
-      `${limits.writesInFlightPerPrincipal} (--max-writes-in-flight-per-principal)`,
+      `${limits.writesInFlightPerPrincipal} (${S.maxWritesInFlightPerPrincipal.flag})`,
     ],
     [
       'request body',
@@ -44,7 +44,7 @@ export function limitsSummary(config: ServeConfig, auditRetentionSeconds: number
     ['token lifetime', `at most ${config.maxTokenLifetimeSeconds} s`],
     [
       'records kept',
-      `operations ${config.retentionSeconds ?? DEFAULT_RETENTION_SECONDS} s, audit ${auditRetentionSeconds} s (--audit-retention-seconds)`,
+      `operations ${config.retentionSeconds ?? S.retentionSeconds.default} s, audit ${auditRetentionSeconds} s (${S.auditRetentionSeconds.flag})`,
     ],
   ];
   const width = Math.max(...rows.map(([name]) => name.length));

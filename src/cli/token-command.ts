@@ -1,6 +1,10 @@
 import type { Command } from 'commander';
 import { ACTORS } from '../auth/principal.ts';
 import { DEFAULT_TOKEN_TTL_SECONDS } from '../auth/token-defaults.ts';
+import { SERVE_SETTINGS } from '../config/serve-settings.ts';
+import { MCP_PATH } from '../transport/endpoint-defaults.ts';
+
+const { dataDir, host, port } = SERVE_SETTINGS;
 
 /** `toolgate token`: prints only a dev JWT the server with the same data dir accepts. */
 export function registerTokenCommand(program: Command): void {
@@ -13,11 +17,14 @@ export function registerTokenCommand(program: Command): void {
     .option('--scopes <scopes>', 'space-separated scopes', '')
     .option('--groups <groups>', 'space-separated group memberships (claim groups; policies read them)', '')
     .option('--ttl <seconds>', 'lifetime in seconds', String(DEFAULT_TOKEN_TTL_SECONDS))
-    .option('--data-dir <dir>', 'data dir of the server (TOOLGATE_DATA_DIR, default ./.toolgate)')
-    .option('--port <port>', 'port of the server (TOOLGATE_PORT, default 8787); sets the audience')
+    .option(`${dataDir.flag} <dir>`, `data dir of the server (${dataDir.env}, default ${dataDir.default})`)
+    .option(
+      `${port.flag} <port>`,
+      `port of the server (${port.env}, default ${port.default}); sets the audience`,
+    )
     .option(
       '--audience <url>',
-      'resource URL of the server (default: what serve would use, http://127.0.0.1:8787/mcp)',
+      `resource URL of the server (default: what serve would use, http://${host.default}:${port.default}${MCP_PATH})`,
     )
     .option(
       '--config <file>',

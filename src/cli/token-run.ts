@@ -3,9 +3,9 @@ import { loadOrCreateDevKeys } from '../auth/dev-keys.ts';
 import { mintToken } from '../auth/mint-token.ts';
 import { ACTORS } from '../auth/principal.ts';
 import { principalClaimsSchema } from '../auth/token-claims.ts';
-import { DEFAULT_MAX_TOKEN_LIFETIME_SECONDS } from '../auth/token-defaults.ts';
 import type { ToolgateConfig } from '../config/define-config.ts';
 import { resolveCommandConfig } from '../config/discover-config.ts';
+import { SERVE_SETTINGS } from '../config/serve-settings.ts';
 import { dataDirProblem, defaultAudience, resolveDataDir } from './serve-options.ts';
 import { exitOnConfigError, servedModules } from './served-modules.ts';
 
@@ -71,7 +71,7 @@ export async function runTokenCommand(raw: Record<string, string | undefined>): 
   if (ttl > accepted) {
     process.stderr.write(
       `toolgate token: warning: --ttl ${ttl} exceeds the ${accepted} seconds serve accepts; start serve with ` +
-        `--max-token-lifetime-seconds ${ttl} (TOOLGATE_MAX_TOKEN_LIFETIME_SECONDS) or the token is refused.\n`,
+        `${SERVE_SETTINGS.maxTokenLifetimeSeconds.flag} ${ttl} (${SERVE_SETTINGS.maxTokenLifetimeSeconds.env}) or the token is refused.\n`,
     );
   }
   const keys = await loadOrCreateDevKeys(dataDir);
@@ -97,7 +97,8 @@ function portOf(raw: string | undefined): number | undefined {
 
 /** The longest token lifetime serve accepts with the same variables and config (and no flag). */
 function acceptedLifetime(settings: ToolgateConfig): number {
-  const fromEnv = Number(process.env.TOOLGATE_MAX_TOKEN_LIFETIME_SECONDS || Number.NaN);
+  const lifetime = SERVE_SETTINGS.maxTokenLifetimeSeconds;
+  const fromEnv = Number(process.env[lifetime.env] || Number.NaN);
   if (Number.isInteger(fromEnv) && fromEnv > 0) return fromEnv;
-  return settings.maxTokenLifetimeSeconds ?? DEFAULT_MAX_TOKEN_LIFETIME_SECONDS;
+  return settings.maxTokenLifetimeSeconds ?? lifetime.default;
 }

@@ -6,7 +6,7 @@ import type { OperationsTuning } from '../operations/operations-tuning.ts';
 export interface RateLimitConfig {
   /**
    * Requests per second per principal, weighted by cost, with a burst of the same number (default 100;
-   * `--rate-limit-per-principal 0` turns it off).
+   * 0 turns it off, as `--rate-limit-per-principal 0` does).
    */
   readonly perPrincipal?: number;
   /** Own rates (own buckets) for one class of tools, e.g. `{ write: 2 }`. */

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { dirname, extname, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { z } from 'zod';
+import type { z } from 'zod';
 import type { ToolgateModule } from '../app/module.ts';
 import type { AnyToolDefinition } from '../contract/define-tool.ts';
 import {
@@ -11,7 +11,9 @@ import {
 } from '../contract/tool-contract-error.ts';
 import { ToolRegistry } from '../contract/tool-registry.ts';
 import { ConfigFileError } from './config-file-error.ts';
+import { configFileSchema } from './config-file-schema.ts';
 import type { ToolgateConfig } from './define-config.ts';
+import { SERVE_SETTING_LIST } from './serve-settings.ts';
 
 export { ConfigFileError };
 
@@ -24,55 +26,6 @@ export interface LoadedConfig {
 }
 
 const LOADABLE = new Set(['.mjs', '.js', '.cjs', '.ts', '.mts']);
-
-const settingsSchema = z.strictObject({
-  tools: z.array(z.unknown()).optional(),
-  modules: z.array(z.unknown()).optional(),
-  host: z.string().min(1).optional(),
-  port: z.number().int().min(0).max(65535).optional(),
-  dataDir: z.string().min(1).optional(),
-  policy: z.string().min(1).optional(),
-  databaseUrl: z
-    .string()
-    .regex(/^postgres(ql)?:\/\//, 'must start with postgres:// or postgresql://')
-    .optional(),
-  jwksUrl: z.url({ protocol: /^https?$/ }).optional(),
-  issuer: z.string().min(1).optional(),
-  requireTokenType: z.boolean().optional(),
-  audience: z.url({ protocol: /^https?$/ }).optional(),
-  allowedHosts: z.array(z.string().min(1)).optional(),
-  retentionSeconds: z.number().int().min(60).max(31_536_000).optional(),
-  operatorConfirmationTtlSeconds: z.number().int().min(60).max(31_536_000).optional(),
-  enableTestApi: z.boolean().optional(),
-  seed: z.boolean().optional(),
-  operations: z.record(z.string(), z.number().int().positive()).optional(),
-  rateLimit: z
-    .strictObject({
-      perPrincipal: z.number().positive().max(100_000).optional(),
-      byKind: z
-        .strictObject({
-          read: z.number().positive().max(100_000).optional(),
-          write: z.number().positive().max(100_000).optional(),
-          request: z.number().positive().max(100_000).optional(),
-        })
-        .optional(),
-      writesInFlightPerPrincipal: z.number().int().min(1).max(10_000).optional(),
-    })
-    .optional(),
-  http: z
-    .strictObject({
-      headersTimeoutMs: z.number().int().min(100).max(600_000).optional(),
-      requestTimeoutMs: z.number().int().min(100).max(600_000).optional(),
-      keepAliveTimeoutMs: z.number().int().min(100).max(600_000).optional(),
-      maxConnections: z.number().int().min(1).max(1_000_000).optional(),
-    })
-    .optional(),
-  maxTokenLifetimeSeconds: z.number().int().min(60).max(31_536_000).optional(),
-  databaseStatementTimeoutMs: z.number().int().min(100).max(600_000).optional(),
-  databaseReadLanes: z.number().int().min(0).max(16).optional(),
-  toolsPageSize: z.number().int().min(1).max(10_000).optional(),
-  tasksPageSize: z.number().int().min(1).max(1_000).optional(),
-});
 
 /**
  * Imports a config module and checks it whole: the default export, every setting, and every tool's
@@ -101,7 +54,7 @@ export async function loadConfigFile(path: string): Promise<LoadedConfig> {
       'has no default export; write `export default defineConfig({...})`',
     ]);
   }
-  const settings = settingsSchema.safeParse(config);
+  const settings = configFileSchema.safeParse(config);
   if (!settings.success) {
     for (const issue of settings.error.issues) problems.push(describeIssue(issue));
   }
@@ -146,7 +99,7 @@ function describeProblem(problem: ToolContractProblem): string {
 function describeIssue(issue: z.core.$ZodIssue): string {
   const at = issue.path.join('.') || '(config)';
   if (issue.code === 'unrecognized_keys') {
-    const allowed = Object.keys(settingsSchema.shape).join(', ');
+    const allowed = Object.keys(configFileSchema.shape).join(', ');
     return `${issue.keys.join(', ')}: not a setting (allowed: ${allowed})`;
   }
   return `${at}: ${issue.message}`;
@@ -169,10 +122,12 @@ function isModule(value: unknown): value is ToolgateModule {
   return typeof candidate?.name === 'string' && typeof candidate.create === 'function';
 }
 
+/** The config's paths (the table's `path` settings, all at the top level) resolved against its directory. */
 function relativeToFile(config: ToolgateConfig, dir: string): ToolgateConfig {
-  return {
-    ...config,
-    ...(config.dataDir === undefined ? {} : { dataDir: resolve(dir, config.dataDir) }),
-    ...(config.policy === undefined ? {} : { policy: resolve(dir, config.policy) }),
-  };
+  const resolved: Record<string, unknown> = { ...config };
+  for (const [, setting] of SERVE_SETTING_LIST) {
+    const value = setting.key === undefined ? undefined : resolved[setting.key];
+    if (setting.type === 'path' && typeof value === 'string') resolved[setting.key!] = resolve(dir, value);
+  }
+  return resolved as ToolgateConfig;
 }
