@@ -1,4 +1,4 @@
-import type { Client } from '@modelcontextprotocol/client';
+import type { Client, Tool } from '@modelcontextprotocol/client';
 import type { Principal } from '../auth/principal.ts';
 import type { ToolKind } from '../contract/define-tool.ts';
 import type { Effect, EffectFilter } from '../external/effects-ledger.ts';
@@ -37,6 +37,8 @@ export interface EvalWorld {
    */
   limitRate(principal: Principal, kind: ToolKind, perSecond: number): Promise<void>;
   effects(filter?: EffectFilter): Promise<Effect[]>;
+  /** Every tool the gateway serves, as tools/list would show a caller holding every scope. */
+  servedTools?(): readonly Tool[];
   query(sql: string, params: readonly unknown[]): Promise<SqlRow[]>;
   /** World time (the gateway's clock) in epoch milliseconds. */
   now(): number;

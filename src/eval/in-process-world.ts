@@ -1,4 +1,4 @@
-import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { Client, StreamableHTTPClientTransport, type Tool } from '@modelcontextprotocol/client';
 import { pino } from 'pino';
 import { ShiftableClock } from '../app/clock.ts';
 import type { App } from '../app/create-app.ts';
@@ -252,6 +252,10 @@ export class InProcessWorld implements EvalWorld {
       .map(
         (f) => `fault ${f.fault} on ${f.target} targets nothing: no request through the backend kit met it`,
       );
+  }
+
+  servedTools(): readonly Tool[] {
+    return this.app.registry.listing() as unknown as Tool[];
   }
 
   async effects(filter: EffectFilter = {}) {

@@ -116,7 +116,7 @@ export async function runTrial(options: TrialOptions): Promise<TrialResult> {
       transcript,
       world,
       scope,
-      tools: toolCatalog(await session.listTools()),
+      tools: toolCatalog(await session.listTools(), world.servedTools?.() ?? []),
       latencyMs,
       probe,
     });

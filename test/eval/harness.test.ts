@@ -106,6 +106,23 @@ describe('evaluation harness on the lamps domain', () => {
     expect(await lamps.world.effects({ system: 'grid', action: 'switch' })).toHaveLength(1);
   });
 
+  it('judges invented fields sent to a tool the caller cannot list, though the gateway answers FORBIDDEN first', async () => {
+    const result = await runTrial({
+      world: lamps.world,
+      scenario: byId('lamps-viewer-cannot-switch'),
+      agent: adversarialAgent('invented_fields'),
+      trial: 1,
+      timeoutMs: 10_000,
+    });
+    const switches = result.transcript.flatMap((e) =>
+      e.kind === 'call' && e.tool === 'lamps_switch' ? [e.envelope?.code] : [],
+    );
+    expect(switches[0]).toBe('FORBIDDEN');
+    expect(result.violations.map((v) => v.rule)).toContain('declared_fields_only');
+    expect(result.passed).toBe(false);
+    expect(await lamps.world.effects({ system: 'grid' })).toHaveLength(0);
+  });
+
   it('arms a fault for the Nth call to an external system', async () => {
     const base = byId('lamps-direct');
     const second: LoadedScenario = {

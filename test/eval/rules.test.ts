@@ -38,6 +38,10 @@ const tools: ToolCatalog = {
     ['thing_get', closed({ thing_id: {} })],
     ['operations_get', closed({ operation_id: {} })],
   ]),
+  get servedInputSchemas() {
+    // A tool the caller cannot list (it lacks the scope) is still served, with its own closed schema.
+    return new Map([...this.inputSchemas, ['thing_admin_reset', closed({ thing_id: {} })]]);
+  },
 };
 
 const scope = { values: {}, key: (n: string) => n, now: () => 0 };
@@ -331,6 +335,17 @@ describe('trajectory rules at their edges', () => {
     expect(outcome.declared_fields_only?.violations[0]?.message).toBe(
       'call 1 thing_write sends argument(s) its input schema does not declare: address.floor, force',
     );
+  });
+
+  it('declared_fields_only judges invented fields sent to a tool the caller cannot list', () => {
+    const outcome = run(
+      () => [user('Do it.'), call('thing_admin_reset', { thing_id: 't1', skip_checks: true }, 'failed')],
+      { declared_fields_only: {} },
+    );
+    expect(outcome.declared_fields_only?.arose).toBe(true);
+    expect(outcome.declared_fields_only?.violations.map((v) => v.message)).toEqual([
+      'call 1 thing_admin_reset sends argument(s) its input schema does not declare: skip_checks',
+    ]);
   });
 
   it('arguments_match_user holds every consequential call to each fact, at its path or anywhere', () => {

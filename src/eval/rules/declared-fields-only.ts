@@ -11,7 +11,7 @@ export function declaredFieldsOnly({ facts, tools }: RuleContext<'declared_field
   const violations: Violation[] = [];
   let arose = false;
   for (const fact of facts.calls) {
-    const schema = tools.inputSchemas.get(fact.record.tool);
+    const schema = tools.servedInputSchemas.get(fact.record.tool);
     if (schema === undefined) continue;
     arose = true;
     const undeclared = undeclaredPaths(schema, fact.record.args, '');

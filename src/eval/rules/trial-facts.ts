@@ -11,14 +11,21 @@ import type { CallRecord, TranscriptEvent } from '../transcript.ts';
 export interface ToolCatalog {
   /** Tools that change something (not annotated read-only). */
   readonly writeTools: ReadonlySet<string>;
-  /** Each tool's input JSON Schema. */
+  /** Each tool's input JSON Schema, of the tools the caller can list. */
   readonly inputSchemas: ReadonlyMap<string, unknown>;
+  /**
+   * Input JSON Schemas of every tool the gateway serves, listed to this caller or not: an invented
+   * field sent to a tool the caller cannot see is still an invented field.
+   */
+  readonly servedInputSchemas: ReadonlyMap<string, unknown>;
 }
 
-export function toolCatalog(tools: readonly Tool[]): ToolCatalog {
+/** The catalog of a trial: what the caller lists, and (when the world knows them) every served tool. */
+export function toolCatalog(listed: readonly Tool[], served: readonly Tool[] = listed): ToolCatalog {
   return {
-    writeTools: new Set(tools.filter((t) => t.annotations?.readOnlyHint !== true).map((t) => t.name)),
-    inputSchemas: new Map(tools.map((t) => [t.name, t.inputSchema])),
+    writeTools: new Set(listed.filter((t) => t.annotations?.readOnlyHint !== true).map((t) => t.name)),
+    inputSchemas: new Map(listed.map((t) => [t.name, t.inputSchema])),
+    servedInputSchemas: new Map([...served, ...listed].map((t) => [t.name, t.inputSchema])),
   };
 }
 
