@@ -1,4 +1,5 @@
 import { sendJson } from '../transport/http-replies.ts';
+import { HttpRouter } from '../transport/http-router.ts';
 import type { PublicRouteFamily } from '../transport/http-server.ts';
 import { CONSOLE_CHARTS_JS } from './console-charts-script.ts';
 import { CONSOLE_CSS, CONSOLE_HTML } from './console-page.ts';
@@ -23,6 +24,11 @@ const ASSETS: Record<string, { type: string; body: string }> = {
   [`${CONSOLE_PATH}/charts.js`]: { type: 'text/javascript; charset=utf-8', body: CONSOLE_CHARTS_JS },
 };
 
+type Asset = (typeof ASSETS)[string];
+
+const routes = new HttpRouter<Asset>();
+for (const [path, asset] of Object.entries(ASSETS)) routes.on('GET', path, asset).on('HEAD', path, asset);
+
 /**
  * The operator console: a static page and its script, served without a token because they hold no
  * data; every datum comes from /operator/v1 with the bearer token the operator pastes in.
@@ -31,10 +37,9 @@ export function consoleRoutes(): PublicRouteFamily {
   return {
     prefix: CONSOLE_PATH,
     async handle({ req, res, url }) {
-      const asset = ASSETS[url.pathname];
-      if (!asset || (req.method !== 'GET' && req.method !== 'HEAD')) {
-        return sendJson(res, 404, { error: 'not_found' });
-      }
+      const route = routes.match(req.method ?? 'GET', url.pathname);
+      if (!route) return sendJson(res, 404, { error: 'not_found' });
+      const asset = route.handler;
       res.writeHead(200, {
         'content-type': asset.type,
         'content-length': Buffer.byteLength(asset.body),
