@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { sendJson } from '../transport/http-replies.ts';
+import { HttpRouter } from '../transport/http-router.ts';
 import type { PublicRouteFamily } from '../transport/http-server.ts';
 import { CONSOLE_CSS, CONSOLE_HTML } from './console-page.ts';
 
@@ -58,14 +59,16 @@ function consoleAssets(): Readonly<Record<string, Asset>> {
  * data; every datum comes from /operator/v1 with the bearer token the operator pastes in.
  */
 export function consoleRoutes(): PublicRouteFamily {
-  const served = consoleAssets();
+  const routes = new HttpRouter<Asset>();
+  for (const [path, asset] of Object.entries(consoleAssets())) {
+    routes.on('GET', path, asset).on('HEAD', path, asset);
+  }
   return {
     prefix: CONSOLE_PATH,
     async handle({ req, res, url }) {
-      const asset = served[url.pathname];
-      if (!asset || (req.method !== 'GET' && req.method !== 'HEAD')) {
-        return sendJson(res, 404, { error: 'not_found' });
-      }
+      const route = routes.match(req.method ?? 'GET', url.pathname);
+      if (!route) return sendJson(res, 404, { error: 'not_found' });
+      const asset = route.handler;
       res.writeHead(200, {
         'content-type': asset.type,
         'content-length': Buffer.byteLength(asset.body),

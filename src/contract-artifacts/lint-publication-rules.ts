@@ -2,7 +2,6 @@ import { createRequire } from 'node:module';
 import type { JsonSchemaType } from '@modelcontextprotocol/sdk/validation';
 import type { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import { definitionHash } from './contract-export.ts';
-import { certainlyValid, decidable } from './example-check.ts';
 import { hit, type LintRule } from './lint-rule.ts';
 
 /** Rules on what is published next to the schemas: the examples and the pinned definition hash. */
@@ -21,9 +20,8 @@ export const examplesPresentRule: LintRule = {
 let validator: AjvJsonSchemaValidator | undefined;
 
 /**
- * The MCP SDK's own validator (ajv with ajv-formats), loaded on first need: loading ajv and compiling a
- * validator costs a `lint` run tens of milliseconds, and is needed only for a schema the quick check
- * does not decide or an example it does not find valid.
+ * The MCP SDK's own validator (ajv with ajv-formats), so examples are judged as an MCP client judges
+ * arguments; loaded on first need, since only this rule uses it.
  */
 function sdkValidator(): AjvJsonSchemaValidator {
   if (validator === undefined) {
@@ -40,15 +38,7 @@ export const examplesValidRule: LintRule = {
   severity: 'error',
   summary: 'Every example is valid against the published input schema (as an MCP client validates it).',
   check(tool) {
-    // A schema made only of what example-check.ts decides exactly as ajv does, and examples it finds
-    // valid: ajv would compile the schema and accept them. Anything else is ajv's to judge and word.
     const schema = tool.input_schema as JsonSchemaType;
-    if (
-      decidable(schema) &&
-      tool.examples.every((example) => certainlyValid(schema, example.input) === true)
-    ) {
-      return [];
-    }
     let validate: ReturnType<AjvJsonSchemaValidator['getValidator']>;
     try {
       validate = sdkValidator().getValidator(schema);

@@ -33,6 +33,11 @@ export interface RegisteredTool {
 
 export const CONTRACT_META_KEY = 'io.toolgate/contract';
 const MAX_VIEWS = 256;
+/**
+ * The key of the view of every tool (a transport that knows no principal). A scope set's key is its
+ * scopes joined by spaces, which hold no whitespace, and a policy class's starts with "policy\n".
+ */
+const ALL_TOOLS = '\n';
 
 /**
  * Holds the registered tools. Registration is where contracts are checked as a whole: closed input
@@ -47,10 +52,14 @@ export interface ListingPolicy {
 
 export class ToolRegistry {
   readonly #tools = new Map<string, RegisteredTool>();
-  /** tools/list payloads by the scope set that sees them; few distinct sets exist, so few entries. */
+  /**
+   * The one listing cache: tools/list payloads by the class of principals that sees them (every tool,
+   * a scope set, a policy class); few distinct classes exist, so few entries.
+   */
   readonly #views = new Map<string, Record<string, unknown>[]>();
+  /** Serialized forms of each cached view (page bytes by form and cursor), dropped with their view. */
+  readonly #serialized = new WeakMap<readonly Record<string, unknown>[], Map<string, Buffer>>();
   readonly #catalog = new Map<string, ErrorCodeSpec>(Object.values(gatewayErrors).map((e) => [e.code, e]));
-  #listing: Record<string, unknown>[] | null = null;
   /** Bytes of every registered tool's tools/list entry as JSON, with the separators of one array. */
   #listingBytes = 0;
 
@@ -72,8 +81,13 @@ export class ToolRegistry {
 
   /** The tools/list payload of every tool, built once and reused for every request. */
   listing(): Record<string, unknown>[] {
-    this.#listing ??= this.all().map((tool) => tool.listing);
-    return this.#listing;
+    return (
+      this.#views.get(ALL_TOOLS) ??
+      this.#keepView(
+        ALL_TOOLS,
+        this.all().map((tool) => tool.listing),
+      )
+    );
   }
 
   /**
@@ -82,16 +96,36 @@ export class ToolRegistry {
    */
   listingFor(scopes: ReadonlySet<string>, policy?: ListingPolicy): Record<string, unknown>[] {
     const key = policy ? `policy\n${policy.key}` : [...scopes].sort().join(' ');
-    let view = this.#views.get(key);
-    if (!view) {
-      view = this.all()
-        .filter((tool) => tool.definition.scopes.every((scope) => scopes.has(scope)))
-        .filter((tool) => !policy || policy.permits(tool.definition.name))
-        .map((tool) => tool.listing);
-      // Scope sets come from tokens: bound the cache so that odd combinations cannot grow it forever.
-      if (this.#views.size >= MAX_VIEWS) this.#views.delete(this.#views.keys().next().value!);
-      this.#views.set(key, view);
-    }
+    return (
+      this.#views.get(key) ??
+      this.#keepView(
+        key,
+        this.all()
+          .filter((tool) => tool.definition.scopes.every((scope) => scopes.has(scope)))
+          .filter((tool) => !policy || policy.permits(tool.definition.name))
+          .map((tool) => tool.listing),
+      )
+    );
+  }
+
+  /** The serialized form `key` (a page as one transport words it) of a listing, if one was kept. */
+  serializedListing(listing: readonly Record<string, unknown>[], key: string): Buffer | undefined {
+    return this.#serialized.get(listing)?.get(key);
+  }
+
+  /**
+   * Keeps a serialized form of a listing this registry handed out next to that listing, so it is
+   * bounded and dropped as the listing is; a listing it did not hand out keeps nothing.
+   */
+  keepSerializedListing(listing: readonly Record<string, unknown>[], key: string, bytes: Buffer): void {
+    this.#serialized.get(listing)?.set(key, bytes);
+  }
+
+  #keepView(key: string, view: Record<string, unknown>[]): Record<string, unknown>[] {
+    // Scope sets come from tokens: bound the cache so that odd combinations cannot grow it forever.
+    if (this.#views.size >= MAX_VIEWS) this.#views.delete(this.#views.keys().next().value!);
+    this.#views.set(key, view);
+    this.#serialized.set(view, new Map());
     return view;
   }
 
@@ -203,7 +237,6 @@ export class ToolRegistry {
       meta,
       listing,
     });
-    this.#listing = null;
     this.#views.clear();
   }
 }

@@ -165,11 +165,6 @@ export class Gateway {
     );
   }
 
-  /** Principals of one class see the same tools/list: its cache key. */
-  listingClass(principal: Principal): string {
-    return this.#deps.policy ? policyListingKey(principal) : [...principal.scopes].sort().join(' ');
-  }
-
   /** The version of the loaded policy set, or null without one. */
   get policyVersion(): string | null {
     return this.#deps.policy?.version ?? null;

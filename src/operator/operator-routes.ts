@@ -3,6 +3,7 @@ import type { App } from '../app/create-app.ts';
 import { recordFromRow } from '../operations/operation-record.ts';
 import type { ExceptionGrant, ExceptionTargetCheck } from '../operations/policy-exceptions.ts';
 import { sendJson } from '../transport/http-replies.ts';
+import { HttpRouter, type RouteParams } from '../transport/http-router.ts';
 import type { HttpRouteFamily, RouteRequest } from '../transport/http-server.ts';
 import { readBody } from '../transport/read-body.ts';
 import { parseActivityWindow, readActivityHistory } from './activity-history.ts';
@@ -35,8 +36,11 @@ import { toolCatalogView } from './tool-catalog-view.ts';
 
 export const OPERATOR_API_PREFIX = '/operator/v1/';
 const BODY_LIMIT_BYTES = 16 * 1024;
-const OPERATION_PATH = /^\/operator\/v1\/operations\/(op_[0-9A-Z]{26})(\/resolve|\/confirmation)?$/;
-const EXCEPTION_PATH = /^\/operator\/v1\/exceptions\/(exc_[0-9A-Z]{26})$/;
+const OPERATION = '/operator/v1/operations/:id(op_[0-9A-Z]{26})';
+const EXCEPTION = '/operator/v1/exceptions/:id(exc_[0-9A-Z]{26})';
+
+/** One operator route's handler: the request that passed the bearer check, and the ids in its path. */
+type OperatorHandler = (request: RouteRequest, params: RouteParams) => Promise<void>;
 
 /**
  * The operator API (docs/operator-api.md): JSON over the gateway's HTTP server, bearer tokens verified
@@ -55,224 +59,213 @@ export function operatorRoutes(app: App): HttpRouteFamily {
   const badQuery = (res: ServerResponse, problems: QueryProblem[]) =>
     reply(res, 400, { error: 'invalid_request', problems });
 
-  async function handle({ req, res, url, principal }: RouteRequest): Promise<void> {
-    const path = url.pathname;
-    const method = req.method ?? 'GET';
-    if (method === 'GET' && path === '/operator/v1/operations') {
-      if (!mayReadOperations(principal)) return refuseScope(res, readNeed);
-      const filter = parseOperationsFilter(url.searchParams);
-      if (!filter.ok) return badQuery(res, filter.problems);
-      const rows = await listOperations(db, principal.tenant, filter.value);
-      const last = rows.length === filter.value.limit ? rows.at(-1) : undefined;
-      return reply(res, 200, {
-        operations: rows.map(operationView),
-        next_cursor: last ? encodeCursor(last.id) : null,
-      });
+  const routes = new HttpRouter<OperatorHandler>();
+  routes.on('GET', '/operator/v1/operations', async ({ res, url, principal }) => {
+    if (!mayReadOperations(principal)) return refuseScope(res, readNeed);
+    const filter = parseOperationsFilter(url.searchParams);
+    if (!filter.ok) return badQuery(res, filter.problems);
+    const rows = await listOperations(db, principal.tenant, filter.value);
+    const last = rows.length === filter.value.limit ? rows.at(-1) : undefined;
+    return reply(res, 200, {
+      operations: rows.map(operationView),
+      next_cursor: last ? encodeCursor(last.id) : null,
+    });
+  });
+  routes.on('GET', '/operator/v1/audit', async ({ res, url, principal }) => {
+    if (!mayReadOperations(principal)) return refuseScope(res, readNeed);
+    const filter = parseAuditFilter(url.searchParams);
+    if (!filter.ok) return badQuery(res, filter.problems);
+    const { operationId, subject, since, afterSeq, limit } = filter.value;
+    const entries = await operations.audit.list({
+      tenant: principal.tenant,
+      limit,
+      ...(operationId !== undefined ? { operationId } : {}),
+      ...(subject !== undefined ? { subject } : {}),
+      ...(since !== undefined ? { since } : {}),
+      ...(afterSeq !== undefined ? { after: afterSeq } : {}),
+    });
+    const last = entries.length === limit ? entries.at(-1) : undefined;
+    return reply(res, 200, {
+      entries,
+      next_cursor: last ? encodeCursor(last.seq) : null,
+      retention_seconds: operations.auditRetentionSeconds,
+    });
+  });
+  routes.on('GET', '/operator/v1/confirmations', async ({ res, principal }) => {
+    if (!mayConfirmOperations(principal) && !mayReadOperations(principal)) {
+      return refuseScope(res, confirmNeed);
     }
-    if (method === 'GET' && path === '/operator/v1/audit') {
-      if (!mayReadOperations(principal)) return refuseScope(res, readNeed);
-      const filter = parseAuditFilter(url.searchParams);
-      if (!filter.ok) return badQuery(res, filter.problems);
-      const { operationId, subject, since, afterSeq, limit } = filter.value;
-      const entries = await operations.audit.list({
-        tenant: principal.tenant,
-        limit,
-        ...(operationId !== undefined ? { operationId } : {}),
-        ...(subject !== undefined ? { subject } : {}),
-        ...(since !== undefined ? { since } : {}),
-        ...(afterSeq !== undefined ? { after: afterSeq } : {}),
-      });
-      const last = entries.length === limit ? entries.at(-1) : undefined;
-      return reply(res, 200, {
-        entries,
-        next_cursor: last ? encodeCursor(last.seq) : null,
-        retention_seconds: operations.auditRetentionSeconds,
-      });
+    const parked = await operations.confirmations.pending(principal.tenant, MAX_PAGE_SIZE);
+    return reply(res, 200, { confirmations: parked.map(confirmationQuestionView) });
+  });
+  routes.on('GET', '/operator/v1/activity', async ({ res, url, principal }) => {
+    if (!mayReadOperations(principal)) return refuseScope(res, readNeed);
+    const window = parseActivityWindow(url.searchParams, Date.now());
+    if (!window.ok) return badQuery(res, window.problems);
+    return reply(res, 200, await readActivityHistory(db, principal.tenant, window.value));
+  });
+  routes.on('GET', '/operator/v1/tools', async ({ res, principal }) => {
+    if (!mayReadOperations(principal)) return refuseScope(res, readNeed);
+    return reply(res, 200, { tools: await toolCatalogView(registry, metrics) });
+  });
+  routes.on('GET', OPERATION, async ({ res, principal }, { id }) => {
+    if (!mayReadOperations(principal) && !mayConfirmOperations(principal)) {
+      return refuseScope(res, readNeed);
     }
-    if (method === 'GET' && path === '/operator/v1/confirmations') {
-      if (!mayConfirmOperations(principal) && !mayReadOperations(principal)) {
-        return refuseScope(res, confirmNeed);
-      }
-      const parked = await operations.confirmations.pending(principal.tenant, MAX_PAGE_SIZE);
-      return reply(res, 200, { confirmations: parked.map(confirmationQuestionView) });
-    }
-    if (method === 'GET' && path === '/operator/v1/activity') {
-      if (!mayReadOperations(principal)) return refuseScope(res, readNeed);
-      const window = parseActivityWindow(url.searchParams, Date.now());
-      if (!window.ok) return badQuery(res, window.problems);
-      return reply(res, 200, await readActivityHistory(db, principal.tenant, window.value));
-    }
-    if (method === 'GET' && path === '/operator/v1/tools') {
-      if (!mayReadOperations(principal)) return refuseScope(res, readNeed);
-      return reply(res, 200, { tools: await toolCatalogView(registry, metrics) });
-    }
-    if (path === '/operator/v1/exceptions' || EXCEPTION_PATH.test(path)) {
-      return handleExceptions(req, res, url, principal);
-    }
-    const match = OPERATION_PATH.exec(path);
-    if (match && method === 'GET' && !match[2]) {
-      if (!mayReadOperations(principal) && !mayConfirmOperations(principal)) {
-        return refuseScope(res, readNeed);
-      }
-      const found = await findTenantOperation(db, principal.tenant, match[1]!);
-      if (!found) return reply(res, 404, { error: 'not_found' });
-      // A question that waited past its expiry is settled before it is shown.
-      await operations.confirmations.expireIfDue(recordFromRow(found));
-      const row = (await findTenantOperation(db, principal.tenant, found.id))!;
-      const [reviews, audit, parked] = await Promise.all([
-        operations.reviews.history(row.id),
-        operations.audit.list({ tenant: principal.tenant, operationId: row.id, limit: 200 }),
-        operations.confirmations.find(principal.tenant, row.id),
-      ]);
-      return reply(res, 200, {
-        operation: operationView(row),
-        confirmation: parked ? confirmationQuestionView(parked) : null,
-        reviews: reviews.map((r) => ({ ...r, at: new Date(Number(r.at)).toISOString() })),
-        audit,
-      });
-    }
-    if (match && method === 'POST' && match[2] === '/confirmation') {
-      if (!mayConfirmOperations(principal)) return refuseScope(res, 'scope operations:confirm');
-      const body = await readJson(req);
-      if (!body.ok)
-        return body.status === 413
-          ? reply(res, 413, { error: 'body_too_large' })
-          : badQuery(res, body.problems);
-      const parsed = confirmationAnswerSchema.safeParse(body.json);
-      if (!parsed.success) return badQuery(res, zodProblems(parsed.error.issues));
-      const answer = await answerConfirmation(app, principal, match[1]!, parsed.data);
-      switch (answer.kind) {
-        case 'not_found':
-          return reply(res, 404, { error: 'not_found' });
-        case 'four_eyes':
-          return reply(res, 403, {
-            error: 'four_eyes',
-            message: 'The requester of a call cannot confirm or refuse it; another approver must.',
-            requester: answer.requester,
-          });
-        case 'invalid':
-          return badQuery(res, answer.problems);
-        case 'not_served':
-          return reply(res, 409, {
-            error: 'tool_not_served',
-            message: `This gateway does not serve ${answer.tool}; answer it on one that does.`,
-          });
-        case 'not_pending':
-          return reply(res, 409, {
-            error: 'not_awaiting_confirmation',
-            message: `This operation is ${answer.status}; its confirmation was ${answer.confirmation.state}${answer.confirmation.answered_by ? ` by ${answer.confirmation.answered_by}` : ''}.`,
-            status: answer.status,
-            confirmation: answer.confirmation,
-          });
-        case 'mismatch':
-          return reply(res, 409, {
-            error: 'confirmation_mismatch',
-            message:
-              'The request would no longer do what was shown; nothing ran. A retry of the call asks again.',
-            confirmation: answer.confirmation,
-            outcome: answer.outcome,
-          });
-        case 'cannot_check':
-          return reply(res, 503, {
-            error: 'cannot_check',
-            message: `${answer.message} Nothing changed; answer again later.`,
-          });
-        case 'answered':
-          return reply(res, 200, { confirmation: answer.confirmation, outcome: answer.outcome });
-      }
-    }
-    if (match && method === 'POST' && match[2] === '/resolve') {
-      if (!mayReviewOperations(principal)) return refuseScope(res, 'scope operations:review');
-      const body = await readJson(req);
-      if (!body.ok)
-        return body.status === 413
-          ? reply(res, 413, { error: 'body_too_large' })
-          : badQuery(res, body.problems);
-      const parsed = resolveRequestSchema.safeParse(body.json);
-      if (!parsed.success) return badQuery(res, zodProblems(parsed.error.issues));
-      const answer = await resolveOperation(resolveDepsOf(app), principal, match[1]!, parsed.data);
-      if (answer.kind === 'not_found') return reply(res, 404, { error: 'not_found' });
-      if (answer.kind === 'four_eyes') {
+    const found = await findTenantOperation(db, principal.tenant, id!);
+    if (!found) return reply(res, 404, { error: 'not_found' });
+    // A question that waited past its expiry is settled before it is shown.
+    await operations.confirmations.expireIfDue(recordFromRow(found));
+    const row = (await findTenantOperation(db, principal.tenant, found.id))!;
+    const [reviews, audit, parked] = await Promise.all([
+      operations.reviews.history(row.id),
+      operations.audit.list({ tenant: principal.tenant, operationId: row.id, limit: 200 }),
+      operations.confirmations.find(principal.tenant, row.id),
+    ]);
+    return reply(res, 200, {
+      operation: operationView(row),
+      confirmation: parked ? confirmationQuestionView(parked) : null,
+      reviews: reviews.map((r) => ({ ...r, at: new Date(Number(r.at)).toISOString() })),
+      audit,
+    });
+  });
+  routes.on('POST', `${OPERATION}/confirmation`, async ({ req, res, principal }, { id }) => {
+    if (!mayConfirmOperations(principal)) return refuseScope(res, 'scope operations:confirm');
+    const body = await readJson(req);
+    if (!body.ok)
+      return body.status === 413
+        ? reply(res, 413, { error: 'body_too_large' })
+        : badQuery(res, body.problems);
+    const parsed = confirmationAnswerSchema.safeParse(body.json);
+    if (!parsed.success) return badQuery(res, zodProblems(parsed.error.issues));
+    const answer = await answerConfirmation(app, principal, id!, parsed.data);
+    switch (answer.kind) {
+      case 'not_found':
+        return reply(res, 404, { error: 'not_found' });
+      case 'four_eyes':
         return reply(res, 403, {
           error: 'four_eyes',
-          message: 'The requester of an operation cannot resolve it; another operator must.',
+          message: 'The requester of a call cannot confirm or refuse it; another approver must.',
           requester: answer.requester,
         });
-      }
-      if (answer.kind === 'refused') {
+      case 'invalid':
+        return badQuery(res, answer.problems);
+      case 'not_served':
         return reply(res, 409, {
-          error: 'decision_refused',
-          message: `${answer.reason} Nothing was recorded; the operation is still ${answer.status}.`,
-          status: answer.status,
+          error: 'tool_not_served',
+          message: `This gateway does not serve ${answer.tool}; answer it on one that does.`,
         });
-      }
-      if (answer.kind === 'conflict') {
+      case 'not_pending':
         return reply(res, 409, {
-          error: answer.decision ? 'conflicting_decision' : 'not_reviewable',
-          message: answer.decision
-            ? `This operation was already resolved as ${answer.decision.outcome}.`
-            : `This operation is ${answer.status}; only needs_review or outcome_unknown operations can be resolved.`,
+          error: 'not_awaiting_confirmation',
+          message: `This operation is ${answer.status}; its confirmation was ${answer.confirmation.state}${answer.confirmation.answered_by ? ` by ${answer.confirmation.answered_by}` : ''}.`,
           status: answer.status,
-          decision: answer.decision,
+          confirmation: answer.confirmation,
         });
-      }
-      const { kind: _kind, ...resolved } = answer;
-      return reply(res, 200, resolved);
+      case 'mismatch':
+        return reply(res, 409, {
+          error: 'confirmation_mismatch',
+          message:
+            'The request would no longer do what was shown; nothing ran. A retry of the call asks again.',
+          confirmation: answer.confirmation,
+          outcome: answer.outcome,
+        });
+      case 'cannot_check':
+        return reply(res, 503, {
+          error: 'cannot_check',
+          message: `${answer.message} Nothing changed; answer again later.`,
+        });
+      case 'answered':
+        return reply(res, 200, { confirmation: answer.confirmation, outcome: answer.outcome });
     }
-    return reply(res, 404, { error: 'not_found' });
-  }
-
-  /** Exceptions granted by people: list, grant, revoke; confined to the token's tenant like the rest. */
-  async function handleExceptions(
-    req: RouteRequest['req'],
-    res: ServerResponse,
-    url: URL,
-    principal: RouteRequest['principal'],
-  ): Promise<void> {
-    const method = req.method ?? 'GET';
-    const now = app.clock.now();
-    const revoking = EXCEPTION_PATH.exec(url.pathname);
-    if (!revoking && method === 'GET') {
-      if (!mayReadExceptions(principal)) return refuseScope(res, `scope changes:approve, or ${readNeed}`);
-      const filter = parseExceptionsFilter(url.searchParams);
-      if (!filter.ok) return badQuery(res, filter.problems);
-      const rows = await operations.exceptions.list(principal.tenant, {
-        limit: filter.value.limit,
-        ...(filter.value.active ? { activeAt: now } : {}),
+  });
+  routes.on('POST', `${OPERATION}/resolve`, async ({ req, res, principal }, { id }) => {
+    if (!mayReviewOperations(principal)) return refuseScope(res, 'scope operations:review');
+    const body = await readJson(req);
+    if (!body.ok)
+      return body.status === 413
+        ? reply(res, 413, { error: 'body_too_large' })
+        : badQuery(res, body.problems);
+    const parsed = resolveRequestSchema.safeParse(body.json);
+    if (!parsed.success) return badQuery(res, zodProblems(parsed.error.issues));
+    const answer = await resolveOperation(resolveDepsOf(app), principal, id!, parsed.data);
+    if (answer.kind === 'not_found') return reply(res, 404, { error: 'not_found' });
+    if (answer.kind === 'four_eyes') {
+      return reply(res, 403, {
+        error: 'four_eyes',
+        message: 'The requester of an operation cannot resolve it; another operator must.',
+        requester: answer.requester,
       });
-      return reply(res, 200, { exceptions: rows.map((e) => exceptionView(e, now)) });
     }
-    if (!revoking && method === 'POST') {
-      if (!mayGrantExceptions(principal)) return refuseScope(res, 'scope changes:approve');
-      const body = await readJson(req);
-      if (!body.ok)
-        return body.status === 413
-          ? reply(res, 413, { error: 'body_too_large' })
-          : badQuery(res, body.problems);
-      const grant = parseExceptionGrant(body.json, now);
-      if (!grant.ok) return badQuery(res, grant.problems);
-      const target = await checkExceptionTarget(principal.tenant, grant.value);
-      if (target.kind === 'unknown') return reply(res, 404, { error: 'not_found' });
-      if (target.kind === 'invalid') {
-        return badQuery(res, [{ parameter: target.field, message: target.message }]);
-      }
-      const exception = await operations.exceptions.grant(principal, grant.value);
-      return reply(res, 201, exceptionView(exception, now));
+    if (answer.kind === 'refused') {
+      return reply(res, 409, {
+        error: 'decision_refused',
+        message: `${answer.reason} Nothing was recorded; the operation is still ${answer.status}.`,
+        status: answer.status,
+      });
     }
-    if (revoking && method === 'DELETE') {
-      if (!mayGrantExceptions(principal)) return refuseScope(res, 'scope changes:approve');
-      const answer = await operations.exceptions.revoke(principal, revoking[1]!);
-      if (answer.kind === 'not_found') return reply(res, 404, { error: 'not_found' });
-      if (answer.kind === 'already_revoked') {
-        return reply(res, 409, {
-          error: 'already_revoked',
-          message: `This exception was already revoked by ${answer.exception.revoked_by}.`,
-          exception: exceptionView(answer.exception, now),
-        });
-      }
-      return reply(res, 200, exceptionView(answer.exception, now));
+    if (answer.kind === 'conflict') {
+      return reply(res, 409, {
+        error: answer.decision ? 'conflicting_decision' : 'not_reviewable',
+        message: answer.decision
+          ? `This operation was already resolved as ${answer.decision.outcome}.`
+          : `This operation is ${answer.status}; only needs_review or outcome_unknown operations can be resolved.`,
+        status: answer.status,
+        decision: answer.decision,
+      });
     }
-    return reply(res, 404, { error: 'not_found' });
+    const { kind: _kind, ...resolved } = answer;
+    return reply(res, 200, resolved);
+  });
+  // Exceptions granted by people: list, grant, revoke; confined to the token's tenant like the rest.
+  routes.on('GET', '/operator/v1/exceptions', async ({ res, url, principal }) => {
+    const now = app.clock.now();
+    if (!mayReadExceptions(principal)) return refuseScope(res, `scope changes:approve, or ${readNeed}`);
+    const filter = parseExceptionsFilter(url.searchParams);
+    if (!filter.ok) return badQuery(res, filter.problems);
+    const rows = await operations.exceptions.list(principal.tenant, {
+      limit: filter.value.limit,
+      ...(filter.value.active ? { activeAt: now } : {}),
+    });
+    return reply(res, 200, { exceptions: rows.map((e) => exceptionView(e, now)) });
+  });
+  routes.on('POST', '/operator/v1/exceptions', async ({ req, res, principal }) => {
+    const now = app.clock.now();
+    if (!mayGrantExceptions(principal)) return refuseScope(res, 'scope changes:approve');
+    const body = await readJson(req);
+    if (!body.ok)
+      return body.status === 413
+        ? reply(res, 413, { error: 'body_too_large' })
+        : badQuery(res, body.problems);
+    const grant = parseExceptionGrant(body.json, now);
+    if (!grant.ok) return badQuery(res, grant.problems);
+    const target = await checkExceptionTarget(principal.tenant, grant.value);
+    if (target.kind === 'unknown') return reply(res, 404, { error: 'not_found' });
+    if (target.kind === 'invalid') {
+      return badQuery(res, [{ parameter: target.field, message: target.message }]);
+    }
+    const exception = await operations.exceptions.grant(principal, grant.value);
+    return reply(res, 201, exceptionView(exception, now));
+  });
+  routes.on('DELETE', EXCEPTION, async ({ res, principal }, { id }) => {
+    const now = app.clock.now();
+    if (!mayGrantExceptions(principal)) return refuseScope(res, 'scope changes:approve');
+    const answer = await operations.exceptions.revoke(principal, id!);
+    if (answer.kind === 'not_found') return reply(res, 404, { error: 'not_found' });
+    if (answer.kind === 'already_revoked') {
+      return reply(res, 409, {
+        error: 'already_revoked',
+        message: `This exception was already revoked by ${answer.exception.revoked_by}.`,
+        exception: exceptionView(answer.exception, now),
+      });
+    }
+    return reply(res, 200, exceptionView(answer.exception, now));
+  });
+
+  async function handle(request: RouteRequest): Promise<void> {
+    const route = routes.match(request.req.method ?? 'GET', request.url.pathname);
+    if (!route) return reply(request.res, 404, { error: 'not_found' });
+    return route.handler(request, route.params);
   }
 
   /** The first module that knows the service decides; a service no module knows is not found. */

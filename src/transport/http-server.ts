@@ -23,6 +23,7 @@ import {
 import { serveHealth, serveMetrics, serveReadiness } from './health-routes.ts';
 import { HostGuard, isLoopbackHost } from './host-guard.ts';
 import { sendJson, sendJsonRpcError } from './http-replies.ts';
+import { ANY_METHOD, HttpRouter } from './http-router.ts';
 import { DEFAULT_JSON_BOUNDS, type JsonBounds } from './json-bounds.ts';
 import { DEFAULT_REPLY_LIMIT_BYTES, serveMcpPost } from './mcp-endpoint.ts';
 import { createMcpServer, principalFromRequest } from './mcp-server.ts';
@@ -98,6 +99,12 @@ export interface PublicRouteFamily {
   /** Path prefix, e.g. "/console". */
   readonly prefix: string;
   handle(request: { req: IncomingMessage; res: ServerResponse; url: URL }): Promise<void>;
+}
+
+/** One route of the gateway's own table; `family` names a mounted family in the request metrics. */
+interface GatewayRoute {
+  readonly family?: string;
+  serve(req: IncomingMessage, res: ServerResponse, rawUrl: string): Promise<void> | void;
 }
 
 export interface HttpTransport {
@@ -214,64 +221,83 @@ export async function startHttpTransport(app: App, options: HttpTransportOptions
       scopesSupported: [...scopes].sort(),
     });
 
+    const refusedHost = (req: IncomingMessage, res: ServerResponse): boolean => {
+      const refusal = guard.check(req);
+      if (refusal) sendJsonRpcError(res, 403, -32000, `Forbidden: ${refusal}`);
+      return refusal !== null;
+    };
+    const routes = new HttpRouter<GatewayRoute>()
+      .on('POST', MCP_PATH, {
+        serve: (req, res) =>
+          refusedHost(req, res)
+            ? undefined
+            : serveMcpPost(req, res, {
+                transport,
+                authenticator,
+                bodyLimitBytes,
+                replyLimitBytes,
+                jsonBounds,
+                meter,
+                servesTool,
+                direct,
+                modern,
+              }),
+      })
+      .on(ANY_METHOD, MCP_PATH, {
+        serve: (req, res) =>
+          refusedHost(req, res)
+            ? undefined
+            : sendJsonRpcError(res, 405, -32000, 'Method Not Allowed: this server is stateless; POST only', {
+                allow: 'POST',
+              }),
+      });
+    for (const path of [RESOURCE_METADATA_PATH, '/.well-known/oauth-protected-resource']) {
+      routes.on('GET', path, {
+        serve: (_req, res) => sendJson(res, 200, metadata, { 'cache-control': 'max-age=300' }),
+      });
+    }
+    routes
+      .on('GET', '/healthz', { serve: (_req, res) => serveHealth(res) })
+      .on('GET', '/readyz', { serve: (_req, res) => serveReadiness(res, app) })
+      .on('GET', '/metrics', { serve: (_req, res) => serveMetrics(res, app) });
+    for (const family of families) {
+      routes.on(ANY_METHOD, `${family.prefix}*`, {
+        family: family.prefix,
+        serve: async (req, res, rawUrl) => {
+          if (refusedHost(req, res)) return;
+          const auth = await authenticator.authenticate(req);
+          if (!auth.ok) return authenticator.refuse(res, auth);
+          // Every call of an authenticated route counts against its caller's rate, before it is routed.
+          if (!meter.admit(res, auth.principal, ROUTE_REQUEST_WEIGHT, 'json')) return;
+          const url = new URL(rawUrl, 'http://localhost');
+          return family.handle({ req, res, url, principal: auth.principal, resource });
+        },
+      });
+    }
+    for (const open of options.publicRoutes ?? []) {
+      const route: GatewayRoute = {
+        family: open.prefix,
+        serve: (req, res, rawUrl) =>
+          refusedHost(req, res)
+            ? undefined
+            : open.handle({ req, res, url: new URL(rawUrl, 'http://localhost') }),
+      };
+      routes.on(ANY_METHOD, open.prefix, route).on(ANY_METHOD, `${open.prefix}/*`, route);
+    }
+
     route = async (req, res) => {
       const rawUrl = req.url ?? '/';
       const query = rawUrl.indexOf('?');
       const path = query === -1 ? rawUrl : rawUrl.slice(0, query);
-      const family = families.find((f) => path.startsWith(f.prefix));
-      const open = (options.publicRoutes ?? []).find(
-        (p) => path === p.prefix || path.startsWith(`${p.prefix}/`),
-      );
+      const found = routes.match(req.method ?? 'GET', path);
       res.once('finish', () =>
         app.metrics.httpRequests.inc({
-          route: httpRouteLabel(path, (family ?? open)?.prefix),
+          route: httpRouteLabel(path, found?.handler.family),
           status: String(res.statusCode),
         }),
       );
-      if (path === MCP_PATH || family) {
-        const refusal = guard.check(req);
-        if (refusal) return sendJsonRpcError(res, 403, -32000, `Forbidden: ${refusal}`);
-      }
-      if (path === MCP_PATH) {
-        if (req.method === 'POST')
-          return serveMcpPost(req, res, {
-            transport,
-            authenticator,
-            bodyLimitBytes,
-            replyLimitBytes,
-            jsonBounds,
-            meter,
-            servesTool,
-            direct,
-            modern,
-          });
-        return sendJsonRpcError(res, 405, -32000, 'Method Not Allowed: this server is stateless; POST only', {
-          allow: 'POST',
-        });
-      }
-      if (
-        req.method === 'GET' &&
-        (path === RESOURCE_METADATA_PATH || path === '/.well-known/oauth-protected-resource')
-      ) {
-        return sendJson(res, 200, metadata, { 'cache-control': 'max-age=300' });
-      }
-      if (req.method === 'GET' && path === '/healthz') return serveHealth(res);
-      if (req.method === 'GET' && path === '/readyz') return serveReadiness(res, app);
-      if (req.method === 'GET' && path === '/metrics') return serveMetrics(res, app);
-      if (open && !family) {
-        const refusal = guard.check(req);
-        if (refusal) return sendJsonRpcError(res, 403, -32000, `Forbidden: ${refusal}`);
-        return open.handle({ req, res, url: new URL(rawUrl, 'http://localhost') });
-      }
-      if (family) {
-        const auth = await authenticator.authenticate(req);
-        if (!auth.ok) return authenticator.refuse(res, auth);
-        // Every call of an authenticated route counts against its caller's rate, before it is routed.
-        if (!meter.admit(res, auth.principal, ROUTE_REQUEST_WEIGHT, 'json')) return;
-        const url = new URL(rawUrl, 'http://localhost');
-        return family.handle({ req, res, url, principal: auth.principal, resource });
-      }
-      return sendJson(res, 404, { error: 'not_found' });
+      if (!found) return sendJson(res, 404, { error: 'not_found' });
+      return found.handler.serve(req, res, rawUrl);
     };
     return {
       url,

@@ -37,6 +37,7 @@ export function asCompleteResult(resultJson: string): string {
  * by the caller (a listing holds only the tools the caller's scopes allow).
  */
 export const MODERN_LISTING_FORM: ListingForm = {
+  name: '2026-07-28',
   tool: withoutTaskSupport,
   result: (page) => ({
     ...page,

@@ -1,8 +1,6 @@
 import type { Principal } from '../auth/principal.ts';
 import type { Gateway } from '../gateway/gateway.ts';
 
-/** Distinct scope sets remembered; past this the cache starts over (scope sets are few in practice). */
-const MAX_SCOPE_SETS = 256;
 /** Tools per tools/list page unless configured: every reference domain fits in one page. */
 export const DEFAULT_TOOLS_PAGE_SIZE = 100;
 
@@ -51,6 +49,8 @@ function pageIndexOf(cursor: unknown): number | null {
  * which fields the result carries besides `tools` and `nextCursor`. The 2025 form is the page as it is.
  */
 export interface ListingForm {
+  /** Names the form among those serialized from one registry (its pages are kept apart). */
+  readonly name: string;
   readonly tool: (tool: Record<string, unknown>) => Record<string, unknown>;
   readonly result: (page: {
     tools: Record<string, unknown>[];
@@ -58,18 +58,20 @@ export interface ListingForm {
   }) => Record<string, unknown>;
 }
 
-const PAGE_AS_IT_IS: ListingForm = { tool: (tool) => tool, result: (page) => page };
+const PAGE_AS_IT_IS: ListingForm = { name: 'page', tool: (tool) => tool, result: (page) => page };
 
 /**
- * The serialized `tools/list` results per scope set, page by page, as UTF-8 bytes. The listing never
- * changes while the process runs, so each page is serialized once per scope set and written to every
- * later caller as it is: no re-serialization, no re-encoding, no copy.
+ * The serialized `tools/list` results of one transport, page by page, as UTF-8 bytes. The listing never
+ * changes while the process runs, so each page is serialized once per class of principals and written
+ * to every later caller as it is: no re-serialization, no re-encoding, no copy. The bytes are kept by
+ * the tool registry next to the listing they serialize (the one listing cache).
  */
 export class SerializedListings {
   readonly #gateway: Gateway;
   readonly #pageSize: number;
   readonly #form: ListingForm;
-  readonly #byScopes = new Map<string, Map<string, Buffer>>();
+  /** What names this transport's pages among a listing's serialized forms; the cursor follows it. */
+  readonly #keyPrefix: string;
 
   constructor(gateway: Gateway, pageSize = DEFAULT_TOOLS_PAGE_SIZE, form: ListingForm = PAGE_AS_IT_IS) {
     if (!Number.isSafeInteger(pageSize) || pageSize < 1) {
@@ -78,24 +80,20 @@ export class SerializedListings {
     this.#gateway = gateway;
     this.#pageSize = pageSize;
     this.#form = form;
+    this.#keyPrefix = `${form.name}\n${pageSize}\n`;
   }
 
   /** The JSON bytes of this principal's page at `cursor` (`{ tools, nextCursor? }`), or why there is none. */
   resultFor(principal: Principal, cursor: unknown): ToolsPage<Buffer> {
-    const scopes = this.#gateway.listingClass(principal);
-    let pages = this.#byScopes.get(scopes);
-    if (pages === undefined) {
-      if (this.#byScopes.size >= MAX_SCOPE_SETS) this.#byScopes.clear();
-      pages = new Map();
-      this.#byScopes.set(scopes, pages);
-    }
-    const key = cursor === undefined ? '' : String(cursor);
-    const cached = pages.get(key);
-    if (cached) return { ok: true, page: cached };
-    const page = pageOfTools(this.#gateway.listTools(principal).map(this.#form.tool), cursor, this.#pageSize);
+    const { registry } = this.#gateway;
+    const listing = this.#gateway.listTools(principal);
+    const key = cursor === undefined ? this.#keyPrefix : this.#keyPrefix + String(cursor);
+    const kept = registry.serializedListing(listing, key);
+    if (kept) return { ok: true, page: kept };
+    const page = pageOfTools(listing.map(this.#form.tool), cursor, this.#pageSize);
     if (!page.ok) return page;
     const bytes = Buffer.from(JSON.stringify(this.#form.result(page.page)));
-    pages.set(key, bytes);
+    registry.keepSerializedListing(listing, key, bytes);
     return { ok: true, page: bytes };
   }
 }

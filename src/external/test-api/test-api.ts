@@ -5,6 +5,7 @@ import { loadOrCreateDevKeys } from '../../auth/dev-keys.ts';
 import { mintToken } from '../../auth/mint-token.ts';
 import type { KeySource } from '../../auth/token-verifier.ts';
 import { sendJson } from '../../transport/http-replies.ts';
+import { HttpRouter } from '../../transport/http-router.ts';
 import type { HttpRouteFamily, RouteRequest } from '../../transport/http-server.ts';
 import { resetSimulation, simulationWorld } from '../simulation-world.ts';
 import {
@@ -39,6 +40,55 @@ export function testApiRoutes(app: App, options: TestApiOptions): HttpRouteFamil
     minter ??= demoTokenMinter(options.keys);
     return minter;
   };
+  const routes = new HttpRouter<(request: RouteRequest) => Promise<void>>()
+    .on('GET', '/test-api/fixtures', async ({ res, resource }) =>
+      sendJson(res, 200, await fixtures(app, await mintDemoToken(), resource)),
+    )
+    .on('GET', '/test-api/faults', async ({ res }) => sendJson(res, 200, { faults: world.faults.list() }))
+    .on('DELETE', '/test-api/faults', async ({ res, url }) => {
+      world.faults.clear(url.searchParams.get('target') ?? undefined);
+      return sendJson(res, 200, { cleared: true });
+    })
+    .on('POST', '/test-api/faults', async ({ req, res }) => {
+      const body = await parseJsonBody(req, faultsBodySchema);
+      if (!body.ok) return sendJson(res, body.status, { error: 'invalid_body', field_errors: body.errors });
+      if ('clear' in body.value) {
+        world.faults.clear(body.value.target);
+        return sendJson(res, 200, { cleared: true });
+      }
+      return sendJson(res, 201, { fault: world.faults.arm(body.value) });
+    })
+    .on('POST', '/test-api/simulate', async ({ req, res }) => {
+      const body = await parseJsonBody(req, simulateBodySchema);
+      if (!body.ok) return sendJson(res, body.status, { error: 'invalid_body', field_errors: body.errors });
+      const { target, action, params } = body.value;
+      for (const hooks of simulated) {
+        let outcome: Record<string, unknown> | null | undefined;
+        try {
+          outcome = await hooks.simulate?.(target, action, params);
+        } catch (error) {
+          // A world action that rejects its params changed nothing: the caller's body is at fault.
+          if (!(error instanceof z.ZodError)) throw error;
+          const field_errors = fieldErrorsOf(error).map((e) => ({ ...e, field: `params.${e.field}` }));
+          return sendJson(res, 400, { error: 'invalid_params', field_errors });
+        }
+        if (outcome) return sendJson(res, 200, { target, action, outcome });
+      }
+      return sendJson(res, 404, {
+        error: 'not_found',
+        error_description: `no system ${target} knows ${action}`,
+      });
+    })
+    .on('GET', '/test-api/effects', async ({ res, url }) => {
+      const query = validate(effectsQuerySchema, Object.fromEntries(url.searchParams));
+      if (!query.ok) return sendJson(res, 400, { error: 'invalid_query', field_errors: query.errors });
+      const { target, ref, action } = query.value;
+      return sendJson(res, 200, { effects: await world.ledger.list({ system: target, ref, action }) });
+    })
+    .on('POST', '/test-api/reset', async ({ res }) => {
+      await resetSimulation(app);
+      return sendJson(res, 200, { reset: true });
+    });
   const handle = async ({ req, res, url, principal, resource }: RouteRequest): Promise<void> => {
     if (!principal.scopes.has(TEST_CONTROL_SCOPE)) {
       return sendJson(res, 403, {
@@ -46,57 +96,14 @@ export function testApiRoutes(app: App, options: TestApiOptions): HttpRouteFamil
         error_description: `requires scope ${TEST_CONTROL_SCOPE}`,
       });
     }
-    const route = `${req.method} ${url.pathname}`;
-    switch (route) {
-      case 'GET /test-api/fixtures':
-        return sendJson(res, 200, await fixtures(app, await mintDemoToken(), resource));
-      case 'GET /test-api/faults':
-        return sendJson(res, 200, { faults: world.faults.list() });
-      case 'DELETE /test-api/faults':
-        world.faults.clear(url.searchParams.get('target') ?? undefined);
-        return sendJson(res, 200, { cleared: true });
-      case 'POST /test-api/faults': {
-        const body = await parseJsonBody(req, faultsBodySchema);
-        if (!body.ok) return sendJson(res, body.status, { error: 'invalid_body', field_errors: body.errors });
-        if ('clear' in body.value) {
-          world.faults.clear(body.value.target);
-          return sendJson(res, 200, { cleared: true });
-        }
-        return sendJson(res, 201, { fault: world.faults.arm(body.value) });
-      }
-      case 'POST /test-api/simulate': {
-        const body = await parseJsonBody(req, simulateBodySchema);
-        if (!body.ok) return sendJson(res, body.status, { error: 'invalid_body', field_errors: body.errors });
-        const { target, action, params } = body.value;
-        for (const hooks of simulated) {
-          let outcome: Record<string, unknown> | null | undefined;
-          try {
-            outcome = await hooks.simulate?.(target, action, params);
-          } catch (error) {
-            // A world action that rejects its params changed nothing: the caller's body is at fault.
-            if (!(error instanceof z.ZodError)) throw error;
-            const field_errors = fieldErrorsOf(error).map((e) => ({ ...e, field: `params.${e.field}` }));
-            return sendJson(res, 400, { error: 'invalid_params', field_errors });
-          }
-          if (outcome) return sendJson(res, 200, { target, action, outcome });
-        }
-        return sendJson(res, 404, {
-          error: 'not_found',
-          error_description: `no system ${target} knows ${action}`,
-        });
-      }
-      case 'GET /test-api/effects': {
-        const query = validate(effectsQuerySchema, Object.fromEntries(url.searchParams));
-        if (!query.ok) return sendJson(res, 400, { error: 'invalid_query', field_errors: query.errors });
-        const { target, ref, action } = query.value;
-        return sendJson(res, 200, { effects: await world.ledger.list({ system: target, ref, action }) });
-      }
-      case 'POST /test-api/reset':
-        await resetSimulation(app);
-        return sendJson(res, 200, { reset: true });
-      default:
-        return sendJson(res, 404, { error: 'not_found', error_description: `no test API route ${route}` });
+    const route = routes.match(req.method ?? 'GET', url.pathname);
+    if (!route) {
+      return sendJson(res, 404, {
+        error: 'not_found',
+        error_description: `no test API route ${req.method} ${url.pathname}`,
+      });
     }
+    return route.handler({ req, res, url, principal, resource });
   };
   return { prefix: '/test-api/', scopes: [TEST_CONTROL_SCOPE], handle };
 }
