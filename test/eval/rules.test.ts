@@ -38,6 +38,7 @@ const tools: ToolCatalog = {
     ['thing_get', closed({ thing_id: {} })],
     ['operations_get', closed({ operation_id: {} })],
   ]),
+  servedWriteTools: new Set(['thing_write', 'thing_draft', 'thing_admin_reset']),
   get servedInputSchemas() {
     // A tool the caller cannot list (it lacks the scope) is still served, with its own closed schema.
     return new Map([...this.inputSchemas, ['thing_admin_reset', closed({ thing_id: {} })]]);

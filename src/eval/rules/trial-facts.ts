@@ -18,12 +18,17 @@ export interface ToolCatalog {
    * field sent to a tool the caller cannot see is still an invented field.
    */
   readonly servedInputSchemas: ReadonlyMap<string, unknown>;
+  /** Write tools among every tool the gateway serves: a task that needs one is a change, listed or not. */
+  readonly servedWriteTools: ReadonlySet<string>;
 }
 
 /** The catalog of a trial: what the caller lists, and (when the world knows them) every served tool. */
 export function toolCatalog(listed: readonly Tool[], served: readonly Tool[] = listed): ToolCatalog {
+  const writes = (tools: readonly Tool[]) =>
+    tools.filter((t) => t.annotations?.readOnlyHint !== true).map((t) => t.name);
   return {
-    writeTools: new Set(listed.filter((t) => t.annotations?.readOnlyHint !== true).map((t) => t.name)),
+    writeTools: new Set(writes(listed)),
+    servedWriteTools: new Set([...writes(served), ...writes(listed)]),
     inputSchemas: new Map(listed.map((t) => [t.name, t.inputSchema])),
     servedInputSchemas: new Map([...served, ...listed].map((t) => [t.name, t.inputSchema])),
   };
@@ -59,7 +64,11 @@ export interface TrialFacts {
   readonly replies: readonly number[];
   /** Positions of confirmations the person accepted when the client asked them (elicitation). */
   readonly confirmed: readonly number[];
-  /** The reference trajectory calls no write tool: the task is a question, not a change. */
+  /**
+   * The reference trajectory calls no write tool (of any the gateway serves): the task is a question,
+   * not a change. A change the caller may not make is still a change, and a message saying it was
+   * made is still judged.
+   */
   readonly informational: boolean;
   /** Reads and consequential calls of the reference trajectory (a polling step counts once). */
   readonly referenceCalls: number;
@@ -97,7 +106,9 @@ export function trialFacts(
       envelope: event.envelope,
     });
   });
-  const informational = !scenario.reference.steps.some((s) => 'tool' in s && tools.writeTools.has(s.tool));
+  const informational = !scenario.reference.steps.some(
+    (s) => 'tool' in s && tools.servedWriteTools.has(s.tool),
+  );
   const referenceCalls = scenario.reference.steps.filter(
     (s) => 'tool' in s && !(s.args.dry_run === true && tools.writeTools.has(s.tool)),
   ).length;
