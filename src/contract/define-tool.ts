@@ -170,6 +170,13 @@ export interface ToolSpec<I extends z.ZodObject, O extends z.ZodType> {
    * parsed input as it is.
    */
   readonly normalizeForFingerprint?: (input: z.output<I>) => z.output<I>;
+  /**
+   * How the tool's own result says it is a replay, for a result that reports it (a `replayed` field):
+   * applied to the recorded result when a retry under the same key is answered from the record, so
+   * result and envelope agree. Must return a result still valid against `output`. The envelope's
+   * `replayed` is set by the gateway either way. Absent: the recorded result as it is.
+   */
+  readonly markReplay?: (result: z.output<O>) => z.output<O>;
   /** Limits documented in the contract (e.g. "tracker without duplicate protection"). */
   readonly notes?: readonly string[];
   readonly handler: (input: z.output<I>, ctx: ToolContext) => Promise<ToolOutcome<z.output<O>>>;
@@ -282,6 +289,9 @@ export function defineTool<I extends z.ZodObject, O extends z.ZodType>(
   }
   if (spec.normalizeForFingerprint && spec.kind === 'read') {
     broken('normalize-for-fingerprint', 'a read tool reserves no key, so it has no fingerprint to normalize');
+  }
+  if (spec.markReplay && spec.kind === 'read') {
+    broken('mark-replay', 'a read tool reserves no key, so nothing of it is ever replayed');
   }
   if (spec.confirm) {
     if (spec.kind === 'read') broken('confirm', 'a read tool changes nothing to confirm');

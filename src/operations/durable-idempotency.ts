@@ -1,5 +1,5 @@
 import type { Clock } from '../app/clock.ts';
-import type { OperationHandle } from '../contract/define-tool.ts';
+import type { AnyToolDefinition, OperationHandle } from '../contract/define-tool.ts';
 import type { OutcomeEnvelope } from '../contract/envelope.ts';
 import type { ToolRegistry } from '../contract/tool-registry.ts';
 import type {
@@ -186,7 +186,7 @@ export class DurableIdempotency implements IdempotencyLayer {
         await store.checkSoon(record.id, now);
         this.deps.wakeReconciler();
       }
-      return answer(replayOf(record));
+      return answer(replayOf(record, call.tool.definition));
     }
   }
 
@@ -298,12 +298,11 @@ function answer(envelope: OutcomeEnvelope): Admission {
 
 /**
  * The stored outcome of an earlier delivery; a record awaiting review answers with its unknown outcome.
- * A result that reports `replayed` itself (as seed 003's change_create result does) says true as
- * well, so result and envelope never disagree.
+ * A tool whose result reports the replay itself marks it (`markReplay`), so result and envelope agree.
  */
-function replayOf(record: OperationRecord): OutcomeEnvelope {
+function replayOf(record: OperationRecord, definition: AnyToolDefinition): OutcomeEnvelope {
   if (!record.envelope) throw new Error(`operation ${record.id} is ${record.status} without an outcome`);
   const { result } = record.envelope;
-  const mirrored = result && typeof result.replayed === 'boolean' ? { ...result, replayed: true } : result;
-  return { ...record.envelope, result: mirrored, operation_id: record.id, replayed: true };
+  const marked = result && definition.markReplay ? definition.markReplay(result) : result;
+  return { ...record.envelope, result: marked, operation_id: record.id, replayed: true };
 }

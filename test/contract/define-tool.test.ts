@@ -83,6 +83,14 @@ describe('defineTool', () => {
     );
   });
 
+  it('refuses a replay marker on a read tool, which is never replayed', () => {
+    const markReplay = (result: Record<string, unknown>) => ({ ...result, replayed: true });
+    expect(() => defineTool({ ...readSpec, markReplay })).toThrow(
+      'a read tool reserves no key, so nothing of it is ever replayed [mark-replay]',
+    );
+    expect(defineTool({ ...writeSpec, markReplay }).markReplay).toBe(markReplay);
+  });
+
   it('refuses a version that is not semver and a one-word description', () => {
     expect(() => defineTool({ ...readSpec, version: '1.0' })).toThrow('semver');
     expect(() => defineTool({ ...readSpec, description: 'Gets a thing.' })).toThrow('description');

@@ -90,6 +90,8 @@ export function changeCreateTool(service: ChangeService, claims: CreationClaims)
     version: '2.3.0',
     input: changeCreateInput,
     output: changeCreateResultSchema,
+    // The result reports `replayed` itself (seed 003's shape): a retry answered from the record says so.
+    markReplay: (result) => ({ ...result, replayed: true }),
     errors: [
       changeErrors.UNKNOWN_SERVICE,
       changeErrors.SERVICE_RETIRED,
