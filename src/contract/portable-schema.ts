@@ -88,8 +88,9 @@ const KEYWORDS_OF_TYPE: Readonly<Record<string, readonly string[]>> = {
 };
 const TYPED_KEYWORDS = new Set(Object.values(KEYWORDS_OF_TYPE).flat());
 
-/** Every JSON value: the typed spelling of a schema that accepts anything. */
-const ANY_JSON_VALUE = ['null', 'boolean', 'object', 'array', 'number', 'string'].map((type) => ({ type }));
+/** Every JSON value: the typed spelling of a schema that accepts anything (fresh objects each time). */
+const anyJsonValue = () =>
+  ['null', 'boolean', 'object', 'array', 'number', 'string'].map((type) => ({ type }));
 
 /** Keywords whose value is one subschema. */
 const SCHEMA_KEYWORDS = ['not', 'if', 'then', 'else', 'contains', 'contentSchema'];
@@ -158,7 +159,7 @@ function portableNode(schema: JsonSchema): JsonSchema {
 /** A subschema in a position where a value is described: one that constrains nothing says "any JSON value". */
 function typedNode(schema: JsonSchema): JsonSchema {
   const node = portableNode(schema);
-  return constrains(node) ? node : { ...node, anyOf: ANY_JSON_VALUE };
+  return constrains(node) ? node : { ...node, anyOf: anyJsonValue() };
 }
 
 /** `{}`: any value, and nothing said about it. */
