@@ -3,6 +3,7 @@ import { cliStartupBench } from './cli-startup-bench.ts';
 import { evalBench } from './eval-bench.ts';
 import { fairAnchorsBench } from './fair-anchors.ts';
 import { gatewayVsSdkBench } from './gateway-vs-sdk.ts';
+import { listingSizeBench } from './listing-size.ts';
 import { operationsBench } from './operations-bench.ts';
 import { policyBench } from './policy-bench.ts';
 
@@ -23,6 +24,7 @@ const sections: BenchSection[] = [
   },
   { title: 'evaluation: reference run of every scenario', run: () => evalBench() },
   { title: 'CLI start-up: commands that do not serve', run: () => cliStartupBench() },
+  { title: 'listing size: the demo tools/list entries as JSON', run: () => listingSizeBench() },
 ];
 
 /** One figure on a line, its name padded to `width`, so a section's values line up. */

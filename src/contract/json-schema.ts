@@ -1,16 +1,20 @@
 import { z } from 'zod';
 import { envelopeSchemaFor } from './envelope.ts';
+import { portableSchema } from './portable-schema.ts';
 
 export type JsonSchema = Record<string, unknown>;
 
-/** JSON Schema 2020-12 of what an agent may send (defaults make fields optional). */
+/**
+ * JSON Schema 2020-12 of what an agent may send (defaults make fields optional), in its portable form
+ * (portable-schema.ts). zod validates calls; this is what tools/list publishes.
+ */
 export function inputJsonSchema(schema: z.ZodType): JsonSchema {
   const json = z.toJSONSchema(schema, { target: 'draft-2020-12', io: 'input', unrepresentable: 'throw' });
   delete json.$schema;
-  return json as JsonSchema;
+  return portableSchema(json as JsonSchema);
 }
 
-/** JSON Schema 2020-12 of the full envelope whose `result` is the tool's own output schema. */
+/** JSON Schema 2020-12 of the full envelope whose `result` is the tool's own output schema, portable. */
 export function outputJsonSchema(result: z.ZodType): JsonSchema {
   const json = z.toJSONSchema(envelopeSchemaFor(result), {
     target: 'draft-2020-12',
@@ -18,7 +22,7 @@ export function outputJsonSchema(result: z.ZodType): JsonSchema {
     unrepresentable: 'throw',
   });
   delete json.$schema;
-  return json as JsonSchema;
+  return portableSchema(json as JsonSchema);
 }
 
 /** JSON pointers of every object schema that accepts unknown members. */

@@ -70,7 +70,7 @@ export function operationsGetTool(
       'operation_id a write or request tool returned. Use it after outcome_unknown or in_progress instead of ' +
       'starting a new operation. Operators see every operation of their tenant.',
     kind: 'read',
-    version: '2.2.0',
+    version: '2.2.1',
     input: z.strictObject({
       operation_id: z
         .string()

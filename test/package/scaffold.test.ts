@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { INSPECTOR } from '../support/inspector-cli.ts';
 import { connectWithToken, runCommand, type ServingProcess, startServing } from '../support/serve-process.ts';
 import { NPM_ENV, packedTarball } from './packed-tarball.ts';
 
@@ -114,10 +115,11 @@ describe('a project scaffolded by toolgate init', () => {
   describe('served from the project with the discovered config', () => {
     let serving: ServingProcess;
     let client: Client;
+    let token: string;
     beforeAll(async () => {
       const bin = join(project, 'node_modules/toolgate/bin/toolgate.mjs');
       serving = await startServing(bin, ['--port', '0', '--data-dir', 'data'], { cwd: project });
-      const token = await runCommand(
+      const printed = await runCommand(
         bin,
         [
           'token',
@@ -132,7 +134,8 @@ describe('a project scaffolded by toolgate init', () => {
         ],
         { cwd: project, env: { TOOLGATE_DATA_DIR: 'data', TOOLGATE_AUDIENCE: serving.url } },
       );
-      client = await connectWithToken(serving.url, token.stdout);
+      token = printed.stdout.trim();
+      client = await connectWithToken(serving.url, token);
     }, 60_000);
     afterAll(async () => {
       await client?.close();
@@ -145,5 +148,29 @@ describe('a project scaffolded by toolgate init', () => {
       expect(serving.output()).not.toMatch(/warn|demo/i);
       expect(existsSync(join(project, 'data'))).toBe(true);
     });
+
+    test("the guide's Inspector command lists the tools and prints no portability warning", () => {
+      // The guide's `npx -y @modelcontextprotocol/inspector --cli ...`, with the Inspector this
+      // repository pins (no download in the run).
+      const listed = spawnSync(
+        process.execPath,
+        [
+          INSPECTOR,
+          '--cli',
+          serving.url,
+          '--transport',
+          'http',
+          '--header',
+          `Authorization: Bearer ${token}`,
+          '--method',
+          'tools/list',
+        ],
+        { cwd: project, encoding: 'utf8', env: PROJECT_ENV },
+      );
+      expect(listed.status, listed.stderr).toBe(0);
+      const { tools } = JSON.parse(listed.stdout) as { tools: { name: string }[] };
+      expect(tools.map((tool) => tool.name).sort()).toEqual(['operations_get', 'tasks_create', 'tasks_get']);
+      expect(listed.stderr).not.toMatch(/Schema portability|warn/i);
+    }, 60_000);
   });
 });

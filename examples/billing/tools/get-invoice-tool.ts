@@ -38,7 +38,7 @@ export function getInvoiceTool(backend: HttpBackend) {
       'billing_issue_credit_note or billing_request_refund). Unknown ids answer INVOICE_NOT_FOUND.',
     kind: 'read',
     externalSystems: ['billing'],
-    version: '1.1.0',
+    version: '1.1.1',
     input: z.strictObject({ invoice_id: invoiceIdSchema }),
     output: invoiceView,
     errors: [billingErrors.INVOICE_NOT_FOUND],

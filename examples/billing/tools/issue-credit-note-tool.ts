@@ -30,7 +30,7 @@ export function issueCreditNoteTool(backend: HttpBackend) {
     kind: 'write',
     mutation: 'create',
     externalSystems: ['billing'],
-    version: '1.1.0',
+    version: '1.1.1',
     input: z.strictObject({
       invoice_id: invoiceIdSchema,
       amount_cents: amountCentsSchema,

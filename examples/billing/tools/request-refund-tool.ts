@@ -32,7 +32,7 @@ export function requestRefundTool(backend: HttpBackend) {
     kind: 'request',
     mutation: 'create',
     externalSystems: ['billing'],
-    version: '1.1.0',
+    version: '1.1.1',
     input: z.strictObject({
       invoice_id: invoiceIdSchema,
       amount_cents: amountCentsSchema,

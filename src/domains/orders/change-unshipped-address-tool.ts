@@ -47,7 +47,7 @@ export function changeUnshippedAddressTool(service: AddressChangeService) {
     kind: 'write',
     mutation: 'update',
     externalSystems: ['warehouse', 'address_validation'],
-    version: '2.2.0',
+    version: '2.2.1',
     input: z.strictObject({
       order_id: orderIdSchema,
       expected_order_version: expectedOrderVersionSchema,

@@ -60,7 +60,7 @@ export function getRedirectTool(db: SqlDatabase, carrier: SimulatedCarrier) {
       'shipments_request_redirect). An order without a parcel answers with ' +
       'shipment_id null and no redirects (its address may still be changeable: see orders_get).',
     kind: 'read',
-    version: '1.1.0',
+    version: '1.1.1',
     externalSystems: ['carrier'],
     input: z.strictObject({
       order_id: orderIdSchema,

@@ -118,7 +118,7 @@ export function ordersGetTool(db: SqlDatabase) {
       'learn what the carrier decided about a redirect; use shipments_get_redirect for that. Customers see ' +
       'only their own orders; an order that is not theirs answers ORDER_NOT_FOUND, exactly like one that does not exist.',
     kind: 'read',
-    version: '1.2.0',
+    version: '1.2.1',
     input: z.strictObject({ order_id: orderIdSchema }),
     output: orderViewSchema,
     errors: [orderErrors.ORDER_NOT_FOUND],

@@ -28,7 +28,7 @@ export function requestRedirectTool(service: RedirectService) {
     kind: 'request',
     mutation: 'update',
     externalSystems: ['carrier', 'address_validation'],
-    version: '2.1.0',
+    version: '2.1.1',
     input: z.strictObject({
       order_id: orderIdSchema.describe(
         'The order whose parcel should be redirected (ord_ + 32 lowercase hex).',

@@ -56,7 +56,7 @@ export function commitTool(committer: DraftCommitter) {
     kind: 'write',
     mutation: 'create',
     externalSystems: ['tracker'],
-    version: '1.3.0',
+    version: '1.3.1',
     input,
     output: commitResultSchema,
     errors: [

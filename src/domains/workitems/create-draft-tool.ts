@@ -37,7 +37,7 @@ export function createDraftTool(service: WorkItemsService) {
       'Project membership is decided by the server from your identity, never by arguments.',
     kind: 'write',
     mutation: 'create',
-    version: '2.1.0',
+    version: '2.1.1',
     input,
     output: createDraftResultSchema,
     errors: [

@@ -25,7 +25,7 @@ export function getTool(service: WorkItemsService) {
       "Needs read access to the item's project: an id in a project the caller may not read answers WORKITEM_NOT_FOUND, " +
       'exactly like an id that does not exist.',
     kind: 'read',
-    version: '2.1.0',
+    version: '2.1.1',
     input,
     output: getResultSchema,
     errors: [workitemsErrors.WORKITEM_NOT_FOUND],

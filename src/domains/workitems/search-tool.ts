@@ -30,7 +30,7 @@ export function searchTool(service: WorkItemsService) {
       'Needs read access to the project; a project the caller may not read answers PROJECT_NOT_FOUND, exactly like ' +
       'one that does not exist.',
     kind: 'read',
-    version: '2.1.0',
+    version: '2.1.1',
     input,
     output: searchResultSchema,
     errors: [workitemsErrors.PROJECT_NOT_FOUND],

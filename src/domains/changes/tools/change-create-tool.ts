@@ -87,7 +87,7 @@ export function changeCreateTool(service: ChangeService, claims: CreationClaims)
     kind: 'write',
     mutation: 'create',
     externalSystems: [CHANGE_PLATFORM],
-    version: '2.3.0',
+    version: '2.3.1',
     input: changeCreateInput,
     output: changeCreateResultSchema,
     // The result reports `replayed` itself (seed 003's shape): a retry answered from the record says so.

@@ -20,7 +20,7 @@ export function changeGetTool(service: ChangeService) {
     ].join(' '),
     kind: 'read',
     externalSystems: [CHANGE_PLATFORM],
-    version: '1.1.0',
+    version: '1.1.1',
     input: z.strictObject({ change_id: changeIdSchema }),
     output: changeDetailSchema,
     errors: [changeErrors.CHANGE_NOT_FOUND],

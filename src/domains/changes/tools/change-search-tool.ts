@@ -24,7 +24,7 @@ export function changeSearchTool(service: ChangeService) {
     ].join(' '),
     kind: 'read',
     externalSystems: [CHANGE_PLATFORM],
-    version: '2.1.0',
+    version: '2.1.1',
     input: z.strictObject({
       service_id: serviceIdSchema.optional(),
       environment: environmentSchema.optional().describe('Only changes affecting this environment.'),

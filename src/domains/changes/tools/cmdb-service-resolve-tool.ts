@@ -22,7 +22,7 @@ export function cmdbServiceResolveTool(service: ChangeService) {
       'Each candidate carries its owner group, criticality and whether it is active or retired.',
     ].join(' '),
     kind: 'read',
-    version: '2.1.0',
+    version: '2.1.1',
     input: z.strictObject({
       query: textSchema({ min: 2, max: 100 }).describe('The service as the user named it, 2-100 characters.'),
       limit: z
