@@ -10,7 +10,8 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { INSPECTOR } from '../support/inspector-cli.ts';
 import { connectWithToken, runCommand, type ServingProcess, startServing } from '../support/serve-process.ts';
@@ -173,4 +174,53 @@ describe('a project scaffolded by toolgate init', () => {
       expect(listed.stderr).not.toMatch(/Schema portability|warn/i);
     }, 60_000);
   });
+
+  test("the project README's desktop (stdio) recipe starts, lists the tools and prints no warning", async () => {
+    const readme = readFileSync(join(project, 'README.md'), 'utf8');
+    const section = readme.slice(readme.indexOf('## From a desktop client (stdio)'));
+    const tokenCommand = /```sh\n(npx[^\n]+ token [^\n]+)\n```/.exec(section)?.[1];
+    const json = /```json\n([\s\S]+?)\n```/.exec(section)?.[1];
+    expect(tokenCommand, 'README: a token command after the stdio heading').toBeDefined();
+    expect(json, 'README: a client configuration after the stdio heading').toBeDefined();
+    const words = [...tokenCommand!.matchAll(/"([^"]*)"|(\S+)/g)].map((m) => m[1] ?? m[2]!);
+    expect(words.slice(0, 3)).toEqual(['npx', '-y', 'toolgate']);
+    const bin = join(project, 'node_modules/toolgate/bin/toolgate.mjs');
+    const minted = await runCommand(bin, words.slice(3), { cwd: project });
+    expect(minted.code, minted.stderr).toBe(0);
+    // The one line token prints for a 30-day lifetime is the note naming the flag the recipe passes.
+    expect(minted.stderr.trim().split('\n')).toHaveLength(1);
+    expect(minted.stderr).toContain('--max-token-lifetime-seconds');
+    const config = JSON.parse(json!) as {
+      mcpServers: Record<string, { command: string; args: string[]; env: Record<string, string> }>;
+    };
+    const server = config.mcpServers['my-tools']!;
+    expect(server.command).toBe('node');
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: server.args.map((arg) => arg.replace('/path/to/my-tools', project)),
+      // A desktop client starts the server from its own folder, not the project's.
+      cwd: dir,
+      env: { PATH: process.env.PATH ?? '', ...server.env, TOOLGATE_TOKEN: minted.stdout.trim() },
+      stderr: 'pipe',
+    });
+    let stderr = '';
+    transport.stderr?.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    const desktop = new Client({ name: 'desktop-recipe', version: '0' });
+    await desktop.connect(transport);
+    try {
+      const { tools } = await desktop.listTools();
+      expect(tools.map((tool) => tool.name).sort()).toEqual(['operations_get', 'tasks_create', 'tasks_get']);
+      const read = await desktop.callTool({
+        name: 'operations_get',
+        arguments: { operation_id: 'op_missing' },
+      });
+      expect(read.structuredContent).toMatchObject({ tool: 'operations_get' });
+    } finally {
+      await desktop.close();
+    }
+    expect(stderr).not.toMatch(/warn|demo/i);
+    expect(existsSync(join(project, '.toolgate'))).toBe(true);
+  }, 60_000);
 });
