@@ -166,7 +166,7 @@ describe('the packed tarball in a fresh project', () => {
         env: { ...env, NO_COLOR: '1' },
       });
       expect(run.status, `${run.stdout}${run.stderr}`).toBe(0);
-      expect(run.stdout).toMatch(/Tests\s+10 passed/);
+      expect(run.stdout).toMatch(/Tests\s+11 passed/);
     }, 240_000);
   });
 });
