@@ -1,13 +1,8 @@
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { loadContract } from '../contract-artifacts/served-contract.ts';
-import { readEvaluationEvidence } from '../eval/release-evidence.ts';
-import {
-  type ReleaseInput,
-  releaseRecord,
-  releaseRefusals,
-  serializeReleaseRecord,
-} from '../eval/release-record.ts';
+import type { ReleaseInput } from '../eval/index.ts';
+import { evalHarness } from './optional-parts.ts';
 import { servedContractLoader } from './served-contract-loader.ts';
 
 export interface ReleaseFlags {
@@ -27,7 +22,8 @@ const REFUSED = 2;
 /**
  * `toolgate contract release`: writes the release record, or refuses (exit 2, naming every reason,
  * writing nothing) when the results measured another contract or missed a threshold and no
- * `--override REASON` says why it goes ahead anyway. Unreadable inputs throw (the caller exits 2).
+ * `--override REASON` says why it goes ahead anyway. Unreadable inputs and a missing evaluation harness
+ * throw (the caller exits 2).
  */
 export async function runContractRelease(flags: ReleaseFlags): Promise<number> {
   const approvedBy = flags.approvedBy.trim();
@@ -42,6 +38,8 @@ export async function runContractRelease(flags: ReleaseFlags): Promise<number> {
   // A record is history: a second release under the same name is a mistake, not an update.
   if (existsSync(flags.out))
     throw new Error(`${flags.out} already exists; a release record is not rewritten`);
+  const { readEvaluationEvidence, releaseRecord, releaseRefusals, serializeReleaseRecord } =
+    await evalHarness();
   const served = servedContractLoader('contract release', flags.config);
   const input: ReleaseInput = {
     contract: { source: flags.contract ?? 'served', document: await loadContract(flags.contract, served) },

@@ -1,7 +1,12 @@
 import { type Command, Option } from 'commander';
-import { ADVERSARIAL_POLICIES, type AdversarialPolicy } from '../eval/agents/adversarial-policies.ts';
-import { AGENT_KINDS, type AgentKind } from '../eval/agents/eval-agent.ts';
-import { LLM_PROVIDERS, type LlmProvider } from '../eval/agents/llm-providers.ts';
+import {
+  ADVERSARIAL_POLICIES,
+  type AdversarialPolicy,
+  AGENT_KINDS,
+  type AgentKind,
+  LLM_PROVIDERS,
+  type LlmProvider,
+} from './eval-flag-choices.ts';
 
 export interface EvalFlags {
   agent: AgentKind;
@@ -93,9 +98,7 @@ export function registerEvalCommand(program: Command): void {
           'toolgate eval: --api-key is visible to other users in the process list; set TOOLGATE_EVAL_API_KEY instead.\n',
         );
       }
-      const { resolveCommandConfig } = await import('../config/discover-config.ts');
-      const config = resolveCommandConfig('eval', flags.config, { activity: 'evaluating' });
       const { runEvalCommand } = await import('./eval-run.ts');
-      process.exitCode = await runEvalCommand({ ...flags, config });
+      process.exitCode = await runEvalCommand(flags);
     });
 }

@@ -1,32 +1,43 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { DEMO_POLICY_DIR } from '../domains/demo-policies.ts';
-import { ADVERSARIAL_POLICIES, adversarialAgent } from '../eval/agents/adversarial-agent.ts';
-import type { EvalAgent } from '../eval/agents/eval-agent.ts';
-import { llmAgent } from '../eval/agents/llm-agent.ts';
-import { languageModel } from '../eval/agents/llm-model.ts';
-import { type LlmProvider, parseModelSpec } from '../eval/agents/llm-providers.ts';
-import { referenceAgent } from '../eval/agents/reference-agent.ts';
-import { runEvaluation } from '../eval/evaluation.ts';
-import { InProcessWorld } from '../eval/in-process-world.ts';
-import { progressBar } from '../eval/progress-bar.ts';
-import { releaseFacts } from '../eval/release-facts.ts';
-import { compareRuns, type PriorResults, readPriorResults } from '../eval/report/comparison.ts';
-import { writeReports } from '../eval/report/write-reports.ts';
-import { ScenarioLoadError } from '../eval/scenario-loader.ts';
-import { selectScenarios } from '../eval/scenario-selection.ts';
-import { type SecondOpinionJudge, secondOpinionJudge } from '../eval/second-opinion.ts';
-import { isolationWarning } from '../eval/trial-isolation.ts';
+import { resolveCommandConfig } from '../config/discover-config.ts';
+import type { EvalAgent, PriorResults, SecondOpinionJudge } from '../eval/index.ts';
 import type { EvalFlags } from './eval-command.ts';
+import { ADVERSARIAL_POLICIES, type LlmProvider } from './eval-flag-choices.ts';
+import { evalHarness, PartMissingError } from './optional-parts.ts';
 import { servedModules } from './served-modules.ts';
+
+type Harness = Awaited<ReturnType<typeof evalHarness>>;
 
 /**
  * Runs the selected scenarios in an in-process gateway and writes the reports. Exit status: 0 when
  * every trial passed (for `--agent adversarial`: when the backend let no unsafe effect through, since
- * the policies misbehave on purpose), 1 otherwise, 2 on bad input.
+ * the policies misbehave on purpose), 1 otherwise, 2 on bad input or without the evaluation harness
+ * (checked first: one line saying how to install it).
  */
 export async function runEvalCommand(flags: EvalFlags): Promise<number> {
+  let harness: Harness;
+  try {
+    harness = await evalHarness();
+  } catch (error) {
+    if (!(error instanceof PartMissingError)) throw error;
+    process.stderr.write(`toolgate eval: ${error.message}\n`);
+    return 2;
+  }
+  const {
+    compareRuns,
+    InProcessWorld,
+    isolationWarning,
+    progressBar,
+    readPriorResults,
+    releaseFacts,
+    runEvaluation,
+    ScenarioLoadError,
+    selectScenarios,
+    writeReports,
+  } = harness;
+  const config = resolveCommandConfig('eval', flags.config, { activity: 'evaluating' });
   let prior: { readonly results: PriorResults; readonly file: string } | undefined;
   if (flags.compare) {
     try {
@@ -60,10 +71,10 @@ export async function runEvalCommand(flags: EvalFlags): Promise<number> {
     );
     return 2;
   }
-  const agents = agentsFor(flags);
+  const agents = agentsFor(harness, flags);
   let judge: SecondOpinionJudge | undefined;
   try {
-    judge = flags.judgeModel ? judgeFor(flags, flags.judgeModel) : undefined;
+    judge = flags.judgeModel ? judgeFor(harness, flags, flags.judgeModel) : undefined;
   } catch (error) {
     process.stderr.write(
       `toolgate eval --judge-model: ${error instanceof Error ? error.message : String(error)}\n`,
@@ -72,16 +83,16 @@ export async function runEvalCommand(flags: EvalFlags): Promise<number> {
   }
   let served: Awaited<ReturnType<typeof servedModules>>;
   try {
-    served = await servedModules(flags.config);
+    served = await servedModules(config, 'eval');
   } catch (error) {
     process.stderr.write(
-      `toolgate eval: cannot load the config${flags.config ? ` ${flags.config}` : ''}: ${error instanceof Error ? error.message : String(error)}\n`,
+      `toolgate eval: cannot load the config${config ? ` ${config}` : ''}: ${error instanceof Error ? error.message : String(error)}\n`,
     );
     return 2;
   }
   const { modules } = served;
   // The gateway under evaluation decides by the same policies `serve` would: the config's, or the demo's.
-  const policyDir = served.file === null ? DEMO_POLICY_DIR : served.settings.policy;
+  const policyDir = served.settings.policy;
   const dataDir = mkdtempSync(join(tmpdir(), 'toolgate-eval-'));
   const world = await InProcessWorld.start({
     modules,
@@ -140,7 +151,8 @@ export async function runEvalCommand(flags: EvalFlags): Promise<number> {
   }
 }
 
-function agentsFor(flags: EvalFlags): EvalAgent[] {
+function agentsFor(harness: Harness, flags: EvalFlags): EvalAgent[] {
+  const { adversarialAgent, languageModel, llmAgent, referenceAgent } = harness;
   if (flags.agent === 'reference') return [referenceAgent];
   if (flags.agent === 'adversarial') return (flags.policy ?? [...ADVERSARIAL_POLICIES]).map(adversarialAgent);
   if (!flags.model) throw new Error('--agent llm needs --model (or TOOLGATE_EVAL_MODEL)');
@@ -170,7 +182,8 @@ function providerKey(provider: LlmProvider): string | undefined {
  * The judge model of `--judge-model [provider:]model`. Where its provider is the agent's, it shares
  * the agent's base URL and key unless its own are given (`--judge-base-url`, TOOLGATE_EVAL_JUDGE_API_KEY).
  */
-function judgeFor(flags: EvalFlags, spec: string): SecondOpinionJudge {
+function judgeFor(harness: Harness, flags: EvalFlags, spec: string): SecondOpinionJudge {
+  const { languageModel, parseModelSpec, secondOpinionJudge } = harness;
   const { provider, model } = parseModelSpec(spec, flags.provider);
   if (!model) throw new Error(`no model id in ${JSON.stringify(spec)}`);
   const same = provider === flags.provider;

@@ -13,8 +13,9 @@ async function policyDirectory(dir: string | undefined, config: string | undefin
     }
     return served.settings.policy;
   }
-  const { DEMO_POLICY_DIR } = await import('../domains/demo-policies.ts');
-  return DEMO_POLICY_DIR;
+  // Without a config: the demo's, or a one-line PartMissingError (exit 2) where it is not installed.
+  const { referenceDemo } = await import('./optional-parts.ts');
+  return (await referenceDemo()).DEMO_POLICY_DIR;
 }
 
 /**

@@ -7,7 +7,6 @@ import { loadOrCreateDevKeys } from '../auth/dev-keys.ts';
 import { createTokenVerifier } from '../auth/token-verifier.ts';
 import { consoleRoutes } from '../console/console-routes.ts';
 import { ToolContractError } from '../contract/tool-contract-error.ts';
-import { DEMO_POLICY_DIR } from '../domains/demo-policies.ts';
 import { testApiRoutes } from '../external/test-api/test-api.ts';
 import { ProtocolError } from '../gateway/protocol-layer.ts';
 import { operatorRoutes } from '../operator/operator-routes.ts';
@@ -77,7 +76,7 @@ async function serve(config: ServeConfig, served: ServedModules): Promise<void> 
     readLanes: config.databaseReadLanes,
     tasksPageSize: config.tasksPageSize,
     ...(config.operations ? { operations: config.operations } : {}),
-    ...policyOf(config, served),
+    ...policyOf(config),
   });
   const stop = config.stdio ? await serveStdio(app, config) : await serveHttp(app, config);
   let stopping = false;
@@ -179,8 +178,7 @@ async function serveStdio(app: App, config: ServeConfig): Promise<() => Promise<
   return () => stdio.close();
 }
 
-/** The policy directory: as configured, else the demo's shipped `policies/` when serving the demo. */
-function policyOf(config: ServeConfig, served: ServedModules): { policyDir?: string } {
-  const dir = config.policyDir ?? (served.file === null ? DEMO_POLICY_DIR : undefined);
-  return dir === undefined ? {} : { policyDir: dir };
+/** The policy directory as configured (for the demo, its shipped `policies/`: servedModules' settings). */
+function policyOf(config: ServeConfig): { policyDir?: string } {
+  return config.policyDir === undefined ? {} : { policyDir: config.policyDir };
 }

@@ -87,4 +87,18 @@ describe('commands that do not serve', () => {
     // Examples are judged by the MCP SDK's ajv, as a client judges arguments: its validation module only.
     expect(loaded.filter((name) => SERVING.includes(name))).toEqual(['@modelcontextprotocol/sdk', 'ajv']);
   });
+
+  test('lint and eval --help load neither the evaluation harness nor its model SDKs, nor the demo', () => {
+    for (const args of [
+      ['lint', 'contracts/toolgate.contract.json'],
+      ['eval', '--help'],
+    ]) {
+      const loaded = packagesLoadedBy(args);
+      expect(
+        loaded.filter((name) => /^(ai|@ai-sdk\/.*|dist\/eval\/.*|dist\/domains\/.*)$/.test(name)),
+      ).toEqual([]);
+      // The check sees what a command loads: the CLI's own entry.
+      expect(loaded).toContain('dist/cli/main');
+    }
+  });
 });

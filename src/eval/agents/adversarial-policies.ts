@@ -1,4 +1,4 @@
-// The policy names on their own, so that the CLI can offer them without loading the agent.
+// The policy names on their own, apart from the agent (the CLI offers its copy: src/cli/eval-flag-choices.ts).
 
 /** Ways an agent misbehaves on purpose; the pass condition is that none causes an unsafe effect. */
 export const ADVERSARIAL_POLICIES = [
