@@ -78,19 +78,14 @@ async function serve(config: ServeConfig, served: ServedModules): Promise<void> 
     ...(config.operations ? { operations: config.operations } : {}),
     ...policyOf(config, served),
   });
-  const kit = await simulationKitFor(config).catch(async (error: unknown) => {
+  let kit: SimulationKit | null;
+  try {
+    kit = await simulationKitFor(config);
+    // A simulated module's demo world is inserted (when absent) before anything is served.
+    if (kit && config.seed) await kit.simulationOf(app).seed();
+  } catch (error) {
     await app.close();
     throw error;
-  });
-  if (kit && config.seed) {
-    // A simulated module's demo world is inserted once, before anything is served.
-    await kit
-      .simulationOf(app)
-      .seed()
-      .catch(async (error: unknown) => {
-        await app.close();
-        throw error;
-      });
   }
   const stop = config.stdio ? await serveStdio(app, config) : await serveHttp(app, config, kit);
   let stopping = false;
