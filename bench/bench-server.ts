@@ -2,6 +2,7 @@ import { pino } from 'pino';
 import { createApp } from '../dist/app/create-app.js';
 import type { ToolgateModule } from '../dist/app/module.js';
 import { referenceDomains } from '../dist/domains/reference-domains.js';
+import { simulationOf } from '../dist/external/app-simulation.js';
 import { createLogger } from '../dist/telemetry/logger.js';
 import { startHttpTransport } from '../dist/transport/http-server.js';
 import { benchDomain } from './bench-domain.ts';
@@ -36,9 +37,9 @@ const app = await createApp({
     level: 'info',
     destination: pino.destination({ dest: `${dataDir}/gateway.log`, sync: false }),
   }),
-  seed: served.seed,
   modules: served.modules,
 });
+if (served.seed) await simulationOf(app).seed();
 const http = await startHttpTransport(app, { port: 0, keys: { kind: 'dev', dataDir } });
 process.send?.({ port: http.port, resource: http.resource });
 process.on('disconnect', () => process.exit(0));

@@ -124,7 +124,7 @@ function serveStateless(server: McpServer | Server, req: IncomingMessage, res: S
 
 if (mode === 'gateway' && dataDir) {
   const logger = pino({ level: 'info' }, pino.destination({ dest: `${dataDir}/gateway.log`, sync: false }));
-  const app = await createApp({ dataDir, logger, seed: false, modules: [noopDomain], backgroundJobs: false });
+  const app = await createApp({ dataDir, logger, modules: [noopDomain], backgroundJobs: false });
   const http = await startHttpTransport(app, { port: 0, keys: { kind: 'dev', dataDir } });
   const token = await mintToken(
     await loadOrCreateDevKeys(dataDir),

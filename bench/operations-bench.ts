@@ -57,7 +57,6 @@ async function storeRates(dialect: SqlDialect, durationMs: number): Promise<Benc
     dataDir,
     databaseUrl: scratch?.url,
     logger: pino({ level: 'silent' }),
-    seed: false,
     backgroundJobs: false,
     modules: [benchDomain],
   });

@@ -6,6 +6,7 @@ import { createApp } from '../dist/app/create-app.js';
 import { changesDomain } from '../dist/domains/changes/changes-module.js';
 import { formatAtOffset } from '../dist/domains/changes/rfc3339.js';
 import { DEMO_POLICY_DIR } from '../dist/domains/demo-policies.js';
+import { simulationOf } from '../dist/external/app-simulation.js';
 import type { BenchReport } from './bench-section.ts';
 
 export interface PolicyBenchOptions {
@@ -69,11 +70,11 @@ export async function policyBench(options: PolicyBenchOptions = {}): Promise<Ben
       const app = await createApp({
         dataDir,
         logger: pino({ level: 'silent' }),
-        seed: true,
         backgroundJobs: false,
         modules: [changesDomain],
         ...(policyDir ? { policyDir } : {}),
       });
+      await simulationOf(app).seed();
       apps.push({ run: policyDir ? 'on' : 'off', app, dataDir });
     }
     const cases: Record<Case, (app: (typeof apps)[number], i: number) => Promise<{ status: string }>> = {

@@ -8,11 +8,8 @@ export type { Clock } from './app/clock.ts';
 // Configuration and modules: what `toolgate serve --config FILE` loads.
 export type {
   BackgroundWork,
-  DemoIntroduction,
-  DemoPrincipal,
   ModuleContext,
   ModuleInstance,
-  SimulationHooks,
   ToolgateModule,
 } from './app/module.ts';
 export { defineModule } from './app/module.ts';

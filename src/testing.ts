@@ -7,6 +7,8 @@
  */
 
 export type { TokenSubject } from './auth/token-claims.ts';
+export type { AppSimulation } from './external/app-simulation.ts';
+export { simulationOf } from './external/app-simulation.ts';
 export type { Effect, EffectFilter } from './external/effects-ledger.ts';
 export { EffectsLedger } from './external/effects-ledger.ts';
 export {
@@ -17,6 +19,8 @@ export {
 export { throughFaults } from './external/fault-gate.ts';
 export type { ArmedFault, ExternalCall, FaultSpec } from './external/faults.ts';
 export { FAULT_KINDS, FaultInjector } from './external/faults.ts';
+export type { DemoIntroduction, DemoPrincipal, SimulationHooks } from './external/simulation-hooks.ts';
+export { demoTokenSubject, withSimulationHooks } from './external/simulation-hooks.ts';
 export type { SimulationContext, SimulationWorld } from './external/simulation-world.ts';
 export {
   resetSimulation,

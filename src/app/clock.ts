@@ -3,6 +3,9 @@ export interface Clock {
   now(): number;
 }
 
+/** Real time: what a served gateway runs on unless its configuration gives another clock. */
+export const systemClock: Clock = { now: () => Date.now() };
+
 /** A clock offset from real time by a settable amount. */
 export class ShiftableClock implements Clock {
   #offsetMs = 0;

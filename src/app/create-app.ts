@@ -14,18 +14,17 @@ import type { SqlDatabase } from '../store/sql-database.ts';
 import { OperationTasks } from '../tasks/operation-tasks.ts';
 import type { GatewayTracing } from '../telemetry/call-tracing.ts';
 import { GatewayMetrics } from '../telemetry/metrics.ts';
-import { type Clock, ShiftableClock } from './clock.ts';
-import type { BackgroundWork, DemoPrincipal, ModuleInstance, ToolgateModule } from './module.ts';
+import { type Clock, systemClock } from './clock.ts';
+import type { BackgroundWork, ModuleInstance, ToolgateModule } from './module.ts';
 
 export interface AppConfig extends DatabaseConfig {
   readonly logger: Logger;
-  /** Insert the demo world of modules with simulation hooks on start (when absent). */
-  readonly seed: boolean;
   /** How long operation records are kept (default 24 h). */
   readonly retentionSeconds?: number;
   /** Run the reconciler, retention and module background loops in this process (default true). */
   readonly backgroundJobs?: boolean;
   readonly modules: readonly ToolgateModule[];
+  /** The time modules and operation records see (default: the system clock). */
   readonly clock?: Clock;
   readonly processMetrics?: boolean;
   /** OpenTelemetry spans for calls and reconciler attempts (see tracingFromEnvironment); off when absent. */
@@ -60,11 +59,7 @@ export interface App {
   /** MCP tasks over the durable operations (task id = operation id). */
   readonly tasks: OperationTasks;
   readonly modules: readonly ModuleInstance[];
-  /** Demo principals of the modules that bring a simulated world. */
-  readonly principals: readonly DemoPrincipal[];
   readonly logger: Logger;
-  /** Fresh demo world: every simulated module's data, the operation records and the clock. */
-  resetWorld(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -85,7 +80,7 @@ export async function createApp(config: AppConfig): Promise<App> {
     for (const module of modules) await module.close?.();
   };
   try {
-    const clock = config.clock ?? new ShiftableClock();
+    const clock = config.clock ?? systemClock;
     const retentionSeconds = config.retentionSeconds ?? DEFAULT_RETENTION_SECONDS;
     const registry = new ToolRegistry({ retentionSeconds });
     const metrics = new GatewayMetrics({ processMetrics: config.processMetrics ?? false });
@@ -123,8 +118,6 @@ export async function createApp(config: AppConfig): Promise<App> {
       );
     }
     registry.register(...operations.tools, ...modules.flatMap((m) => m.tools));
-    const simulated = modules.flatMap((m) => (m.simulation ? [m.simulation] : []));
-    if (config.seed) for (const hooks of simulated) await hooks.seed();
     const gateway = new Gateway({
       registry,
       idempotency: operations.idempotency,
@@ -159,14 +152,7 @@ export async function createApp(config: AppConfig): Promise<App> {
       operations,
       tasks,
       modules,
-      principals: simulated.flatMap((h) => h.principals),
       logger,
-      async resetWorld() {
-        for (const hooks of simulated) await hooks.reset();
-        await operations.reset();
-        if (clock instanceof ShiftableClock) clock.reset();
-        for (const hooks of simulated) await hooks.seed();
-      },
       async close() {
         await Promise.all([operations.stop(), ...loops.map((loop) => loop.stop())]);
         await closeModules();

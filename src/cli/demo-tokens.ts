@@ -5,9 +5,9 @@ import { pino } from 'pino';
 import { createApp } from '../app/create-app.ts';
 import { loadOrCreateDevKeys } from '../auth/dev-keys.ts';
 import { resolveCommandConfig } from '../config/discover-config.ts';
-import { demoTokenList } from './dev-token-banner.ts';
 import { dataDirProblem, defaultAudience, resolveDataDir } from './serve-options.ts';
 import { exitOnConfigError, servedModules } from './served-modules.ts';
+import { requireSimulationKit } from './simulation-kit.ts';
 
 /**
  * Prints the demo principals' tokens for the server with this data dir. The modules are created on a
@@ -29,18 +29,19 @@ export async function runDemoTokens(raw: {
     process.stderr.write(`toolgate demo tokens: --data-dir ${dataDir}: ${problem}\n`);
     process.exit(2);
   }
+  const kit = await requireSimulationKit('toolgate demo tokens');
   const scratch = mkdtempSync(join(tmpdir(), 'toolgate-demo-'));
   try {
     const app = await createApp({
       dataDir: scratch,
       logger: pino({ level: 'silent' }),
-      seed: false,
       backgroundJobs: false,
       modules: served.modules,
     });
+    const { principals } = kit.simulationOf(app);
     await app.close();
     const audience = raw.audience ?? defaultAudience(served.settings);
-    process.stdout.write(await demoTokenList(audience, app.principals, await loadOrCreateDevKeys(dataDir)));
+    process.stdout.write(await kit.demoTokenList(audience, principals, await loadOrCreateDevKeys(dataDir)));
   } finally {
     rmSync(scratch, { recursive: true, force: true });
   }

@@ -7,7 +7,6 @@ import { loadOrCreateDevKeys } from '../auth/dev-keys.ts';
 import { createTokenVerifier } from '../auth/token-verifier.ts';
 import { consoleRoutes } from '../console/console-routes.ts';
 import { ToolContractError } from '../contract/tool-contract-error.ts';
-import { testApiRoutes } from '../external/test-api/test-api.ts';
 import { ProtocolError } from '../gateway/protocol-layer.ts';
 import { operatorRoutes } from '../operator/operator-routes.ts';
 import { PolicySetError } from '../policy/policy-problem.ts';
@@ -20,6 +19,7 @@ import { devTokenBanner } from './dev-token-banner.ts';
 import { limitsSummary } from './serve-limits.ts';
 import { ConfigError, type RawServeOptions, resolveServeConfig, type ServeConfig } from './serve-options.ts';
 import { exitOnConfigError, type ServedModules, servedModules } from './served-modules.ts';
+import { loadSimulationKit, requireSimulationKit, type SimulationKit } from './simulation-kit.ts';
 
 /** Resolves the configuration (every problem named, exit 2) and serves until SIGINT/SIGTERM. */
 export async function runServe(raw: RawServeOptions): Promise<void> {
@@ -64,7 +64,6 @@ async function serve(config: ServeConfig, served: ServedModules): Promise<void> 
     dataDir: config.dataDir,
     databaseUrl: config.databaseUrl,
     logger,
-    seed: config.seed,
     retentionSeconds: config.retentionSeconds,
     ...(config.operatorConfirmationTtlSeconds
       ? { operatorConfirmationTtlSeconds: config.operatorConfirmationTtlSeconds }
@@ -78,7 +77,16 @@ async function serve(config: ServeConfig, served: ServedModules): Promise<void> 
     ...(config.operations ? { operations: config.operations } : {}),
     ...policyOf(config),
   });
-  const stop = config.stdio ? await serveStdio(app, config) : await serveHttp(app, config);
+  let kit: SimulationKit | null;
+  try {
+    kit = await simulationKitFor(config);
+    // A simulated module's demo world is inserted (when absent) before anything is served.
+    if (kit && config.seed) await kit.simulationOf(app).seed();
+  } catch (error) {
+    await app.close();
+    throw error;
+  }
+  const stop = config.stdio ? await serveStdio(app, config) : await serveHttp(app, config, kit);
   let stopping = false;
   const shutdown = async (signal: string) => {
     if (stopping) process.exit(1);
@@ -94,18 +102,27 @@ async function serve(config: ServeConfig, served: ServedModules): Promise<void> 
   process.once('SIGTERM', () => void shutdown('SIGTERM'));
 }
 
+/** The simulation kit, which `--enable-test-api` needs; without it nothing served is simulated. */
+function simulationKitFor(config: ServeConfig): Promise<SimulationKit | null> {
+  return config.enableTestApi ? requireSimulationKit('--enable-test-api') : loadSimulationKit();
+}
+
 /** The test API, when asked for, over the modules that bring a simulated world. */
-function testApiFor(app: App, config: ServeConfig): HttpRouteFamily[] {
-  if (!config.enableTestApi) return [];
-  if (!app.modules.some((m) => m.simulation)) {
+function testApiFor(app: App, config: ServeConfig, kit: SimulationKit | null): HttpRouteFamily[] {
+  if (!config.enableTestApi || !kit) return [];
+  if (kit.simulationOf(app).hooks.length === 0) {
     app.logger.warn('--enable-test-api: no served module has simulation hooks; the test API is not mounted');
     return [];
   }
-  return [testApiRoutes(app, { keys: config.keys })];
+  return [kit.testApiRoutes(app, { keys: config.keys })];
 }
 
-async function serveHttp(app: App, config: ServeConfig): Promise<() => Promise<void>> {
-  const testApi = testApiFor(app, config);
+async function serveHttp(
+  app: App,
+  config: ServeConfig,
+  kit: SimulationKit | null,
+): Promise<() => Promise<void>> {
+  const testApi = testApiFor(app, config, kit);
   const routes = [operatorRoutes(app), ...testApi];
   const http = await startHttpTransport(app, {
     host: config.host,
@@ -126,14 +143,9 @@ async function serveHttp(app: App, config: ServeConfig): Promise<() => Promise<v
     process.exit(2);
   });
   const keys = config.keys.kind === 'dev' ? await loadOrCreateDevKeys(config.dataDir) : null;
-  const introductions = app.modules.flatMap((m) => {
-    const introduction = m.simulation?.introduction?.();
-    return introduction ? [introduction] : [];
-  });
   const dataDirOption = config.dataDir === resolve('.toolgate') ? '' : ` --data-dir ${config.dataDir}`;
-  process.stdout.write(
-    await devTokenBanner(http.resource, app.principals, keys, introductions, dataDirOption),
-  );
+  const demo = kit && keys ? await kit.demoWelcome(app, http.resource, keys, dataDirOption) : null;
+  process.stdout.write(devTokenBanner(http.resource, keys, demo, dataDirOption));
   process.stdout.write(limitsSummary(config, app.operations.auditRetentionSeconds));
   app.logger.info({ url: http.url, testApi: testApi.length > 0 }, 'serving MCP over HTTP');
   return () => http.close();

@@ -9,6 +9,7 @@ import { mintToken } from '../auth/mint-token.ts';
 import type { Principal } from '../auth/principal.ts';
 import { type BackendFaultKind, backendFaults } from '../backend/backend-faults.ts';
 import type { ToolKind } from '../contract/define-tool.ts';
+import { simulationOf } from '../external/app-simulation.ts';
 import type { EffectFilter } from '../external/effects-ledger.ts';
 import type { FaultSpec } from '../external/faults.ts';
 import { resetSimulation, simulationWorld } from '../external/simulation-world.ts';
@@ -94,13 +95,13 @@ export class InProcessWorld implements EvalWorld {
       dataDir: options.dataDir,
       databaseUrl: options.databaseUrl,
       logger: pino({ level: 'silent' }),
-      seed: true,
       modules: options.modules,
       clock: new ShiftableClock(),
       operations: EVAL_OPERATIONS_TUNING,
       ...(options.policyDir === undefined ? {} : { policyDir: options.policyDir }),
     });
     try {
+      await simulationOf(app).seed();
       const http = await startHttpTransport(app, {
         port: 0,
         keys: { kind: 'dev', dataDir: options.dataDir },
@@ -124,7 +125,7 @@ export class InProcessWorld implements EvalWorld {
 
   /** Some module simulates its external systems (and so keeps the effects ledger and faults). */
   get simulated(): boolean {
-    return this.app.modules.some((m) => m.simulation !== undefined);
+    return simulationOf(this.app).hooks.length > 0;
   }
 
   async reset(): Promise<void> {
@@ -134,13 +135,13 @@ export class InProcessWorld implements EvalWorld {
     // A config of tools over real services has no simulated world: the gateway's own state resets, and
     // each module's reset hook puts the real systems it calls back (the gateway first, so no operation
     // of the last trial is still reconciling against a system just reset).
-    await (this.simulated ? resetSimulation(this.app) : this.app.resetWorld());
+    await (this.simulated ? resetSimulation(this.app) : simulationOf(this.app).resetWorld());
     for (const module of this.app.modules) await module.reset?.();
   }
 
   async fixtures(): Promise<Fixtures> {
     const principals: Fixtures['principals'] = {};
-    for (const p of this.app.principals) {
+    for (const p of simulationOf(this.app).principals) {
       principals[p.name] = {
         name: p.name,
         subject: p.subject,
@@ -151,11 +152,7 @@ export class InProcessWorld implements EvalWorld {
       };
     }
     // Merged the way GET /test-api/fixtures merges them: each module answers under its own key.
-    const merged: Record<string, unknown> = {};
-    for (const module of this.app.modules) {
-      if (module.simulation) Object.assign(merged, await module.simulation.fixtures());
-    }
-    return { ...merged, principals };
+    return { ...(await simulationOf(this.app).fixtures()), principals };
   }
 
   async connect(principal: Principal, person?: Person): Promise<Client> {
@@ -221,10 +218,8 @@ export class InProcessWorld implements EvalWorld {
   }
 
   async simulate(target: string, action: string, params: Record<string, unknown>) {
-    for (const module of this.app.modules) {
-      const answer = await module.simulation?.simulate?.(target, action, params);
-      if (answer) return answer;
-    }
+    const answer = await simulationOf(this.app).simulate(target, action, params);
+    if (answer) return answer;
     throw new Error(`no module simulates ${target}.${action}`);
   }
 

@@ -1,8 +1,9 @@
 import type { ModuleInstance } from '../app/module.ts';
+import { simulationHooksOf } from '../external/simulation-hooks.ts';
 
 /**
  * Whether every trial of a run started from a known world. A module is reset between trials when it
- * simulates its systems (`simulation.reset`) or has a `reset` hook for the real ones it calls; any
+ * simulates its systems (the simulation kit's hooks reset them) or has a `reset` hook for the real ones it calls; any
  * other module's systems keep what earlier trials did to them.
  */
 export interface TrialIsolation {
@@ -16,7 +17,7 @@ export function trialIsolation(
   modules: readonly { readonly name: string; readonly instance: ModuleInstance }[],
 ): TrialIsolation {
   const modulesWithoutReset = modules
-    .filter(({ instance }) => instance.simulation === undefined && instance.reset === undefined)
+    .filter(({ instance }) => simulationHooksOf(instance) === undefined && instance.reset === undefined)
     .map(({ name }) => name);
   return { isolated: modulesWithoutReset.length === 0, modulesWithoutReset };
 }

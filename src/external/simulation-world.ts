@@ -1,6 +1,7 @@
 import type { App } from '../app/create-app.ts';
 import type { ModuleContext } from '../app/module.ts';
 import type { Migration, SqlDatabase } from '../store/sql-database.ts';
+import { simulationOf } from './app-simulation.ts';
 import { EffectsLedger, effectsLedgerMigration } from './effects-ledger.ts';
 import { FaultInjector } from './faults.ts';
 
@@ -47,5 +48,5 @@ export async function resetSimulation(app: App): Promise<void> {
   const world = simulationWorld(app.db);
   world.faults.clear();
   await world.ledger.clear();
-  await app.resetWorld();
+  await simulationOf(app).resetWorld();
 }

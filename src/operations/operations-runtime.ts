@@ -61,8 +61,11 @@ export interface OperationsRuntime {
   /** Starts the reconciler and retention loops. */
   start(): void;
   stop(): Promise<void>;
-  /** Deletes every operation record (demo world reset). */
-  reset(): Promise<void>;
+  /**
+   * Deletes every operation record with its reviews, audit entries, parked confirmations and granted
+   * exceptions: for test and evaluation harnesses that start each run from an empty gateway.
+   */
+  clearRecords(): Promise<void>;
   /** Deletes expired settled records now; returns how many. */
   purge(): Promise<number>;
 }
@@ -153,7 +156,7 @@ export function createOperationsRuntime(options: OperationsRuntimeOptions): Oper
     async stop() {
       await Promise.all([reconcileLoop.stop(), purgeLoop.stop()]);
     },
-    async reset() {
+    async clearRecords() {
       await db.execute('DELETE FROM operations');
       await db.execute('DELETE FROM operation_reviews');
       await db.execute('DELETE FROM audit_log');

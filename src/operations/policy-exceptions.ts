@@ -227,7 +227,7 @@ export class PolicyExceptions {
     return exception;
   }
 
-  /** Deletes every exception (demo world reset). */
+  /** Deletes every exception (the runtime's clearRecords, for test and evaluation harnesses). */
   async reset(): Promise<void> {
     await this.db.execute('DELETE FROM policy_exceptions');
   }

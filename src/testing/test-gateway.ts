@@ -4,20 +4,21 @@ import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { type Logger, pino } from 'pino';
+import { ShiftableClock } from '../app/clock.ts';
 import { type App, type AppConfig, createApp } from '../app/create-app.ts';
-import { type DemoPrincipal, demoTokenSubject, type ToolgateModule } from '../app/module.ts';
+import type { ToolgateModule } from '../app/module.ts';
 import { loadOrCreateDevKeys } from '../auth/dev-keys.ts';
 import { type MintOptions, mintToken } from '../auth/mint-token.ts';
 import type { TokenSubject } from '../auth/token-claims.ts';
 import { consoleRoutes } from '../console/console-routes.ts';
 import type { AnyToolDefinition } from '../contract/define-tool.ts';
 import type { OutcomeEnvelope } from '../contract/envelope.ts';
-import { testApiRoutes } from '../external/test-api/test-api.ts';
+import type { DemoPrincipal } from '../external/index.ts';
 import type { OperationRecord } from '../operations/operation-record.ts';
 import { operatorRoutes } from '../operator/operator-routes.ts';
 import { type HttpTransportOptions, startHttpTransport } from '../transport/http-server.ts';
 
-/** A principal by its demo name (see app.principals), or explicit claims. */
+/** A principal by its demo name (see the simulation kit's simulationOf(app).principals), or explicit claims. */
 export type PrincipalRef = string | TokenSubject;
 
 export interface TestGatewayOptions {
@@ -32,6 +33,7 @@ export interface TestGatewayOptions {
   readonly testApi?: boolean;
   /** Seed the simulated modules' demo world (default true). */
   readonly seed?: boolean;
+  /** The app's settings; its clock is a ShiftableClock (tests shift it) unless one is given. */
   readonly app?: Partial<
     Pick<
       AppConfig,
@@ -98,18 +100,27 @@ export async function startTestGateway(options: TestGatewayOptions = {}): Promis
     dataDir,
     databaseUrl: options.databaseUrl,
     logger: options.logger ?? pino({ level: process.env.TOOLGATE_TEST_LOG_LEVEL ?? 'silent' }),
-    seed: options.seed ?? true,
+    clock: new ShiftableClock(),
     modules,
     ...options.app,
   }).catch((error: unknown) => {
     rmSync(dataDir, { recursive: true, force: true });
     throw error;
   });
+  // The simulation kit brings the demo world: its seed, its principals by name and the test API.
+  const kit = await import('../external/index.ts');
+  const simulation = kit.simulationOf(app);
+  if (options.seed ?? true)
+    await simulation.seed().catch(async (error: unknown) => {
+      await app.close();
+      rmSync(dataDir, { recursive: true, force: true });
+      throw error;
+    });
   const keys = { kind: 'dev', dataDir } as const;
   const http = await startHttpTransport(app, {
     port: 0,
     keys,
-    routes: [operatorRoutes(app), ...(options.testApi ? [testApiRoutes(app, { keys })] : [])],
+    routes: [operatorRoutes(app), ...(options.testApi ? [kit.testApiRoutes(app, { keys })] : [])],
     publicRoutes: [consoleRoutes()],
     ...options.http,
   }).catch(async (error: unknown) => {
@@ -122,10 +133,12 @@ export async function startTestGateway(options: TestGatewayOptions = {}): Promis
 
   const subjectOf = (principal: PrincipalRef): TokenSubject => {
     if (typeof principal !== 'string') return principal;
-    const demo = app.principals.find((p) => p.name === principal);
-    if (!demo)
-      throw new Error(`no demo principal named ${principal}; known: ${app.principals.map((p) => p.name)}`);
-    return demoTokenSubject(demo);
+    const demo = simulation.principals.find((p) => p.name === principal);
+    if (!demo) {
+      const known = simulation.principals.map((p) => p.name);
+      throw new Error(`no demo principal named ${principal}; known: ${known}`);
+    }
+    return kit.demoTokenSubject(demo);
   };
   const tokenFor = (principal: PrincipalRef, mint: Partial<MintOptions> = {}) =>
     mintToken(devKeys, subjectOf(principal), { audience: http.resource, ...mint });
@@ -189,20 +202,20 @@ export function toolsModule(
 ): ToolgateModule {
   return {
     name: 'tools',
-    create: () => ({
-      tools,
-      ...(principals.length > 0
-        ? {
-            simulation: {
-              principals,
-              async seed() {},
-              async reset() {},
-              async fixtures() {
-                return {};
-              },
-            },
-          }
-        : {}),
-    }),
+    async create() {
+      if (principals.length === 0) return { tools };
+      const kit = await import('../external/index.ts');
+      return kit.withSimulationHooks(
+        { tools },
+        {
+          principals,
+          async seed() {},
+          async reset() {},
+          async fixtures() {
+            return {};
+          },
+        },
+      );
+    },
   };
 }

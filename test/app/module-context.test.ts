@@ -39,7 +39,6 @@ describe('what the gateway gives a module', () => {
     const app = await createApp({
       dataDir,
       logger: pino({ level: 'silent' }),
-      seed: false,
       modules: [recordingModule(seen)],
     });
     await expect.poll(() => seen.runs, { timeout: 5_000 }).toBeGreaterThanOrEqual(2);
@@ -56,7 +55,6 @@ describe('what the gateway gives a module', () => {
     const app = await createApp({
       dataDir: mkdtempSync(join(tmpdir(), 'toolgate-module-')),
       logger: pino({ level: 'silent' }),
-      seed: false,
       backgroundJobs: false,
       modules: [recordingModule(seen)],
     });

@@ -27,7 +27,6 @@ export async function startJwksGateway(
   const app = await createApp({
     dataDir,
     logger: pino({ level: process.env.TOOLGATE_TEST_LOG_LEVEL ?? 'silent' }),
-    seed: false,
     backgroundJobs: false,
     modules: [toolsModule(probeTools(ledger), [probeReader])],
   });

@@ -26,7 +26,6 @@ async function servedByCreateApp(
   const app = await createApp({
     dataDir,
     logger: pino({ level: 'silent' }),
-    seed: false,
     backgroundJobs: false,
     modules,
     ...(retentionSeconds === undefined ? {} : { retentionSeconds }),

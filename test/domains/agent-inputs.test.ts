@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoId } from '../../src/domains/orders/demo-orders.ts';
+import { simulationOf } from '../../src/external/app-simulation.ts';
 import { simulationWorld } from '../../src/external/simulation-world.ts';
 import { type StoreLocation, storeTargets } from '../store/store-targets.ts';
 import { type StartedGateway, startGateway } from '../support/start-gateway.ts';
@@ -34,7 +35,7 @@ function stringLeaves(value: Json, path: string[] = []): { path: string; set: (v
 /** A demo principal holding every scope the tool requires. */
 function callerFor(gw: StartedGateway, scopes: readonly string[]): string {
   const preferred = ['changes_engineer', 'acme-support-sam', 'workitems_member', 'acme-customer-alice'];
-  const holder = [...gw.app.principals]
+  const holder = [...simulationOf(gw.app).principals]
     .sort((a, b) => preferred.indexOf(b.name) - preferred.indexOf(a.name))
     .find((p) => scopes.every((s) => p.scopes.includes(s)));
   if (!holder) throw new Error(`no demo principal holds ${scopes.join(' ')}`);

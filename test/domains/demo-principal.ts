@@ -1,5 +1,5 @@
-import type { DemoPrincipal } from '../../src/app/module.ts';
 import type { Principal } from '../../src/auth/principal.ts';
+import type { DemoPrincipal } from '../../src/external/simulation-hooks.ts';
 
 /**
  * The principal a verified token of the named demo principal would carry; a Principal passes through,

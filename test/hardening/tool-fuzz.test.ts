@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { simulationOf } from '../../src/external/app-simulation.ts';
 import { simulationWorld } from '../../src/external/simulation-world.ts';
 import { type StoreLocation, storeTargets } from '../store/store-targets.ts';
 import { type StartedGateway, startGateway } from '../support/start-gateway.ts';
@@ -130,7 +131,8 @@ for (const target of storeTargets) {
 
     const tokenFor = async (scopes: readonly string[]): Promise<string> => {
       const demo =
-        gw.app.principals.find((p) => scopes.every((s) => p.scopes.includes(s))) ?? gw.app.principals[0]!;
+        simulationOf(gw.app).principals.find((p) => scopes.every((s) => p.scopes.includes(s))) ??
+        simulationOf(gw.app).principals[0]!;
       let token = tokens.get(demo.name);
       if (!token) {
         token = await gw.tokenFor(demo.name);

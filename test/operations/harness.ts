@@ -35,7 +35,6 @@ export async function startTestApp(
   const app = await createApp({
     ...config,
     logger: pino({ level: 'silent' }),
-    seed: false,
     modules: [testDomain(options.domain)],
     backgroundJobs: options.backgroundJobs ?? false,
     retentionSeconds: options.retentionSeconds,
@@ -64,7 +63,6 @@ export async function appOnStore(
     const app = await createApp({
       ...location.config,
       logger: pino({ level: 'silent' }),
-      seed: false,
       backgroundJobs: false,
       ...config,
     });

@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { ShiftableClock } from '../../src/app/clock.ts';
 import type { App } from '../../src/app/create-app.ts';
+import { simulationOf } from '../../src/external/app-simulation.ts';
 import { simulationWorld } from '../../src/external/simulation-world.ts';
 import { type StoreLocation, storeTargets } from '../store/store-targets.ts';
 import { testPrincipal } from '../support/test-domain.ts';
@@ -26,7 +27,7 @@ for (const target of storeTargets) {
       app = await startTestApp(location.config);
     });
     afterEach(async () => {
-      await app.resetWorld();
+      await simulationOf(app).resetWorld();
     });
     afterAll(async () => {
       await app?.close();

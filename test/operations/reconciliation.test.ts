@@ -2,6 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { ShiftableClock } from '../../src/app/clock.ts';
 import type { App } from '../../src/app/create-app.ts';
 import { requestFingerprint } from '../../src/contract/fingerprint.ts';
+import { simulationOf } from '../../src/external/app-simulation.ts';
 import { simulationWorld } from '../../src/external/simulation-world.ts';
 import { newOperationId } from '../../src/operations/operation-id.ts';
 import { type StoreLocation, storeTargets } from '../store/store-targets.ts';
@@ -26,7 +27,7 @@ for (const target of storeTargets) {
     });
     afterEach(async () => {
       bankAnswers = 'answer';
-      await app.resetWorld();
+      await simulationOf(app).resetWorld();
     });
     afterAll(async () => {
       await app?.close();

@@ -8,6 +8,7 @@ import { type App, createApp } from '../../src/app/create-app.ts';
 import { changesDomain } from '../../src/domains/changes/changes-module.ts';
 import { formatAtOffset } from '../../src/domains/changes/rfc3339.ts';
 import { DEMO_POLICY_DIR } from '../../src/domains/demo-policies.ts';
+import { simulationOf } from '../../src/external/app-simulation.ts';
 import {
   allPlatformRecords,
   demoPrincipal,
@@ -57,16 +58,16 @@ for (const target of storeTargets) {
       app = await createApp({
         ...location.config,
         logger: pino({ level: 'silent' }),
-        seed: true,
         modules: [changesDomain],
         backgroundJobs: false,
         clock: new ShiftableClock(),
         operations: FAST_TUNING,
         policyDir,
       });
+      await simulationOf(app).seed();
       seeded = (await allPlatformRecords(app)).length;
     });
-    afterEach(async () => app.resetWorld());
+    afterEach(async () => simulationOf(app).resetWorld());
     afterAll(async () => {
       await app?.close();
       await location?.dispose();

@@ -8,6 +8,7 @@ import type { Principal } from '../../src/auth/principal.ts';
 import { changesDomain } from '../../src/domains/changes/changes-module.ts';
 import { formatAtOffset } from '../../src/domains/changes/rfc3339.ts';
 import { DEMO_POLICY_DIR } from '../../src/domains/demo-policies.ts';
+import { simulationOf } from '../../src/external/app-simulation.ts';
 import type { SqlDatabase } from '../../src/store/sql-database.ts';
 import { createScratchDatabase, postgresAvailable, type ScratchDatabase } from '../support/pg.ts';
 import { type StartedGateway, startGateway } from '../support/start-gateway.ts';
@@ -63,16 +64,18 @@ for (const store of STORES) {
       await scratch?.drop();
     });
 
-    const open = (policyDir: string) =>
-      createApp({
+    const open = async (policyDir: string) => {
+      const app = await createApp({
         dataDir: join(dir, 'data'),
         ...(scratch ? { databaseUrl: scratch.url } : {}),
         logger: pino({ level: 'silent' }),
-        seed: true,
         modules: [changesDomain],
         backgroundJobs: false,
         policyDir,
       });
+      await simulationOf(app).seed();
+      return app;
+    };
 
     it('shows its new version in the audit, and still replays what the old one let execute', async () => {
       const first = await open(DEMO_POLICY_DIR);

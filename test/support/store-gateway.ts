@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { ShiftableClock } from '../../src/app/clock.ts';
+import { simulationOf } from '../../src/external/app-simulation.ts';
 import type { StoreLocation, StoreTarget } from '../store/store-targets.ts';
 import { type StartedGateway, type StartGatewayOptions, startGateway } from './start-gateway.ts';
 
@@ -33,7 +34,7 @@ export function gatewayOnStore(
     await location?.dispose();
   });
   beforeEach(async () => {
-    await gw!.app.resetWorld();
+    await simulationOf(gw!.app).resetWorld();
   });
   return {
     get gw() {

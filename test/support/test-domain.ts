@@ -14,6 +14,7 @@ import {
   ExternalUnavailableError,
 } from '../../src/external/external-errors.ts';
 import { throughFaults } from '../../src/external/fault-gate.ts';
+import { withSimulationHooks } from '../../src/external/simulation-hooks.ts';
 import { simulationMigrations, withSimulation } from '../../src/external/simulation-world.ts';
 import type { SqlExecutor } from '../../src/store/sql-database.ts';
 import { TestBank } from './test-bank.ts';
@@ -243,16 +244,18 @@ function createTestDomain(moduleContext: ModuleContext, options: TestDomainOptio
         };
       },
     });
-  return {
-    tools: [
-      credit('testing_credit_account', false),
-      credit('testing_send_gift', true),
-      credit('testing_credit_confirmed', false, 'refuse'),
-      credit('testing_credit_relayed', false, 'agent'),
-      credit('testing_credit_approved', false, 'operator'),
-      credit('testing_gift_confirmed', true, 'refuse'),
-    ],
-    simulation: {
+  return withSimulationHooks(
+    {
+      tools: [
+        credit('testing_credit_account', false),
+        credit('testing_send_gift', true),
+        credit('testing_credit_confirmed', false, 'refuse'),
+        credit('testing_credit_relayed', false, 'agent'),
+        credit('testing_credit_approved', false, 'operator'),
+        credit('testing_gift_confirmed', true, 'refuse'),
+      ],
+    },
+    {
       principals: [],
       async seed() {},
       async reset() {
@@ -266,7 +269,7 @@ function createTestDomain(moduleContext: ModuleContext, options: TestDomainOptio
         return {};
       },
     },
-  };
+  );
 }
 
 /** One handler execution: which tool, operation and mode, how it was confirmed, and as whom it ran. */

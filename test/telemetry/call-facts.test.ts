@@ -11,6 +11,7 @@ import type { Principal } from '../../src/auth/principal.ts';
 import type { OutcomeEnvelope } from '../../src/contract/envelope.ts';
 import { changesDomain } from '../../src/domains/changes/changes-module.ts';
 import { formatAtOffset } from '../../src/domains/changes/rfc3339.ts';
+import { simulationOf } from '../../src/external/app-simulation.ts';
 import { simulationWorld } from '../../src/external/simulation-world.ts';
 import { CLIENT_NAME_MAX } from '../../src/gateway/telemetry-layer.ts';
 import { GatewayTracing } from '../../src/telemetry/call-tracing.ts';
@@ -46,18 +47,18 @@ for (const target of storeTargets) {
       const created = await createApp({
         ...location.config,
         logger: pino({ level: 'silent' }),
-        seed: true,
         modules: [changesDomain],
         backgroundJobs: false,
         clock,
         operations: FAST_TUNING,
         tracing: new GatewayTracing(provider.getTracer('call-facts-test')),
       });
+      await simulationOf(created).seed();
       app = Object.assign(created, { clock });
     });
     afterEach(async () => {
       exporter.reset();
-      await app.resetWorld();
+      await simulationOf(app).resetWorld();
     });
     afterAll(async () => {
       await app?.close();

@@ -29,7 +29,6 @@ describe('the stdio client name as the application', () => {
     app = await createApp({
       dataDir,
       logger: pino({ level: 'silent' }),
-      seed: false,
       modules: [testToolsDomain(probeTools(newProbeLedger()), [probeReader])],
     });
     const toServer = new PassThrough();

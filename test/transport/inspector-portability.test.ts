@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { simulationOf } from '../../src/external/app-simulation.ts';
 import { type InspectorListing, inspectorToolsList } from '../support/inspector-cli.ts';
 import { type StartedGateway, startGateway } from '../support/start-gateway.ts';
 
@@ -36,7 +37,7 @@ describe('MCP Inspector portability check against the demo', () => {
         },
       );
     };
-    const names = gw.app.principals.map((principal) => principal.name);
+    const names = simulationOf(gw.app).principals.map((principal) => principal.name);
     const listings: (readonly [string, InspectorListing])[] = [];
     // A few Inspector processes at a time: each mostly waits on its own start-up.
     for (let i = 0; i < names.length; i += 3) {

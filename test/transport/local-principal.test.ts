@@ -19,7 +19,6 @@ describe('--local-principal-token', () => {
     app = await createApp({
       dataDir,
       logger: pino({ level: 'silent' }),
-      seed: false,
       modules: [testToolsDomain(probeTools(ledger), [probeReader])],
     });
   });

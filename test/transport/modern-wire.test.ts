@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import { ADDRESS_SAMPLES } from '../../src/domains/orders/demo-orders.ts';
+import { simulationOf } from '../../src/external/app-simulation.ts';
 import { type StartedGateway, startGateway } from '../support/start-gateway.ts';
 import { postModern } from '../tasks/extension-client.ts';
 
@@ -176,7 +177,7 @@ describe('the 2026-07-28 leg of /mcp on the wire', () => {
   });
 
   test('a change whose Mcp-Param-Environment header disagrees is refused before anything is created', async () => {
-    const requester = gw.app.principals.find((p) => p.scopes.includes('changes:create'))!;
+    const requester = simulationOf(gw.app).principals.find((p) => p.scopes.includes('changes:create'))!;
     const creator = await gw.tokenFor(requester.name);
     const body = request(10, 'tools/call', {
       name: 'change_create',

@@ -3,6 +3,7 @@ import { Client as ModernClient } from '@modelcontextprotocol/client';
 import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import type { Principal } from '../../src/auth/principal.ts';
+import { simulationOf } from '../../src/external/app-simulation.ts';
 import { type StdioTransport, startStdioTransport } from '../../src/transport/stdio-server.ts';
 import { type StartedGateway, startGateway } from '../support/start-gateway.ts';
 import { asClientUnderTest, type ClientUnderTest, roundTrip } from './client-round-trip.ts';
@@ -21,7 +22,7 @@ describe('stdio serves 2026-07-28 and 2025-11-25, chosen by the opening message'
   const sessions: StdioTransport[] = [];
   beforeAll(async () => {
     gw = await startGateway({ testApi: true });
-    const demo = gw.app.principals.find((p) => p.name === 'acme-customer-alice')!;
+    const demo = simulationOf(gw.app).principals.find((p) => p.name === 'acme-customer-alice')!;
     alice = { subject: demo.subject, tenant: demo.tenant, actor: demo.actor, scopes: new Set(demo.scopes) };
   });
   afterAll(async () => {

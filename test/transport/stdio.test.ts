@@ -49,7 +49,6 @@ describe('the pipeline over stdio', () => {
     app = await createApp({
       dataDir,
       logger: pino({ level: 'silent' }),
-      seed: false,
       modules: [testToolsDomain(probeTools(ledger), [probeReader])],
     });
     const toServer = new PassThrough();

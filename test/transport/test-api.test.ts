@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { z } from 'zod';
 import type { ToolgateModule } from '../../src/app/module.ts';
+import { withSimulationHooks } from '../../src/external/simulation-hooks.ts';
 import { simulationMigrations, simulationWorld } from '../../src/external/simulation-world.ts';
 import { newProbeLedger, probeReader, probeTools } from '../gateway/probe-tools.ts';
 import { type StartedGateway, startGateway, TEST_CONTROLLER } from '../support/start-gateway.ts';
@@ -10,33 +11,34 @@ const world = { resets: 0, simulated: [] as string[] };
 const worldDomain: ToolgateModule = {
   name: 'world',
   migrations: simulationMigrations,
-  create: (ctx) => ({
-    tools: probeTools(newProbeLedger()),
-    simulation: {
-      principals: [probeReader],
-      async seed() {},
-      async reset() {
-        world.resets += 1;
+  create: (ctx) =>
+    withSimulationHooks(
+      { tools: probeTools(newProbeLedger()) },
+      {
+        principals: [probeReader],
+        async seed() {},
+        async reset() {
+          world.resets += 1;
+        },
+        async fixtures() {
+          return { orders: { unshipped: [{ id: 'ord_1', owner: 'probe_reader' }] } };
+        },
+        async simulate(target, action, params) {
+          if (target !== 'warehouse') return null;
+          const { order_id } = z.strictObject({ order_id: z.string() }).parse(params);
+          world.simulated.push(`${action}:${order_id}`);
+          await simulationWorld(ctx.db).ledger.record({
+            system: 'warehouse',
+            action,
+            ref: String(params.order_id),
+            tenant: 't',
+            requestId: null,
+            data: {},
+          });
+          return { locked: true };
+        },
       },
-      async fixtures() {
-        return { orders: { unshipped: [{ id: 'ord_1', owner: 'probe_reader' }] } };
-      },
-      async simulate(target, action, params) {
-        if (target !== 'warehouse') return null;
-        const { order_id } = z.strictObject({ order_id: z.string() }).parse(params);
-        world.simulated.push(`${action}:${order_id}`);
-        await simulationWorld(ctx.db).ledger.record({
-          system: 'warehouse',
-          action,
-          ref: String(params.order_id),
-          tenant: 't',
-          requestId: null,
-          data: {},
-        });
-        return { locked: true };
-      },
-    },
-  }),
+    ),
 };
 
 describe('the test API', () => {

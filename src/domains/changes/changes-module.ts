@@ -3,6 +3,7 @@ import { ChangePlatform } from '../../external/change-platform/change-platform.t
 import { changePlatformMigration } from '../../external/change-platform/change-platform-migration.ts';
 import { ChangePlatformWorld } from '../../external/change-platform/change-platform-world.ts';
 import { CHANGE_PLATFORM, ENVIRONMENTS } from '../../external/change-platform/change-record.ts';
+import { withSimulationHooks } from '../../external/simulation-hooks.ts';
 import { simulationMigrations, withSimulation } from '../../external/simulation-world.ts';
 import { withPolicyFacts, withPolicyResource } from '../policy-hooks.ts';
 import { CreationClaims } from './change-create-claims.ts';
@@ -34,30 +35,32 @@ export const changesDomain: ToolgateModule = {
     const service = new ChangeService(catalog, platform, context.clock, context.exceptions);
     const claims = new CreationClaims(context.db, context.clock, context.exceptions);
     const deps = { catalog, platform, world, clock: context.clock };
-    return {
-      tools: [
-        withPolicyFacts(
-          withPolicyResource(changeCreateTool(service, claims), changeServiceResource(catalog)),
-          changeCreateFacts(catalog, context.exceptions),
-        ),
-        changeGetTool(service),
-        changeSearchTool(service),
-        cmdbServiceResolveTool(service),
-      ],
-      exceptionTargets: {
-        // Exceptions are granted for a service of the caller's catalog in one of the known environments.
-        async check(tenant, target) {
-          if (!(ENVIRONMENTS as readonly string[]).includes(target.environment)) {
-            return {
-              kind: 'invalid',
-              field: 'environment',
-              message: `must be one of ${ENVIRONMENTS.join(', ')}`,
-            };
-          }
-          return (await catalog.find(tenant, target.serviceId)) ? { kind: 'known' } : { kind: 'unknown' };
+    return withSimulationHooks(
+      {
+        tools: [
+          withPolicyFacts(
+            withPolicyResource(changeCreateTool(service, claims), changeServiceResource(catalog)),
+            changeCreateFacts(catalog, context.exceptions),
+          ),
+          changeGetTool(service),
+          changeSearchTool(service),
+          cmdbServiceResolveTool(service),
+        ],
+        exceptionTargets: {
+          // Exceptions are granted for a service of the caller's catalog in one of the known environments.
+          async check(tenant, target) {
+            if (!(ENVIRONMENTS as readonly string[]).includes(target.environment)) {
+              return {
+                kind: 'invalid',
+                field: 'environment',
+                message: `must be one of ${ENVIRONMENTS.join(', ')}`,
+              };
+            }
+            return (await catalog.find(tenant, target.serviceId)) ? { kind: 'known' } : { kind: 'unknown' };
+          },
         },
       },
-      simulation: {
+      {
         principals: changesPrincipals,
         async seed() {
           const [present] = await context.db.query('SELECT service_id FROM changes_services LIMIT 1');
@@ -81,6 +84,6 @@ export const changesDomain: ToolgateModule = {
           return target === CHANGE_PLATFORM ? simulateChangePlatform(deps, action, params) : null;
         },
       },
-    };
+    );
   },
 };

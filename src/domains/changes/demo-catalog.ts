@@ -1,4 +1,4 @@
-import type { DemoPrincipal } from '../../app/module.ts';
+import type { DemoPrincipal } from '../../external/simulation-hooks.ts';
 import type { CatalogService, ServiceWindows } from './service-catalog.ts';
 
 const READ = ['changes:read', 'cmdb:read', 'operations:read'];

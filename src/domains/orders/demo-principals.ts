@@ -1,4 +1,4 @@
-import type { DemoPrincipal } from '../../app/module.ts';
+import type { DemoPrincipal } from '../../external/simulation-hooks.ts';
 
 const CUSTOMER_SCOPES = ['orders:read', 'orders:write', 'operations:read'];
 const SUPPORT_SCOPES = ['orders:read', 'shipments:read', 'shipments:redirect', 'operations:read'];

@@ -2,6 +2,7 @@ import type { ModuleContext, ModuleInstance, ToolgateModule } from '../../app/mo
 import { ADDRESS_VALIDATION_SYSTEM } from '../../external/address-validation/address-validation-service.ts';
 import { carrierMigration } from '../../external/carrier/carrier-migration.ts';
 import { CARRIER_SYSTEM } from '../../external/carrier/carrier-records.ts';
+import { withSimulationHooks } from '../../external/simulation-hooks.ts';
 import { simulationMigrations, withSimulation } from '../../external/simulation-world.ts';
 import { WAREHOUSE_SYSTEM } from '../../external/warehouse/simulated-warehouse.ts';
 import { warehouseMigration } from '../../external/warehouse/warehouse-migration.ts';
@@ -64,14 +65,16 @@ export function createOrdersDomain(options: OrdersDomainOptions = {}): ToolgateM
         clock,
         carrierWaitMs: options.carrierWaitMs ?? 3_000,
       });
-      return {
-        tools: [
-          ordersGetTool(db),
-          withPolicyResource(changeUnshippedAddressTool(addressChanges), orderResource(db)),
-          withPolicyResource(requestRedirectTool(redirects), orderResource(db)),
-          getRedirectTool(db, systems.carrier),
-        ],
-        simulation: {
+      return withSimulationHooks(
+        {
+          tools: [
+            ordersGetTool(db),
+            withPolicyResource(changeUnshippedAddressTool(addressChanges), orderResource(db)),
+            withPolicyResource(requestRedirectTool(redirects), orderResource(db)),
+            getRedirectTool(db, systems.carrier),
+          ],
+        },
+        {
           principals: ORDER_PRINCIPALS,
           seed: () => seedDemoWorld(db, systems, clock.now()),
           async reset() {
@@ -93,7 +96,7 @@ export function createOrdersDomain(options: OrdersDomainOptions = {}): ToolgateM
             return simulateOrdersWorld(db, systems, () => clock.now(), target, action, params);
           },
         },
-      };
+      );
     },
   };
 }

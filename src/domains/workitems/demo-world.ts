@@ -1,4 +1,4 @@
-import type { DemoPrincipal } from '../../app/module.ts';
+import type { DemoPrincipal } from '../../external/simulation-hooks.ts';
 import type { ItemFields, ItemState, TrackerMode } from '../../external/tracker/tracker-model.ts';
 import type { Permission, Visibility } from './project-access.ts';
 

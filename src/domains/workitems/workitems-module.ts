@@ -1,4 +1,5 @@
 import type { ModuleContext, ModuleInstance, ToolgateModule } from '../../app/module.ts';
+import { withSimulationHooks } from '../../external/simulation-hooks.ts';
 import { simulationMigrations, withSimulation } from '../../external/simulation-world.ts';
 import { SimulatedTracker } from '../../external/tracker/simulated-tracker.ts';
 import { trackerMigration } from '../../external/tracker/tracker-migration.ts';
@@ -31,14 +32,16 @@ export const workitemsDomain: ToolgateModule = {
     const service = new WorkItemsService(deps);
     const committer = new DraftCommitter(deps);
 
-    return {
-      tools: [
-        withPolicyResource(createDraftTool(service), projectResource(db)),
-        withPolicyResource(commitTool(committer), projectResource(db)),
-        getTool(service),
-        searchTool(service),
-      ],
-      simulation: {
+    return withSimulationHooks(
+      {
+        tools: [
+          withPolicyResource(createDraftTool(service), projectResource(db)),
+          withPolicyResource(commitTool(committer), projectResource(db)),
+          getTool(service),
+          searchTool(service),
+        ],
+      },
+      {
         principals: workitemsPrincipals,
         async seed() {
           const [present] = await db.query('SELECT project_id FROM workitems_projects LIMIT 1');
@@ -104,6 +107,6 @@ export const workitemsDomain: ToolgateModule = {
           ],
         }),
       },
-    };
+    );
   },
 };

@@ -1,12 +1,13 @@
 import { z } from 'zod';
 import type { App } from '../../app/create-app.ts';
-import { type DemoPrincipal, demoTokenSubject } from '../../app/module.ts';
 import { loadOrCreateDevKeys } from '../../auth/dev-keys.ts';
 import { mintToken } from '../../auth/mint-token.ts';
 import type { KeySource } from '../../auth/token-verifier.ts';
 import { sendJson } from '../../transport/http-replies.ts';
 import { HttpRouter } from '../../transport/http-router.ts';
 import type { HttpRouteFamily, RouteRequest } from '../../transport/http-server.ts';
+import { type AppSimulation, simulationOf } from '../app-simulation.ts';
+import { type DemoPrincipal, demoTokenSubject } from '../simulation-hooks.ts';
 import { resetSimulation, simulationWorld } from '../simulation-world.ts';
 import {
   effectsQuerySchema,
@@ -34,7 +35,7 @@ type MintDemoToken = ((principal: DemoPrincipal, audience: string) => Promise<st
  */
 export function testApiRoutes(app: App, options: TestApiOptions): HttpRouteFamily {
   const world = simulationWorld(app.db);
-  const simulated = app.modules.flatMap((m) => (m.simulation ? [m.simulation] : []));
+  const simulation = simulationOf(app);
   let minter: Promise<MintDemoToken> | null = null;
   const mintDemoToken = () => {
     minter ??= demoTokenMinter(options.keys);
@@ -42,7 +43,7 @@ export function testApiRoutes(app: App, options: TestApiOptions): HttpRouteFamil
   };
   const routes = new HttpRouter<(request: RouteRequest) => Promise<void>>()
     .on('GET', '/test-api/fixtures', async ({ res, resource }) =>
-      sendJson(res, 200, await fixtures(app, await mintDemoToken(), resource)),
+      sendJson(res, 200, await fixtures(simulation, await mintDemoToken(), resource)),
     )
     .on('GET', '/test-api/faults', async ({ res }) => sendJson(res, 200, { faults: world.faults.list() }))
     .on('DELETE', '/test-api/faults', async ({ res, url }) => {
@@ -62,18 +63,16 @@ export function testApiRoutes(app: App, options: TestApiOptions): HttpRouteFamil
       const body = await parseJsonBody(req, simulateBodySchema);
       if (!body.ok) return sendJson(res, body.status, { error: 'invalid_body', field_errors: body.errors });
       const { target, action, params } = body.value;
-      for (const hooks of simulated) {
-        let outcome: Record<string, unknown> | null | undefined;
-        try {
-          outcome = await hooks.simulate?.(target, action, params);
-        } catch (error) {
-          // A world action that rejects its params changed nothing: the caller's body is at fault.
-          if (!(error instanceof z.ZodError)) throw error;
-          const field_errors = fieldErrorsOf(error).map((e) => ({ ...e, field: `params.${e.field}` }));
-          return sendJson(res, 400, { error: 'invalid_params', field_errors });
-        }
-        if (outcome) return sendJson(res, 200, { target, action, outcome });
+      let outcome: Record<string, unknown> | null;
+      try {
+        outcome = await simulation.simulate(target, action, params);
+      } catch (error) {
+        // A world action that rejects its params changed nothing: the caller's body is at fault.
+        if (!(error instanceof z.ZodError)) throw error;
+        const field_errors = fieldErrorsOf(error).map((e) => ({ ...e, field: `params.${e.field}` }));
+        return sendJson(res, 400, { error: 'invalid_params', field_errors });
       }
+      if (outcome) return sendJson(res, 200, { target, action, outcome });
       return sendJson(res, 404, {
         error: 'not_found',
         error_description: `no system ${target} knows ${action}`,
@@ -114,9 +113,13 @@ async function demoTokenMinter(keys: KeySource): Promise<MintDemoToken> {
   return (p, audience) => mintToken(devKeys, demoTokenSubject(p), { audience });
 }
 
-async function fixtures(app: App, mint: MintDemoToken, audience: string): Promise<Record<string, unknown>> {
+async function fixtures(
+  simulation: AppSimulation,
+  mint: MintDemoToken,
+  audience: string,
+): Promise<Record<string, unknown>> {
   const principals = await Promise.all(
-    app.principals.map(async (p) => ({
+    simulation.principals.map(async (p) => ({
       name: p.name,
       description: p.description,
       claims: {
@@ -134,8 +137,5 @@ async function fixtures(app: App, mint: MintDemoToken, audience: string): Promis
       token: mint ? await mint(p, audience) : null,
     })),
   );
-  const merged: Record<string, unknown> = {};
-  for (const module of app.modules)
-    if (module.simulation) Object.assign(merged, await module.simulation.fixtures());
-  return { ...merged, principals };
+  return { ...(await simulation.fixtures()), principals };
 }

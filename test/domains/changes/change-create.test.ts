@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { simulationHooksOf } from '../../../src/external/simulation-hooks.ts';
 import { simulationWorld } from '../../../src/external/simulation-world.ts';
 import { storeTargets } from '../../store/store-targets.ts';
 import { callAccepted } from '../person-confirms.ts';
@@ -142,7 +143,7 @@ for (const target of storeTargets) {
 
     it('refuses a change during an active freeze, and accepts it once the freeze is lifted', async () => {
       const domain = changes.app.modules[0]!;
-      const freeze = await domain.simulation!.simulate!('change_platform', 'set_freeze', {
+      const freeze = await simulationHooksOf(domain)!.simulate!('change_platform', 'set_freeze', {
         hours: 24 * 14,
         reason: 'Year-end',
       });
@@ -162,7 +163,7 @@ for (const target of storeTargets) {
       ).toMatchObject({
         status: 'validated',
       });
-      await domain.simulation!.simulate!('change_platform', 'clear_freeze', {});
+      await simulationHooksOf(domain)!.simulate!('change_platform', 'clear_freeze', {});
       const later = await callAccepted(changes.app, engineer, 'change_create', {
         ...request,
         idempotency_key: newKey(),

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ChangePlatform } from '../../../src/external/change-platform/change-platform.ts';
+import { simulationHooksOf } from '../../../src/external/simulation-hooks.ts';
 import { simulationWorld } from '../../../src/external/simulation-world.ts';
 import { storeTargets } from '../../store/store-targets.ts';
 import {
@@ -101,7 +102,7 @@ for (const target of storeTargets) {
       const pending = (await call(changes.app, engineer, 'change_search', { state: 'pending_approval' }))
         .result as unknown as Listed;
       const changeId = pending.changes[0]!.change_id;
-      const decided = await changes.app.modules[0]!.simulation!.simulate!(
+      const decided = await simulationHooksOf(changes.app.modules[0]!)!.simulate!(
         'change_platform',
         'decide_approval',
         {
@@ -117,13 +118,13 @@ for (const target of storeTargets) {
         ['approve', changeId],
       ]);
       expect(
-        await changes.app.modules[0]!.simulation!.simulate!('change_platform', 'decide_approval', {
+        await simulationHooksOf(changes.app.modules[0]!)!.simulate!('change_platform', 'decide_approval', {
           change_id: changeId,
           decision: 'decline',
         }),
       ).toEqual({ applied: false, reason: `change ${changeId} is not pending approval` });
       expect(
-        await changes.app.modules[0]!.simulation!.simulate!('change_platform', 'summon_approver', {}),
+        await simulationHooksOf(changes.app.modules[0]!)!.simulate!('change_platform', 'summon_approver', {}),
       ).toBeNull();
       expect(await platformEffects(changes.app)).toHaveLength(1);
     });

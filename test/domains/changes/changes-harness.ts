@@ -8,6 +8,7 @@ import { changesDomain } from '../../../src/domains/changes/changes-module.ts';
 import { changesPrincipals, demoServices } from '../../../src/domains/changes/demo-catalog.ts';
 import { nextWindow } from '../../../src/domains/changes/maintenance-windows.ts';
 import { formatAtOffset } from '../../../src/domains/changes/rfc3339.ts';
+import { simulationOf } from '../../../src/external/app-simulation.ts';
 import { simulationWorld } from '../../../src/external/simulation-world.ts';
 import type { DatabaseConfig } from '../../../src/store/open-database.ts';
 import { FAST_TUNING } from '../../operations/harness.ts';
@@ -35,7 +36,7 @@ export function useChangesApp(target: StoreTarget): ChangesFixture {
     fixture.seeded = (await allPlatformRecords(fixture.app)).length;
   });
   afterEach(async () => {
-    await fixture.app.resetWorld();
+    await simulationOf(fixture.app).resetWorld();
   });
   afterAll(async () => {
     await fixture.app?.close();
@@ -50,12 +51,12 @@ export async function startChangesApp(config: DatabaseConfig): Promise<ChangesAp
   const app = await createApp({
     ...config,
     logger: pino({ level: 'silent' }),
-    seed: true,
     modules: [changesDomain],
     backgroundJobs: false,
     clock,
     operations: FAST_TUNING,
   });
+  await simulationOf(app).seed();
   return Object.assign(app, { clock });
 }
 

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ADDRESS_SAMPLES } from '../../../src/domains/orders/demo-orders.ts';
+import { simulationOf } from '../../../src/external/app-simulation.ts';
 import { storeTargets } from '../../store/store-targets.ts';
 import { newKey, type OrdersHarness, orderId, startOrders } from './orders-app.ts';
 
@@ -16,7 +17,7 @@ for (const target of storeTargets) {
       await h?.close();
     });
     beforeEach(async () => {
-      await h.app.resetWorld();
+      await simulationOf(h.app).resetWorld();
     });
 
     const change = (key: string, address: object) =>

@@ -1,6 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ADDRESS_SAMPLES } from '../../../src/domains/orders/demo-orders.ts';
+import { simulationOf } from '../../../src/external/app-simulation.ts';
+import { simulationHooksOf } from '../../../src/external/simulation-hooks.ts';
 import { simulationWorld } from '../../../src/external/simulation-world.ts';
 import { findTenantOperation, operationView } from '../../../src/operator/operation-listing.ts';
 import { storeTargets } from '../../store/store-targets.ts';
@@ -23,7 +25,7 @@ for (const target of storeTargets) {
         await h?.close();
       });
       beforeEach(async () => {
-        await h.app.resetWorld();
+        await simulationOf(h.app).resetWorld();
       });
 
       const change = (id: string, version: number, key: string, address: object = NEW_ADDRESS) =>
@@ -226,7 +228,7 @@ for (const target of storeTargets) {
         });
         const lost = await change(id, 3, newKey());
         expect(lost.status).toBe('outcome_unknown');
-        await h.app.modules[0]!.simulation!.simulate!('warehouse', 'lock_order', { order_id: id });
+        await simulationHooksOf(h.app.modules[0]!)!.simulate!('warehouse', 'lock_order', { order_id: id });
         await h.reconcile();
         const settled = await operation(lost.operation_id);
         expect(settled.status).toBe('rejected');

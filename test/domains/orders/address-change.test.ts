@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { addressLine } from '../../../src/domains/orders/address-correction-confirmation.ts';
 import { ADDRESS_SAMPLES } from '../../../src/domains/orders/demo-orders.ts';
+import { simulationOf } from '../../../src/external/app-simulation.ts';
 import { addressDigest } from '../../../src/external/postal-address.ts';
+import { simulationHooksOf } from '../../../src/external/simulation-hooks.ts';
 import { simulationWorld } from '../../../src/external/simulation-world.ts';
 import { storeTargets } from '../../store/store-targets.ts';
 import { relayedDigest } from '../person-confirms.ts';
@@ -20,7 +22,7 @@ for (const target of storeTargets) {
       await h?.close();
     });
     beforeEach(async () => {
-      await h.app.resetWorld();
+      await simulationOf(h.app).resetWorld();
     });
 
     const change = (id: string, version: number, address: object, who = ALICE, key = newKey()) =>
@@ -162,7 +164,7 @@ for (const target of storeTargets) {
       const id = orderId('alice-editable');
       const read = await h.call(ALICE, 'orders_get', { order_id: id });
       const version = (read.result as { version: number }).version;
-      const locked = await h.app.modules[0]!.simulation!.simulate!('warehouse', 'lock_order', {
+      const locked = await simulationHooksOf(h.app.modules[0]!)!.simulate!('warehouse', 'lock_order', {
         order_id: id,
       });
       expect(locked).toMatchObject({

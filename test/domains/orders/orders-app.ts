@@ -7,6 +7,7 @@ import type { OutcomeEnvelope } from '../../../src/contract/envelope.ts';
 import { DEMO_ORDERS, demoId } from '../../../src/domains/orders/demo-orders.ts';
 import { createOrdersDomain, type OrdersDomainOptions } from '../../../src/domains/orders/orders-domain.ts';
 import type { PostalAddress } from '../../../src/domains/orders/postal-address.ts';
+import { simulationOf } from '../../../src/external/app-simulation.ts';
 import type { Effect } from '../../../src/external/effects-ledger.ts';
 import { simulationWorld } from '../../../src/external/simulation-world.ts';
 import type { StoreTarget } from '../../store/store-targets.ts';
@@ -62,12 +63,12 @@ export async function startOrders(
   const app = await createApp({
     ...location.config,
     logger: pino({ level: 'debug' }, sink),
-    seed: true,
     modules: [createOrdersDomain({ warehouseWaitMs: 400, carrierWaitMs: 400, ...options })],
     backgroundJobs: false,
     clock,
   });
-  const principalOf = (who: string | Principal) => demoPrincipalNamed(app.principals, who);
+  await simulationOf(app).seed();
+  const principalOf = (who: string | Principal) => demoPrincipalNamed(simulationOf(app).principals, who);
   return {
     app,
     clock,

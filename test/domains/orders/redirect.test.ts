@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ADDRESS_SAMPLES, demoId } from '../../../src/domains/orders/demo-orders.ts';
+import { simulationOf } from '../../../src/external/app-simulation.ts';
 import { addressDigest } from '../../../src/external/postal-address.ts';
+import { simulationHooksOf } from '../../../src/external/simulation-hooks.ts';
 import { simulationWorld } from '../../../src/external/simulation-world.ts';
 import { storeTargets } from '../../store/store-targets.ts';
 import { newKey, type OrdersHarness, orderId, startOrders } from './orders-app.ts';
@@ -20,7 +22,7 @@ for (const target of storeTargets) {
       await h?.close();
     });
     beforeEach(async () => {
-      await h.app.resetWorld();
+      await simulationOf(h.app).resetWorld();
     });
 
     const redirect = (label: string, address: object = US_ADDRESS, who = SAM, key = newKey()) =>
@@ -34,7 +36,7 @@ for (const target of storeTargets) {
         'SELECT request_id, status, code FROM shipment_redirect_requests ORDER BY request_id',
       );
     const decide = (params: Record<string, unknown>) =>
-      h.app.modules[0]!.simulation!.simulate!('carrier', 'decide_redirect', params);
+      simulationHooksOf(h.app.modules[0]!)!.simulate!('carrier', 'decide_redirect', params);
 
     it('a customer token cannot redirect; nothing reaches the carrier', async () => {
       const answer = await redirect('alice-in-transit', US_ADDRESS, 'acme-customer-alice');
@@ -75,7 +77,7 @@ for (const target of storeTargets) {
       expect(accepted.result).toMatchObject({
         redirects: [{ status: 'accepted', decided_at: expect.any(String) }],
       });
-      await h.app.modules[0]!.simulation!.simulate!('carrier', 'complete_redirect', {
+      await simulationHooksOf(h.app.modules[0]!)!.simulate!('carrier', 'complete_redirect', {
         request_id: submitted.operation_id,
       });
       const completed = await status('alice-in-transit');

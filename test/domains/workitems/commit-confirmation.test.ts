@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { OutcomeEnvelope } from '../../../src/contract/envelope.ts';
 import { workitemsDomain } from '../../../src/domains/workitems/workitems-module.ts';
+import { simulationOf } from '../../../src/external/app-simulation.ts';
 import { simulationWorld } from '../../../src/external/simulation-world.ts';
 import { confirmingClient, type ScriptedAnswer } from '../../../src/testing.ts';
 import { storeTargets } from '../../store/store-targets.ts';
@@ -182,7 +183,7 @@ for (const target of storeTargets) {
     it('the commit itself sends only the draft as the user confirmed it', async () => {
       const draftId = await draft();
       const tool = suite.gw.app.registry.get(COMMIT)!;
-      const principal = demoPrincipalNamed(suite.gw.app.principals, MEMBER);
+      const principal = demoPrincipalNamed(simulationOf(suite.gw.app).principals, MEMBER);
       const { input, asked, run } = await askThenRun(
         tool,
         { draft_id: draftId, idempotency_key: newKey('direct') },

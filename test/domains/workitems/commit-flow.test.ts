@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { simulationOf } from '../../../src/external/app-simulation.ts';
 import { simulationWorld } from '../../../src/external/simulation-world.ts';
 import { storeTargets } from '../../store/store-targets.ts';
 import { demoPrincipalNamed } from '../demo-principal.ts';
@@ -17,10 +18,10 @@ for (const target of storeTargets) {
       await h?.close();
     });
     beforeEach(async () => {
-      await h.app.resetWorld();
+      await simulationOf(h.app).resetWorld();
     });
 
-    const principalOf = (name: string) => demoPrincipalNamed(h.app.principals, name);
+    const principalOf = (name: string) => demoPrincipalNamed(simulationOf(h.app).principals, name);
 
     const draft = async (title = 'Search box ignores accents', project = 'WEB') => {
       const env = await h.call(MEMBER, 'workitems_create_draft', {

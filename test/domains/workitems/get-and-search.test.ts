@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { simulationOf } from '../../../src/external/app-simulation.ts';
+import { simulationHooksOf } from '../../../src/external/simulation-hooks.ts';
 import { storeTargets } from '../../store/store-targets.ts';
 import { newKey, startWorkitems, type WorkitemsHarness } from './workitems-app.ts';
 
@@ -19,7 +21,7 @@ for (const target of storeTargets) {
       await h?.close();
     });
     beforeEach(async () => {
-      await h.app.resetWorld();
+      await simulationOf(h.app).resetWorld();
     });
 
     it('reads a draft, then the committed item with the state the tracker reports now', async () => {
@@ -36,7 +38,7 @@ for (const target of storeTargets) {
         result: { found: 'draft', item: null, draft: { state: 'draft', labels: ['wishlist'] } },
       });
       await h.commit(MEMBER, { draft_id: draftId, idempotency_key: newKey() });
-      await h.app.modules[0]!.simulation!.simulate!('tracker', 'set_item_state', {
+      await simulationHooksOf(h.app.modules[0]!)!.simulate!('tracker', 'set_item_state', {
         item_id: 'WEB-4',
         state: 'in_progress',
       });
@@ -59,7 +61,7 @@ for (const target of storeTargets) {
 
     it('pages through a project newest first with a cursor bound to the query', async () => {
       for (let i = 1; i <= 5; i += 1) {
-        await h.app.modules[0]!.simulation!.simulate!('tracker', 'create_item', {
+        await simulationHooksOf(h.app.modules[0]!)!.simulate!('tracker', 'create_item', {
           project_id: 'WEB',
           title: `Flaky test ${i}`,
         });

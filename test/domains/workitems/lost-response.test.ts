@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { simulationOf } from '../../../src/external/app-simulation.ts';
 import { simulationWorld } from '../../../src/external/simulation-world.ts';
 import { storeTargets } from '../../store/store-targets.ts';
 import { newKey, startWorkitems, type WorkitemsHarness } from './workitems-app.ts';
@@ -17,7 +18,7 @@ for (const target of storeTargets) {
       await h?.close();
     });
     beforeEach(async () => {
-      await h.app.resetWorld();
+      await simulationOf(h.app).resetWorld();
     });
 
     const draft = async (project: string, title = 'Payment page times out') => {

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { OutcomeEnvelope } from '../../../src/contract/envelope.ts';
+import { simulationOf } from '../../../src/external/app-simulation.ts';
 import { storeTargets } from '../../store/store-targets.ts';
 import { newKey, startWorkitems, type WorkitemsHarness } from './workitems-app.ts';
 
@@ -24,7 +25,7 @@ for (const target of storeTargets) {
       await h?.close();
     });
     beforeEach(async () => {
-      await h.app.resetWorld();
+      await simulationOf(h.app).resetWorld();
     });
 
     const trackerItems = () => h.rows('SELECT item_id FROM ext_tracker_items ORDER BY tenant, item_id');

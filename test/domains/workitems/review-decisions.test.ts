@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { simulationOf } from '../../../src/external/app-simulation.ts';
 import { simulationWorld } from '../../../src/external/simulation-world.ts';
 import { resolveDepsOf, resolveOperation } from '../../../src/operator/resolve-operation.ts';
 import { storeTargets } from '../../store/store-targets.ts';
@@ -20,7 +21,7 @@ for (const target of storeTargets) {
         await h?.close();
       });
       beforeEach(async () => {
-        await h.app.resetWorld();
+        await simulationOf(h.app).resetWorld();
       });
 
       const draftState = async (draftId: string) =>
@@ -108,7 +109,7 @@ for (const target of storeTargets) {
 
       it('the requester cannot resolve its own commit; the draft stays parked and nothing is created', async () => {
         const { draftId, operationId } = await parkedCommit('drop_response_after_apply');
-        const member = demoPrincipalNamed(h.app.principals, MEMBER);
+        const member = demoPrincipalNamed(simulationOf(h.app).principals, MEMBER);
         const selfReviewer = { ...member, scopes: new Set([...member.scopes, 'operations:review']) };
         const own = await resolveOperation(resolveDepsOf(h.app), selfReviewer, operationId, {
           outcome: 'rejected',

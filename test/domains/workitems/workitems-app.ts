@@ -4,6 +4,7 @@ import { type App, createApp } from '../../../src/app/create-app.ts';
 import type { Principal } from '../../../src/auth/principal.ts';
 import type { OutcomeEnvelope } from '../../../src/contract/envelope.ts';
 import { workitemsDomain } from '../../../src/domains/workitems/workitems-module.ts';
+import { simulationOf } from '../../../src/external/app-simulation.ts';
 import type { Effect } from '../../../src/external/effects-ledger.ts';
 import { simulationWorld } from '../../../src/external/simulation-world.ts';
 import type { StoreTarget } from '../../store/store-targets.ts';
@@ -46,12 +47,12 @@ export async function startWorkitems(target: StoreTarget): Promise<WorkitemsHarn
   const app = await createApp({
     ...location.config,
     logger: pino({ level: process.env.TOOLGATE_TEST_LOG_LEVEL ?? 'silent' }),
-    seed: true,
     modules: [workitemsDomain],
     backgroundJobs: false,
     clock,
   });
-  const principalOf = (who: string | Principal) => demoPrincipalNamed(app.principals, who);
+  await simulationOf(app).seed();
+  const principalOf = (who: string | Principal) => demoPrincipalNamed(simulationOf(app).principals, who);
   return {
     app,
     clock,

@@ -5,6 +5,7 @@ import {
   simulationMigrations,
   throughFaults,
   withSimulation,
+  withSimulationHooks,
 } from 'toolgate/testing';
 import { z } from 'zod';
 
@@ -210,9 +211,11 @@ function createLamps(context: ModuleContext) {
       );
     });
 
-  return {
-    tools: [lampsGet, lampsSwitch, lampsRemove],
-    simulation: {
+  return withSimulationHooks(
+    {
+      tools: [lampsGet, lampsSwitch, lampsRemove],
+    },
+    {
       principals: [
         {
           name: 'ann',
@@ -267,7 +270,7 @@ function createLamps(context: ModuleContext) {
         return { locked: params.lamp_id };
       },
     },
-  };
+  );
 }
 
 export const lampsDomain: ToolgateModule = {
