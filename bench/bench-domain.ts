@@ -1,8 +1,5 @@
+import { defineTool, idempotencyKeySchema, outcome, type ToolgateModule } from 'toolgate';
 import { z } from 'zod';
-import type { ToolgateModule } from '../dist/app/module.js';
-import { defineTool } from '../dist/contract/define-tool.js';
-import { outcome } from '../dist/contract/outcome.js';
-import { idempotencyKeySchema } from '../dist/contract/schema-helpers.js';
 
 export const BENCH_WRITE_TOOL = 'bench_record_note';
 export const BENCH_SCOPE = 'bench:write';

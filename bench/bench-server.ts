@@ -1,10 +1,9 @@
+import { referenceDomains } from '@toolgate/domains';
+import { simulationOf } from '@toolgate/simulation';
 import { pino } from 'pino';
-import { createApp } from '../dist/app/create-app.js';
-import type { ToolgateModule } from '../dist/app/module.js';
-import { referenceDomains } from '../dist/domains/reference-domains.js';
-import { simulationOf } from '../dist/external/app-simulation.js';
-import { createLogger } from '../dist/telemetry/logger.js';
-import { startHttpTransport } from '../dist/transport/http-server.js';
+import type { ToolgateModule } from 'toolgate';
+import { createApp, startHttpTransport } from 'toolgate/internal';
+import { createLogger } from '../packages/toolgate/dist/telemetry/logger.js';
 import { benchDomain } from './bench-domain.ts';
 import { generatedToolsDomain } from './generated-tools-domain.ts';
 

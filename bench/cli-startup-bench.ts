@@ -30,7 +30,12 @@ export async function cliStartupBench(): Promise<BenchMeasure[]> {
   try {
     const token = ['token', '--sub', 'u', '--tenant', 't', '--actor', 'customer', '--data-dir', dataDir];
     const compiled = ['bin/toolgate.mjs'];
-    const fromSources = ['--import', 'tsx', 'src/cli/main.ts'];
+    const fromSources = [
+      '--conditions=toolgate-source',
+      '--import',
+      'tsx',
+      'packages/toolgate/src/cli/main.ts',
+    ];
     const cases = [
       { name: '--version', args: ['--version'] },
       { name: 'token', args: token },

@@ -1,11 +1,11 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { referenceDomains } from '../src/domains/reference-domains.ts';
-import { referenceAgent } from '../src/eval/agents/reference-agent.ts';
-import { runEvaluation } from '../src/eval/evaluation.ts';
-import { InProcessWorld } from '../src/eval/in-process-world.ts';
-import { loadScenarios } from '../src/eval/scenario-loader.ts';
+import { referenceDomains } from '../packages/domains/src/reference-domains.ts';
+import { referenceAgent } from '../packages/eval/src/agents/reference-agent.ts';
+import { runEvaluation } from '../packages/eval/src/evaluation.ts';
+import { InProcessWorld } from '../packages/eval/src/in-process-world.ts';
+import { loadScenarios } from '../packages/eval/src/scenario-loader.ts';
 import type { BenchMeasure } from './bench-section.ts';
 
 /** A reference run of every scenario (dev and holdout) against one gateway on SQLite. */

@@ -1,7 +1,5 @@
+import { defineTool, outcome, type ToolgateModule } from 'toolgate';
 import { z } from 'zod';
-import type { ToolgateModule } from '../dist/app/module.js';
-import { defineTool } from '../dist/contract/define-tool.js';
-import { outcome } from '../dist/contract/outcome.js';
 
 export const GENERATED_TOOL_COUNT = 1_000;
 export const GENERATED_SCOPE = 'generated:read';

@@ -1,5 +1,5 @@
-import { loadServedRegistry } from '../dist/contract-artifacts/served-contract.js';
-import { referenceDomains } from '../dist/domains/reference-domains.js';
+import { referenceDomains } from '@toolgate/domains';
+import { loadServedRegistry } from 'toolgate/internal';
 import type { BenchReport } from './bench-section.ts';
 
 const bytes = (value: unknown) => Buffer.byteLength(JSON.stringify(value));

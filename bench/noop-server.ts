@@ -11,13 +11,13 @@ import {
 } from '@modelcontextprotocol/server';
 import { pino } from 'pino';
 import { z } from 'zod';
-import { createApp } from '../dist/app/create-app.js';
-import type { ToolgateModule } from '../dist/app/module.js';
-import { loadOrCreateDevKeys } from '../dist/auth/dev-keys.js';
-import { mintToken } from '../dist/auth/mint-token.js';
-import { defineTool } from '../dist/contract/define-tool.js';
-import { outcome } from '../dist/contract/outcome.js';
-import { startHttpTransport } from '../dist/transport/http-server.js';
+import { createApp } from '../packages/toolgate/dist/app/create-app.js';
+import type { ToolgateModule } from '../packages/toolgate/dist/app/module.js';
+import { loadOrCreateDevKeys } from '../packages/toolgate/dist/auth/dev-keys.js';
+import { mintToken } from '../packages/toolgate/dist/auth/mint-token.js';
+import { defineTool } from '../packages/toolgate/dist/contract/define-tool.js';
+import { outcome } from '../packages/toolgate/dist/contract/outcome.js';
+import { startHttpTransport } from '../packages/toolgate/dist/transport/http-server.js';
 
 /**
  * One server under load for the gateway-vs-SDK and fair-anchors benchmarks, in its own process so the

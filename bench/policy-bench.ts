@@ -1,12 +1,12 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { DEMO_POLICY_DIR } from '@toolgate/domains';
+import { simulationOf } from '@toolgate/simulation';
 import { pino } from 'pino';
-import { createApp } from '../dist/app/create-app.js';
-import { changesDomain } from '../dist/domains/changes/changes-module.js';
-import { formatAtOffset } from '../dist/domains/changes/rfc3339.js';
-import { DEMO_POLICY_DIR } from '../dist/domains/demo-policies.js';
-import { simulationOf } from '../dist/external/app-simulation.js';
+import { createApp } from 'toolgate/internal';
+import { changesDomain } from '../packages/domains/dist/changes/changes-module.js';
+import { formatAtOffset } from '../packages/domains/dist/changes/rfc3339.js';
 import type { BenchReport } from './bench-section.ts';
 
 export interface PolicyBenchOptions {

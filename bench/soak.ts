@@ -10,10 +10,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import type { TokenSubject } from '../src/auth/token-claims.ts';
-import { EffectsLedger } from '../src/external/effects-ledger.ts';
-import { SETTLED_FOR_GOOD_SQL } from '../src/operations/operation-record.ts';
-import { openDatabase } from '../src/store/open-database.ts';
+import { EffectsLedger } from '../packages/simulation/src/effects-ledger.ts';
+import type { TokenSubject } from '../packages/toolgate/src/auth/token-claims.ts';
+import { SETTLED_FOR_GOOD_SQL } from '../packages/toolgate/src/operations/operation-record.ts';
+import { openDatabase } from '../packages/toolgate/src/store/open-database.ts';
 import { ChildGateway } from '../test/operations/child-gateway.ts';
 import { createScratchDatabase } from '../test/support/pg.ts';
 

@@ -1,17 +1,18 @@
-// `npm run build`: compiles src/ to dist/ (tsconfig.build.json) and records in dist/ a digest of what it
-// compiled. `--if-stale` (the test setup) compiles only when dist/ holds another digest, so a test run
-// after `npm run build` does not compile the same sources again; it compiles over dist/ in place.
+// `npm run build`: compiles each workspace package's src/ to its dist/ (its tsconfig.build.json), in
+// dependency order, and records in each dist/ a digest of what it compiled. `--if-stale` (the test
+// setup, `npm pack`) compiles only the packages whose dist/ holds another digest, so a test run after
+// `npm run build` compiles nothing again; it compiles over dist/ in place. The compile emits without
+// type checking (noCheck): `npm run check` is the one type check, of every package at once.
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 const ROOT = join(import.meta.dirname, '..');
-const DIST = join(ROOT, 'dist');
-/** Not packed (package.json "files"): it describes this checkout's build, not the package. */
-const STAMP = join(DIST, '.sources-digest');
-/** Everything the compiled output depends on: the sources, the compiler options, the compiler. */
-const INPUTS = ['src', 'tsconfig.json', 'tsconfig.build.json', 'node_modules/typescript/package.json'];
+/** Each package after the packages it imports: the framework, the kit, the demo, the harness. */
+const PACKAGES = ['toolgate', 'simulation', 'domains', 'eval'];
+/** What every package's output depends on besides its own sources: the shared options, the compiler. */
+const SHARED = ['tsconfig.json', 'node_modules/typescript/package.json'];
 
 function hashTree(hash, path, name) {
   if (statSync(path).isDirectory()) {
@@ -21,21 +22,29 @@ function hashTree(hash, path, name) {
   hash.update(`${name}\0`).update(readFileSync(path)).update('\0');
 }
 
-function inputsDigest() {
-  const hash = createHash('sha256');
-  for (const input of INPUTS) hashTree(hash, join(ROOT, input), input);
-  return hash.digest('hex');
-}
-
 const ifStale = process.argv.includes('--if-stale');
-const digest = inputsDigest();
-if (ifStale && existsSync(STAMP) && readFileSync(STAMP, 'utf8') === digest) process.exit(0);
-if (!ifStale) rmSync(DIST, { recursive: true, force: true });
-const tsc = spawnSync(
-  process.execPath,
-  [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', join(ROOT, 'tsconfig.build.json')],
-  { cwd: ROOT, stdio: 'inherit' },
-);
-// Only a clean compile is recorded: after type errors the next test run compiles (and reports) again.
-if (tsc.status === 0) writeFileSync(STAMP, digest);
-process.exit(tsc.status ?? 1);
+let status = 0;
+/** A package's digest covers the packages built before it: their declarations are its input. */
+let upstream = '';
+for (const name of PACKAGES) {
+  const dir = join(ROOT, 'packages', name);
+  const dist = join(dir, 'dist');
+  /** Not packed (package.json "files"): it describes this checkout's build, not the package. */
+  const stamp = join(dist, '.sources-digest');
+  const hash = createHash('sha256').update(upstream);
+  for (const input of ['src', 'tsconfig.build.json']) hashTree(hash, join(dir, input), input);
+  for (const input of SHARED) hashTree(hash, join(ROOT, input), input);
+  const digest = hash.digest('hex');
+  upstream = digest;
+  if (ifStale && existsSync(stamp) && readFileSync(stamp, 'utf8') === digest) continue;
+  if (!ifStale) rmSync(dist, { recursive: true, force: true });
+  const tsc = spawnSync(
+    process.execPath,
+    [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', join(dir, 'tsconfig.build.json')],
+    { cwd: dir, stdio: 'inherit' },
+  );
+  // Only a clean compile is recorded: after errors the next run compiles (and reports) again.
+  if (tsc.status === 0) writeFileSync(stamp, digest);
+  else status = tsc.status ?? 1;
+}
+process.exit(status);

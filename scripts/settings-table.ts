@@ -1,11 +1,15 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { acceptedWords, defaultWords, variableWords } from '../src/config/serve-setting-words.ts';
-import { SERVE_SETTING_LIST } from '../src/config/serve-settings.ts';
+import {
+  acceptedWords,
+  defaultWords,
+  variableWords,
+} from '../packages/toolgate/src/config/serve-setting-words.ts';
+import { SERVE_SETTING_LIST } from '../packages/toolgate/src/config/serve-settings.ts';
 
 export const README = join(import.meta.dirname, '../README.md');
 const BEGIN =
-  '<!-- serve-settings:begin (generated from src/config/serve-settings.ts: npm run settings:update) -->';
+  '<!-- serve-settings:begin (generated from packages/toolgate/src/config/serve-settings.ts: npm run settings:update) -->';
 const END = '<!-- serve-settings:end -->';
 
 const code = (text: string | undefined) => (text === undefined ? '—' : `\`${text}\``);

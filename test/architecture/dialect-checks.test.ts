@@ -4,7 +4,11 @@ import { describe, expect, test } from 'vitest';
 
 const ROOT = join(import.meta.dirname, '../..');
 /** The one place that may know which database it runs on: it answers the capabilities for everyone else. */
-const STORE = join(ROOT, 'src/store');
+const STORE = join(ROOT, 'packages/toolgate/src/store');
+/** Every workspace package's sources. */
+const PACKAGE_SOURCES = readdirSync(join(ROOT, 'packages')).map((name) =>
+  join(ROOT, 'packages', name, 'src'),
+);
 
 const DIALECT = String.raw`['"\`](?:sqlite|postgres|postgresql)['"\`]`;
 /** Ways code asks which database it runs on instead of asking the database for a capability. */
@@ -36,8 +40,9 @@ function dialectChecksIn(text: string): string[] {
 }
 
 describe('dialect differences are capabilities of the database object', () => {
-  test('nothing outside src/store/ checks which database it runs on', () => {
-    const files = [...sourceFiles(join(ROOT, 'src')), ...sourceFiles(join(ROOT, 'examples'))];
+  test("nothing outside the framework's store/ checks which database it runs on, in any package", () => {
+    const files = [...PACKAGE_SOURCES.flatMap(sourceFiles), ...sourceFiles(join(ROOT, 'examples'))];
+    expect(PACKAGE_SOURCES.length).toBe(4);
     expect(files.length).toBeGreaterThan(100);
     const violations = files.flatMap((file) =>
       dialectChecksIn(readFileSync(file, 'utf8')).map((found) => `${relative(ROOT, file)}:${found}`),

@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 
-const GATEWAY = join(import.meta.dirname, '../../src/gateway');
+const GATEWAY = join(import.meta.dirname, '../../packages/toolgate/src/gateway');
 const read = (file: string) => readFileSync(join(GATEWAY, file), 'utf8');
 
 /** The modules whose work is building an envelope or deciding a code: a layer's, never the composition's. */

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { bearerToken } from '../../src/transport/bearer-authenticator.ts';
+import { bearerToken } from '../../packages/toolgate/src/transport/bearer-authenticator.ts';
 
 const TOKEN = 'eyJhbGciOiJFZERTQSJ9.eyJzdWIiOiJ1In0.c2lnbmF0dXJl';
 

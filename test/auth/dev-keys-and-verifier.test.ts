@@ -5,9 +5,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { exportJWK, generateKeyPair, SignJWT } from 'jose';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
-import { DEV_KEY_FILE, loadOrCreateDevKeys } from '../../src/auth/dev-keys.ts';
-import { mintToken } from '../../src/auth/mint-token.ts';
-import { createTokenVerifier } from '../../src/auth/token-verifier.ts';
+import { DEV_KEY_FILE, loadOrCreateDevKeys } from '../../packages/toolgate/src/auth/dev-keys.ts';
+import { mintToken } from '../../packages/toolgate/src/auth/mint-token.ts';
+import { createTokenVerifier } from '../../packages/toolgate/src/auth/token-verifier.ts';
 
 const AUD = 'http://127.0.0.1:8787/mcp';
 const subject = {

@@ -2,8 +2,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, test, vi } from 'vitest';
-import { resolveServeConfig } from '../../src/cli/serve-options.ts';
-import { loadConfigFile } from '../../src/config/load-config.ts';
+import { resolveServeConfig } from '../../packages/toolgate/src/cli/serve-options.ts';
+import { loadConfigFile } from '../../packages/toolgate/src/config/load-config.ts';
 import { type JwksGateway, startJwksGateway } from './jwks-gateway.ts';
 import { type LocalIssuer, startLocalIssuer } from './local-issuer.ts';
 

@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import { z } from 'zod';
-import type { TokenSubject } from '../../src/auth/token-claims.ts';
-import { defineTool } from '../../src/contract/define-tool.ts';
-import { outcome } from '../../src/contract/outcome.ts';
-import { idempotencyKeySchema } from '../../src/contract/schema-helpers.ts';
-import { startTestGateway, type TestGateway } from '../../src/testing/test-gateway.ts';
+import type { TokenSubject } from '../../packages/toolgate/src/auth/token-claims.ts';
+import { defineTool } from '../../packages/toolgate/src/contract/define-tool.ts';
+import { outcome } from '../../packages/toolgate/src/contract/outcome.ts';
+import { idempotencyKeySchema } from '../../packages/toolgate/src/contract/schema-helpers.ts';
+import { startTestGateway, type TestGateway } from '../../packages/toolgate/src/testing/test-gateway.ts';
 import { type StoreLocation, storeTargets } from '../store/store-targets.ts';
 import { postToolCall } from '../support/post-tool-call.ts';
 

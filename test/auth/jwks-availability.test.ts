@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
-import { JWKS_TIMING } from '../../src/auth/jwks-key-set.ts';
+import { JWKS_TIMING } from '../../packages/toolgate/src/auth/jwks-key-set.ts';
 import { type JwksGateway, startJwksGateway } from './jwks-gateway.ts';
 import { type LocalIssuer, startLocalIssuer } from './local-issuer.ts';
 

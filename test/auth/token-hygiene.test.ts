@@ -1,7 +1,7 @@
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { REDACTED_PATHS } from '../../src/telemetry/logger.ts';
+import { REDACTED_PATHS } from '../../packages/toolgate/src/telemetry/logger.ts';
 import { newProbeLedger, probeReader, probeTools } from '../gateway/probe-tools.ts';
 import { type StartedGateway, startGateway } from '../support/start-gateway.ts';
 

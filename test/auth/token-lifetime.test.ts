@@ -1,7 +1,7 @@
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { DEV_ISSUER, loadOrCreateDevKeys } from '../../src/auth/dev-keys.ts';
-import { createTokenVerifier } from '../../src/auth/token-verifier.ts';
+import { DEV_ISSUER, loadOrCreateDevKeys } from '../../packages/toolgate/src/auth/dev-keys.ts';
+import { createTokenVerifier } from '../../packages/toolgate/src/auth/token-verifier.ts';
 import { type StartedGateway, startGateway } from '../support/start-gateway.ts';
 
 const reader = { tenant: 'tenant_probe', actor: 'customer', scope: 'probe:read' };

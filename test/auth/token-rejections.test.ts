@@ -4,7 +4,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { base64url, generateKeyPair, SignJWT } from 'jose';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
-import { DEV_KEY_FILE, loadOrCreateDevKeys } from '../../src/auth/dev-keys.ts';
+import { DEV_KEY_FILE, loadOrCreateDevKeys } from '../../packages/toolgate/src/auth/dev-keys.ts';
 import { newProbeLedger, type ProbeLedger, probeReader, probeTools } from '../gateway/probe-tools.ts';
 import { type StartedGateway, startGateway } from '../support/start-gateway.ts';
 

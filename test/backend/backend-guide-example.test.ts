@@ -2,15 +2,19 @@ import { readFileSync } from 'node:fs';
 import { pino } from 'pino';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { backendOutcome } from '../../src/backend/backend-outcome.ts';
-import { createHttpBackend } from '../../src/backend/http-backend.ts';
-import type { OperationHandle, OperationSnapshot, ToolContext } from '../../src/contract/define-tool.ts';
-import { defineTool } from '../../src/contract/define-tool.ts';
-import { defineErrorCodes } from '../../src/contract/error-catalog.ts';
-import { outcome } from '../../src/contract/outcome.ts';
-import { idempotencyKeySchema } from '../../src/contract/schema-helpers.ts';
-import { ToolRegistry } from '../../src/contract/tool-registry.ts';
-import { outcomeContractProblems } from '../../src/gateway/output-layer.ts';
+import { backendOutcome } from '../../packages/toolgate/src/backend/backend-outcome.ts';
+import { createHttpBackend } from '../../packages/toolgate/src/backend/http-backend.ts';
+import type {
+  OperationHandle,
+  OperationSnapshot,
+  ToolContext,
+} from '../../packages/toolgate/src/contract/define-tool.ts';
+import { defineTool } from '../../packages/toolgate/src/contract/define-tool.ts';
+import { defineErrorCodes } from '../../packages/toolgate/src/contract/error-catalog.ts';
+import { outcome } from '../../packages/toolgate/src/contract/outcome.ts';
+import { idempotencyKeySchema } from '../../packages/toolgate/src/contract/schema-helpers.ts';
+import { ToolRegistry } from '../../packages/toolgate/src/contract/tool-registry.ts';
+import { outcomeContractProblems } from '../../packages/toolgate/src/gateway/output-layer.ts';
 import { startBackendServer } from './backend-server.ts';
 
 // The guide's example runs here against a real service, and the guide must show exactly this code.

@@ -1,14 +1,14 @@
 import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import type { BackendResult } from '../../src/backend/backend-failure.ts';
-import { backendOutcome } from '../../src/backend/backend-outcome.ts';
-import { defineTool } from '../../src/contract/define-tool.ts';
-import { defineErrorCodes } from '../../src/contract/error-catalog.ts';
-import { outcome, type ToolOutcome } from '../../src/contract/outcome.ts';
-import { idempotencyKeySchema } from '../../src/contract/schema-helpers.ts';
-import { ToolRegistry } from '../../src/contract/tool-registry.ts';
-import { outcomeContractProblems } from '../../src/gateway/output-layer.ts';
+import type { BackendResult } from '../../packages/toolgate/src/backend/backend-failure.ts';
+import { backendOutcome } from '../../packages/toolgate/src/backend/backend-outcome.ts';
+import { defineTool } from '../../packages/toolgate/src/contract/define-tool.ts';
+import { defineErrorCodes } from '../../packages/toolgate/src/contract/error-catalog.ts';
+import { outcome, type ToolOutcome } from '../../packages/toolgate/src/contract/outcome.ts';
+import { idempotencyKeySchema } from '../../packages/toolgate/src/contract/schema-helpers.ts';
+import { ToolRegistry } from '../../packages/toolgate/src/contract/tool-registry.ts';
+import { outcomeContractProblems } from '../../packages/toolgate/src/gateway/output-layer.ts';
 
 const itemErrors = defineErrorCodes({
   ITEM_LOCKED: {

@@ -1,8 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { parseRetryAfter } from '../../src/backend/backend-failure.ts';
-import { resolveRetryPolicy, retryDelayMs, waitForRetry } from '../../src/backend/backend-retry.ts';
-import { createHttpBackend } from '../../src/backend/http-backend.ts';
+import { parseRetryAfter } from '../../packages/toolgate/src/backend/backend-failure.ts';
+import {
+  resolveRetryPolicy,
+  retryDelayMs,
+  waitForRetry,
+} from '../../packages/toolgate/src/backend/backend-retry.ts';
+import { createHttpBackend } from '../../packages/toolgate/src/backend/http-backend.ts';
 import { type BackendServer, startBackendServer } from './backend-server.ts';
 
 const item = z.strictObject({ state: z.string() });

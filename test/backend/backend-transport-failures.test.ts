@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { failureOfFetchError } from '../../src/backend/backend-failure.ts';
-import { createHttpBackend } from '../../src/backend/http-backend.ts';
+import { failureOfFetchError } from '../../packages/toolgate/src/backend/backend-failure.ts';
+import { createHttpBackend } from '../../packages/toolgate/src/backend/http-backend.ts';
 import { type BackendServer, refusedUrl, startBackendServer } from './backend-server.ts';
 
 const item = z.strictObject({ state: z.string() });

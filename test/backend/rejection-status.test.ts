@@ -8,8 +8,8 @@ import {
   idempotencyKeySchema,
   outcome,
   type RejectionMapping,
-} from '../../src/index.ts';
-import { startTestGateway, type TestGateway } from '../../src/testing.ts';
+} from '../../packages/toolgate/src/index.ts';
+import { startTestGateway, type TestGateway } from '../../packages/toolgate/src/testing.ts';
 import { createScratchDatabase, postgresAvailable, type ScratchDatabase } from '../support/pg.ts';
 import { type BackendServer, startBackendServer } from './backend-server.ts';
 

@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createHttpBackend, type HttpBackend } from '../../src/backend/http-backend.ts';
-import type { StatusLookup } from '../../src/backend/status-lookup.ts';
-import { outcome } from '../../src/contract/outcome.ts';
+import { createHttpBackend, type HttpBackend } from '../../packages/toolgate/src/backend/http-backend.ts';
+import type { StatusLookup } from '../../packages/toolgate/src/backend/status-lookup.ts';
+import { outcome } from '../../packages/toolgate/src/contract/outcome.ts';
 import { type BackendServer, refusedUrl, startBackendServer } from './backend-server.ts';
 
 const transfer = z.strictObject({

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { CONFIG_FILE_NAMES, discoverConfig } from '../../src/config/discover-config.ts';
+import { CONFIG_FILE_NAMES, discoverConfig } from '../../packages/toolgate/src/config/discover-config.ts';
 import { runCommand, startServing } from '../support/serve-process.ts';
 
 const BIN = join(import.meta.dirname, '../../bin/toolgate.mjs');

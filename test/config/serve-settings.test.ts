@@ -3,14 +3,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Command } from 'commander';
 import { afterAll, afterEach, describe, expect, expectTypeOf, test, vi } from 'vitest';
-import { README, settingsTable, withSettingsTable } from '../../scripts/settings-table.ts';
-import { registerServeCommand } from '../../src/cli/serve-command.ts';
-import { limitsSummary } from '../../src/cli/serve-limits.ts';
-import { ConfigError, resolveServeConfig } from '../../src/cli/serve-options.ts';
-import { serveSettingReader } from '../../src/cli/serve-setting-reader.ts';
-import { configFileSchema } from '../../src/config/config-file-schema.ts';
-import type { HttpLimitsConfig, RateLimitConfig, ToolgateConfig } from '../../src/config/define-config.ts';
-import { acceptedRange } from '../../src/config/serve-setting-words.ts';
+import { registerServeCommand } from '../../packages/toolgate/src/cli/serve-command.ts';
+import { limitsSummary } from '../../packages/toolgate/src/cli/serve-limits.ts';
+import { ConfigError, resolveServeConfig } from '../../packages/toolgate/src/cli/serve-options.ts';
+import { serveSettingReader } from '../../packages/toolgate/src/cli/serve-setting-reader.ts';
+import { configFileSchema } from '../../packages/toolgate/src/config/config-file-schema.ts';
+import type {
+  HttpLimitsConfig,
+  RateLimitConfig,
+  ToolgateConfig,
+} from '../../packages/toolgate/src/config/define-config.ts';
+import { acceptedRange } from '../../packages/toolgate/src/config/serve-setting-words.ts';
 import {
   type ConfigFileSettings,
   type NumberSetting,
@@ -19,12 +22,13 @@ import {
   SERVE_SETTINGS,
   type ServeSetting,
   type ServeSettingName,
-} from '../../src/config/serve-settings.ts';
-import { DEFAULT_RETENTION_SECONDS } from '../../src/operations/framework-parts.ts';
+} from '../../packages/toolgate/src/config/serve-settings.ts';
+import { DEFAULT_RETENTION_SECONDS } from '../../packages/toolgate/src/operations/framework-parts.ts';
 import {
   DEFAULT_AUDIT_RETENTION_SECONDS,
   DEFAULT_CONFIRMATION_TTL_SECONDS,
-} from '../../src/operations/operations-runtime.ts';
+} from '../../packages/toolgate/src/operations/operations-runtime.ts';
+import { README, settingsTable, withSettingsTable } from '../../scripts/settings-table.ts';
 
 const ROOT = join(import.meta.dirname, '../..');
 const readme = readFileSync(README, 'utf8');
@@ -255,7 +259,7 @@ describe('the settings table', () => {
   });
 
   test("define-config's doc comments state the defaults of the table", () => {
-    const source = readFileSync(join(ROOT, 'src/config/define-config.ts'), 'utf8');
+    const source = readFileSync(join(ROOT, 'packages/toolgate/src/config/define-config.ts'), 'utf8');
     const docs = new Map(
       [...source.matchAll(/\/\*\*((?:(?!\*\/)[\s\S])*)\*\/\s*readonly (\w+)\?/g)].map((m) => [m[2]!, m[1]!]),
     );

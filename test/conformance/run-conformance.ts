@@ -3,8 +3,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadOrCreateDevKeys } from '../../src/auth/dev-keys.ts';
-import { mintToken } from '../../src/auth/mint-token.ts';
+import { loadOrCreateDevKeys } from '../../packages/toolgate/src/auth/dev-keys.ts';
+import { mintToken } from '../../packages/toolgate/src/auth/mint-token.ts';
 
 /**
  * `npm run conformance`: starts `toolgate serve` as a child on a free loopback port and runs the pinned

@@ -3,14 +3,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { CONSENT_KEY_FILE, loadConsentKey } from '../../src/auth/consent-key.ts';
-import type { ConfirmSpec } from '../../src/contract/confirmation.ts';
-import { defineTool } from '../../src/contract/define-tool.ts';
-import { outcome } from '../../src/contract/outcome.ts';
-import { idempotencyKeySchema } from '../../src/contract/schema-helpers.ts';
-import { ToolRegistry } from '../../src/contract/tool-registry.ts';
-import { buildContractDocument } from '../../src/contract-artifacts/contract-export.ts';
-import { renderToolCatalog } from '../../src/contract-artifacts/tool-catalog-doc.ts';
+import { CONSENT_KEY_FILE, loadConsentKey } from '../../packages/toolgate/src/auth/consent-key.ts';
+import type { ConfirmSpec } from '../../packages/toolgate/src/contract/confirmation.ts';
+import { defineTool } from '../../packages/toolgate/src/contract/define-tool.ts';
+import { outcome } from '../../packages/toolgate/src/contract/outcome.ts';
+import { idempotencyKeySchema } from '../../packages/toolgate/src/contract/schema-helpers.ts';
+import { ToolRegistry } from '../../packages/toolgate/src/contract/tool-registry.ts';
+import { buildContractDocument } from '../../packages/toolgate/src/contract-artifacts/contract-export.ts';
+import { renderToolCatalog } from '../../packages/toolgate/src/contract-artifacts/tool-catalog-doc.ts';
 
 const input = z.strictObject({
   item: z.string().max(20).describe('The item.'),

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { OutcomeEnvelope } from '../../src/contract/envelope.ts';
-import { confirmingClient, type ScriptedAnswer } from '../../src/testing.ts';
+import type { OutcomeEnvelope } from '../../packages/toolgate/src/contract/envelope.ts';
+import { confirmingClient, type ScriptedAnswer } from '../../packages/toolgate/src/testing.ts';
 import { storeTargets } from '../store/store-targets.ts';
 import { gatewayOnStore } from '../support/store-gateway.ts';
 import { executions, testDomain } from '../support/test-domain.ts';

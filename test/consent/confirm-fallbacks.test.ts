@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { simulationWorld } from '../../src/external/simulation-world.ts';
-import { confirmingClient } from '../../src/testing.ts';
+import { simulationWorld } from '../../packages/simulation/src/simulation-world.ts';
+import { confirmingClient } from '../../packages/toolgate/src/testing.ts';
 import { storeTargets } from '../store/store-targets.ts';
 import { gatewayOnStore } from '../support/store-gateway.ts';
 import { executions, testDomain } from '../support/test-domain.ts';

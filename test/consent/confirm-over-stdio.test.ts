@@ -1,8 +1,11 @@
 import { PassThrough } from 'node:stream';
 import { Client as ModernClient } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConsentKey } from '../../src/auth/consent-key.ts';
-import { type StdioTransport, startStdioTransport } from '../../src/transport/stdio-server.ts';
+import { loadConsentKey } from '../../packages/toolgate/src/auth/consent-key.ts';
+import {
+  type StdioTransport,
+  startStdioTransport,
+} from '../../packages/toolgate/src/transport/stdio-server.ts';
 import { type StartedGateway, startGateway } from '../support/start-gateway.ts';
 import { executions, testDomain, testPrincipal } from '../support/test-domain.ts';
 import { StreamClientTransport } from '../transport/stream-client-transport.ts';

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TokenSubject } from '../../src/auth/token-claims.ts';
-import { ACTIVITY_BUCKETS } from '../../src/operator/activity-history.ts';
-import { startTestGateway, type TestGateway } from '../../src/testing/test-gateway.ts';
+import type { TokenSubject } from '../../packages/toolgate/src/auth/token-claims.ts';
+import { ACTIVITY_BUCKETS } from '../../packages/toolgate/src/operator/activity-history.ts';
+import { startTestGateway, type TestGateway } from '../../packages/toolgate/src/testing/test-gateway.ts';
 import {
   customerReader,
   type ParcelLedger,

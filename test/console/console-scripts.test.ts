@@ -2,13 +2,14 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
-import { startTestGateway } from '../../src/testing/test-gateway.ts';
+import { startTestGateway } from '../../packages/toolgate/src/testing/test-gateway.ts';
 import { startServing } from '../support/serve-process.ts';
 
 const ROOT = join(import.meta.dirname, '../..');
 const BIN = join(ROOT, 'bin/toolgate.mjs');
-/** What `npm run build` compiled from src/console/browser/ (the test setup builds it first). */
-const compiled = (name: string) => readFileSync(join(ROOT, 'dist/console/browser', name), 'utf8');
+/** What `npm run build` compiled from packages/toolgate/src/console/browser/ (the test setup builds it first). */
+const compiled = (name: string) =>
+  readFileSync(join(ROOT, 'packages/toolgate/dist/console/browser', name), 'utf8');
 
 /** The console's two scripts as an origin serves them: status, type, policy and body. */
 async function servedScripts(origin: string) {

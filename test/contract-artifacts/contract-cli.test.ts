@@ -3,10 +3,10 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
-import { serializeContract } from '../../src/contract-artifacts/contract-export.ts';
-import { buildServedContract } from '../../src/contract-artifacts/served-contract.ts';
-import { renderToolCatalog } from '../../src/contract-artifacts/tool-catalog-doc.ts';
-import { referenceDomains } from '../../src/domains/reference-domains.ts';
+import { referenceDomains } from '../../packages/domains/src/reference-domains.ts';
+import { serializeContract } from '../../packages/toolgate/src/contract-artifacts/contract-export.ts';
+import { buildServedContract } from '../../packages/toolgate/src/contract-artifacts/served-contract.ts';
+import { renderToolCatalog } from '../../packages/toolgate/src/contract-artifacts/tool-catalog-doc.ts';
 import { at, editTool, ticketContract } from './fixtures/ticket-tools.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'toolgate-contract-cli-'));

@@ -3,11 +3,14 @@ import {
   CHANGE_CLASSES,
   type ChangeClass,
   type Severity,
-} from '../../src/contract-artifacts/change-classes.ts';
-import { diffContracts } from '../../src/contract-artifacts/contract-diff.ts';
-import type { ContractTool } from '../../src/contract-artifacts/contract-document.ts';
-import { sortKeysDeep } from '../../src/contract-artifacts/contract-export.ts';
-import { diffReportJson, diffReportText } from '../../src/contract-artifacts/diff-report.ts';
+} from '../../packages/toolgate/src/contract-artifacts/change-classes.ts';
+import { diffContracts } from '../../packages/toolgate/src/contract-artifacts/contract-diff.ts';
+import type { ContractTool } from '../../packages/toolgate/src/contract-artifacts/contract-document.ts';
+import { sortKeysDeep } from '../../packages/toolgate/src/contract-artifacts/contract-export.ts';
+import {
+  diffReportJson,
+  diffReportText,
+} from '../../packages/toolgate/src/contract-artifacts/diff-report.ts';
 import { at, editTool, ticketContract } from './fixtures/ticket-tools.ts';
 
 const base = ticketContract();

@@ -1,14 +1,23 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, test } from 'vitest';
-import { diffContracts } from '../../src/contract-artifacts/contract-diff.ts';
-import { type ContractDocument, readContractFile } from '../../src/contract-artifacts/contract-document.ts';
-import { serializeContract } from '../../src/contract-artifacts/contract-export.ts';
-import { lintContract, lintReportText } from '../../src/contract-artifacts/contract-lint.ts';
-import { diffReportText } from '../../src/contract-artifacts/diff-report.ts';
-import { buildServedContract } from '../../src/contract-artifacts/served-contract.ts';
-import { DOCS_COMMAND, renderToolCatalog } from '../../src/contract-artifacts/tool-catalog-doc.ts';
-import { referenceDomains } from '../../src/domains/reference-domains.ts';
+import { referenceDomains } from '../../packages/domains/src/reference-domains.ts';
+import { diffContracts } from '../../packages/toolgate/src/contract-artifacts/contract-diff.ts';
+import {
+  type ContractDocument,
+  readContractFile,
+} from '../../packages/toolgate/src/contract-artifacts/contract-document.ts';
+import { serializeContract } from '../../packages/toolgate/src/contract-artifacts/contract-export.ts';
+import {
+  lintContract,
+  lintReportText,
+} from '../../packages/toolgate/src/contract-artifacts/contract-lint.ts';
+import { diffReportText } from '../../packages/toolgate/src/contract-artifacts/diff-report.ts';
+import { buildServedContract } from '../../packages/toolgate/src/contract-artifacts/served-contract.ts';
+import {
+  DOCS_COMMAND,
+  renderToolCatalog,
+} from '../../packages/toolgate/src/contract-artifacts/tool-catalog-doc.ts';
 
 /** Release gate: the committed contract and catalog are what the code serves, and the tools lint clean. */
 const CONTRACT_FILE = 'contracts/toolgate.contract.json';

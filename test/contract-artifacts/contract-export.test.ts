@@ -1,16 +1,16 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
-import { ToolRegistry } from '../../src/contract/tool-registry.ts';
-import { diffContracts } from '../../src/contract-artifacts/contract-diff.ts';
-import { contractDocumentSchema } from '../../src/contract-artifacts/contract-document.ts';
+import { ToolRegistry } from '../../packages/toolgate/src/contract/tool-registry.ts';
+import { diffContracts } from '../../packages/toolgate/src/contract-artifacts/contract-diff.ts';
+import { contractDocumentSchema } from '../../packages/toolgate/src/contract-artifacts/contract-document.ts';
 import {
   buildContractDocument,
   contractSha256,
   definitionHash,
   serializeContract,
   sortKeysDeep,
-} from '../../src/contract-artifacts/contract-export.ts';
+} from '../../packages/toolgate/src/contract-artifacts/contract-export.ts';
 import { editTool, ticketContract, ticketsGet, ticketsOpen } from './fixtures/ticket-tools.ts';
 
 function keysSortedEverywhere(value: unknown): boolean {
@@ -110,7 +110,9 @@ describe('contract export', () => {
   });
 
   test('names the implementation that exported it, which neither the diff nor the contract hash sees', () => {
-    const { version } = JSON.parse(readFileSync('package.json', 'utf8')) as { version: string };
+    const { version } = JSON.parse(readFileSync('packages/toolgate/package.json', 'utf8')) as {
+      version: string;
+    };
     const text = serializeContract(ticketContract());
     const exported = contractDocumentSchema.parse(JSON.parse(text));
     expect(exported.implementation).toBe(`toolgate ${version}`);

@@ -1,12 +1,15 @@
 import { describe, expect, test } from 'vitest';
-import type { ContractDocument, ContractTool } from '../../src/contract-artifacts/contract-document.ts';
+import type {
+  ContractDocument,
+  ContractTool,
+} from '../../packages/toolgate/src/contract-artifacts/contract-document.ts';
 import {
   LINT_RULES,
   lintContract,
   lintReportJson,
   lintReportText,
-} from '../../src/contract-artifacts/contract-lint.ts';
-import { patternIsBounded } from '../../src/contract-artifacts/lint-schema-rules.ts';
+} from '../../packages/toolgate/src/contract-artifacts/contract-lint.ts';
+import { patternIsBounded } from '../../packages/toolgate/src/contract-artifacts/lint-schema-rules.ts';
 import { at, editTool, ticketContract } from './fixtures/ticket-tools.ts';
 
 const base = ticketContract();

@@ -2,8 +2,8 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { contractSha256 } from '../../src/contract-artifacts/contract-export.ts';
-import { type ReleaseInput, releaseRecord, releaseRefusals } from '../../src/eval/release-record.ts';
+import { type ReleaseInput, releaseRecord, releaseRefusals } from '../../packages/eval/src/release-record.ts';
+import { contractSha256 } from '../../packages/toolgate/src/contract-artifacts/contract-export.ts';
 import { runCommand } from '../support/serve-process.ts';
 
 const ROOT = join(import.meta.dirname, '../..');

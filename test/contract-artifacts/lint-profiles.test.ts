@@ -3,9 +3,15 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
-import type { ContractDocument, ContractTool } from '../../src/contract-artifacts/contract-document.ts';
-import { lintContract } from '../../src/contract-artifacts/contract-lint.ts';
-import { LINT_PROFILES, type LintProfileName } from '../../src/contract-artifacts/lint-profiles.ts';
+import type {
+  ContractDocument,
+  ContractTool,
+} from '../../packages/toolgate/src/contract-artifacts/contract-document.ts';
+import { lintContract } from '../../packages/toolgate/src/contract-artifacts/contract-lint.ts';
+import {
+  LINT_PROFILES,
+  type LintProfileName,
+} from '../../packages/toolgate/src/contract-artifacts/lint-profiles.ts';
 import { editTool, ticketContract } from './fixtures/ticket-tools.ts';
 
 const ROOT = join(import.meta.dirname, '../..');

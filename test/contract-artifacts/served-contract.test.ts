@@ -3,12 +3,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pino } from 'pino';
 import { afterAll, describe, expect, test } from 'vitest';
-import { createApp } from '../../src/app/create-app.ts';
-import { defineModule, type ToolgateModule } from '../../src/app/module.ts';
-import type { ToolRegistry } from '../../src/contract/tool-registry.ts';
-import { ContractDatabase } from '../../src/contract-artifacts/contract-database.ts';
-import { loadServedRegistry } from '../../src/contract-artifacts/served-contract.ts';
-import { referenceDomains } from '../../src/domains/reference-domains.ts';
+import { referenceDomains } from '../../packages/domains/src/reference-domains.ts';
+import { createApp } from '../../packages/toolgate/src/app/create-app.ts';
+import { defineModule, type ToolgateModule } from '../../packages/toolgate/src/app/module.ts';
+import type { ToolRegistry } from '../../packages/toolgate/src/contract/tool-registry.ts';
+import { ContractDatabase } from '../../packages/toolgate/src/contract-artifacts/contract-database.ts';
+import { loadServedRegistry } from '../../packages/toolgate/src/contract-artifacts/served-contract.ts';
 import { ticketsGet, ticketsOpen } from './fixtures/ticket-tools.ts';
 
 const dirs: string[] = [];

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import { CONTRACT_FORMAT } from '../../src/contract-artifacts/contract-document.ts';
-import { renderToolCatalog } from '../../src/contract-artifacts/tool-catalog-doc.ts';
+import { CONTRACT_FORMAT } from '../../packages/toolgate/src/contract-artifacts/contract-document.ts';
+import { renderToolCatalog } from '../../packages/toolgate/src/contract-artifacts/tool-catalog-doc.ts';
 import { ticketContract } from './fixtures/ticket-tools.ts';
 
 const doc = renderToolCatalog(ticketContract());

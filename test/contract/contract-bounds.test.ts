@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { CONTRACT_BOUNDS, REPLY_LIMIT_BYTES } from '../../src/contract/contract-bounds.ts';
-import { defineTool as defineTyped } from '../../src/contract/define-tool.ts';
-import { defineErrorCodes } from '../../src/contract/error-catalog.ts';
-import { outcome } from '../../src/contract/outcome.ts';
-import { ToolContractError } from '../../src/contract/tool-contract-error.ts';
-import { ToolRegistry } from '../../src/contract/tool-registry.ts';
-import { DEFAULT_REPLY_LIMIT_BYTES } from '../../src/transport/mcp-endpoint.ts';
+import { CONTRACT_BOUNDS, REPLY_LIMIT_BYTES } from '../../packages/toolgate/src/contract/contract-bounds.ts';
+import { defineTool as defineTyped } from '../../packages/toolgate/src/contract/define-tool.ts';
+import { defineErrorCodes } from '../../packages/toolgate/src/contract/error-catalog.ts';
+import { outcome } from '../../packages/toolgate/src/contract/outcome.ts';
+import { ToolContractError } from '../../packages/toolgate/src/contract/tool-contract-error.ts';
+import { ToolRegistry } from '../../packages/toolgate/src/contract/tool-registry.ts';
+import { DEFAULT_REPLY_LIMIT_BYTES } from '../../packages/toolgate/src/transport/mcp-endpoint.ts';
 
 /** Some specs below are meant to be refused, so their types are erased. */
 const defineTool = (spec: Record<string, unknown>) => defineTyped(spec as never);

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { defineTool as defineTyped } from '../../src/contract/define-tool.ts';
-import { defineErrorCodes } from '../../src/contract/error-catalog.ts';
-import { outcome } from '../../src/contract/outcome.ts';
-import { idempotencyKeySchema } from '../../src/contract/schema-helpers.ts';
-import { ToolRegistry } from '../../src/contract/tool-registry.ts';
+import { defineTool as defineTyped } from '../../packages/toolgate/src/contract/define-tool.ts';
+import { defineErrorCodes } from '../../packages/toolgate/src/contract/error-catalog.ts';
+import { outcome } from '../../packages/toolgate/src/contract/outcome.ts';
+import { idempotencyKeySchema } from '../../packages/toolgate/src/contract/schema-helpers.ts';
+import { ToolRegistry } from '../../packages/toolgate/src/contract/tool-registry.ts';
 
 /** The specs below are deliberately loose (some are meant to be refused), so their types are erased. */
 const defineTool = (spec: Record<string, unknown>) => defineTyped(spec as never);

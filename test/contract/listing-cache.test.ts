@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { defineTool } from '../../src/contract/define-tool.ts';
-import { outcome } from '../../src/contract/outcome.ts';
-import { ToolRegistry } from '../../src/contract/tool-registry.ts';
+import { defineTool } from '../../packages/toolgate/src/contract/define-tool.ts';
+import { outcome } from '../../packages/toolgate/src/contract/outcome.ts';
+import { ToolRegistry } from '../../packages/toolgate/src/contract/tool-registry.ts';
 
 function readTool(name: string, scope: string) {
   return defineTool({

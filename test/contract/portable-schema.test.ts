@@ -2,8 +2,12 @@ import { AjvJsonSchemaValidator } from '@modelcontextprotocol/client/validators/
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { z } from 'zod';
-import { inputJsonSchema, type JsonSchema, outputJsonSchema } from '../../src/contract/json-schema.ts';
-import { portableSchema } from '../../src/contract/portable-schema.ts';
+import {
+  inputJsonSchema,
+  type JsonSchema,
+  outputJsonSchema,
+} from '../../packages/toolgate/src/contract/json-schema.ts';
+import { portableSchema } from '../../packages/toolgate/src/contract/portable-schema.ts';
 
 const zodJson = (schema: z.ZodType): JsonSchema => {
   const json = z.toJSONSchema(schema, { target: 'draft-2020-12', io: 'input' }) as JsonSchema;

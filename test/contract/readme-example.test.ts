@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { projectsGet } from '../../docs/examples/projects-get-tool.ts';
-import { ToolRegistry } from '../../src/contract/tool-registry.ts';
-import { Gateway } from '../../src/gateway/gateway.ts';
-import { createLogger } from '../../src/telemetry/logger.ts';
-import { GatewayMetrics } from '../../src/telemetry/metrics.ts';
+import { ToolRegistry } from '../../packages/toolgate/src/contract/tool-registry.ts';
+import { Gateway } from '../../packages/toolgate/src/gateway/gateway.ts';
+import { createLogger } from '../../packages/toolgate/src/telemetry/logger.ts';
+import { GatewayMetrics } from '../../packages/toolgate/src/telemetry/metrics.ts';
 import { readOnlyIdempotency, recordingAuditSink } from '../support/direct-gateway.ts';
 
 const principal = (tenant: string) => ({

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { demoId } from '../../src/domains/orders/demo-orders.ts';
-import { simulationOf } from '../../src/external/app-simulation.ts';
-import { simulationWorld } from '../../src/external/simulation-world.ts';
+import { demoId } from '../../packages/domains/src/orders/demo-orders.ts';
+import { simulationOf } from '../../packages/simulation/src/app-simulation.ts';
+import { simulationWorld } from '../../packages/simulation/src/simulation-world.ts';
 import { type StoreLocation, storeTargets } from '../store/store-targets.ts';
 import { type StartedGateway, startGateway } from '../support/start-gateway.ts';
 

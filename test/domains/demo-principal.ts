@@ -1,5 +1,5 @@
-import type { Principal } from '../../src/auth/principal.ts';
-import type { DemoPrincipal } from '../../src/external/simulation-hooks.ts';
+import type { DemoPrincipal } from '../../packages/simulation/src/simulation-hooks.ts';
+import type { Principal } from '../../packages/toolgate/src/auth/principal.ts';
 
 /**
  * The principal a verified token of the named demo principal would carry; a Principal passes through,

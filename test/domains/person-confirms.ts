@@ -1,12 +1,12 @@
 import { pino } from 'pino';
-import type { App } from '../../src/app/create-app.ts';
-import type { Principal } from '../../src/auth/principal.ts';
-import type { ConfirmationAsk, ConfirmationView } from '../../src/contract/confirmation.ts';
-import type { OperationHandle } from '../../src/contract/define-tool.ts';
-import type { OutcomeEnvelope } from '../../src/contract/envelope.ts';
-import type { ToolOutcome } from '../../src/contract/outcome.ts';
-import type { RegisteredTool } from '../../src/contract/tool-registry.ts';
-import type { ConfirmationQuestion } from '../../src/gateway/confirmation-layer.ts';
+import type { App } from '../../packages/toolgate/src/app/create-app.ts';
+import type { Principal } from '../../packages/toolgate/src/auth/principal.ts';
+import type { ConfirmationAsk, ConfirmationView } from '../../packages/toolgate/src/contract/confirmation.ts';
+import type { OperationHandle } from '../../packages/toolgate/src/contract/define-tool.ts';
+import type { OutcomeEnvelope } from '../../packages/toolgate/src/contract/envelope.ts';
+import type { ToolOutcome } from '../../packages/toolgate/src/contract/outcome.ts';
+import type { RegisteredTool } from '../../packages/toolgate/src/contract/tool-registry.ts';
+import type { ConfirmationQuestion } from '../../packages/toolgate/src/gateway/confirmation-layer.ts';
 import { MODERN, postModern, type WireAnswer } from '../tasks/extension-client.ts';
 
 /** What the person answers when a call asks them (a choice names the option's value). */

@@ -2,8 +2,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { backendFaults } from '../../src/backend/backend-faults.ts';
-import { createHttpBackend } from '../../src/backend/http-backend.ts';
+import { backendFaults } from '../../packages/toolgate/src/backend/backend-faults.ts';
+import { createHttpBackend } from '../../packages/toolgate/src/backend/http-backend.ts';
 
 /** A service that applies every POST it receives (a counter) and answers it. */
 let server: Server;

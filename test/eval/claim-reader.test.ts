@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readAssertions, strongestAssertion } from '../../src/eval/claim-reader.ts';
+import { readAssertions, strongestAssertion } from '../../packages/eval/src/claim-reader.ts';
 
 describe('the claim reader', () => {
   it('reads completion from the prose whatever the CLAIM line says', () => {

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { referenceAgent } from '../../src/eval/agents/reference-agent.ts';
-import { buildReport } from '../../src/eval/evaluation.ts';
-import { compareRuns, type PriorResults } from '../../src/eval/report/comparison.ts';
-import { markdownReport } from '../../src/eval/report/markdown-report.ts';
-import type { TrialResult } from '../../src/eval/trial-runner.ts';
+import { referenceAgent } from '../../packages/eval/src/agents/reference-agent.ts';
+import { buildReport } from '../../packages/eval/src/evaluation.ts';
+import { compareRuns, type PriorResults } from '../../packages/eval/src/report/comparison.ts';
+import { markdownReport } from '../../packages/eval/src/report/markdown-report.ts';
+import type { TrialResult } from '../../packages/eval/src/trial-runner.ts';
 
 const trial = (scenario: string, passed: boolean, reasons: string[] = []): TrialResult => ({
   scenario,

@@ -187,7 +187,9 @@ describe('toolgate eval --config', () => {
       { cwd: ROOT },
     );
     expect(exported.code).toBe(0);
-    const { version } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string };
+    const { version } = JSON.parse(readFileSync(join(ROOT, 'packages/toolgate/package.json'), 'utf8')) as {
+      version: string;
+    };
     expect(report.release).toEqual({
       // The exported file less its implementation line: the tools, whoever serves them.
       contractSha256: createHash('sha256')

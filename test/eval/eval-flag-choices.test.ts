@@ -1,8 +1,8 @@
 import { describe, expect, test } from 'vitest';
-import * as cli from '../../src/cli/eval-flag-choices.ts';
-import { ADVERSARIAL_POLICIES } from '../../src/eval/agents/adversarial-policies.ts';
-import { AGENT_KINDS } from '../../src/eval/agents/eval-agent.ts';
-import { LLM_PROVIDERS } from '../../src/eval/agents/llm-providers.ts';
+import { ADVERSARIAL_POLICIES } from '../../packages/eval/src/agents/adversarial-policies.ts';
+import { AGENT_KINDS } from '../../packages/eval/src/agents/eval-agent.ts';
+import { LLM_PROVIDERS } from '../../packages/eval/src/agents/llm-providers.ts';
+import * as cli from '../../packages/toolgate/src/cli/eval-flag-choices.ts';
 
 /**
  * `toolgate eval` offers and validates its choices without loading the harness, from the CLI's own copy

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADVERSARIAL_POLICIES, adversarialAgent } from '../../src/eval/agents/adversarial-agent.ts';
-import { referenceAgent } from '../../src/eval/agents/reference-agent.ts';
-import { runEvaluation } from '../../src/eval/evaluation.ts';
-import type { LoadedScenario } from '../../src/eval/scenario-schema.ts';
-import { runTrial } from '../../src/eval/trial-runner.ts';
+import { ADVERSARIAL_POLICIES, adversarialAgent } from '../../packages/eval/src/agents/adversarial-agent.ts';
+import { referenceAgent } from '../../packages/eval/src/agents/reference-agent.ts';
+import { runEvaluation } from '../../packages/eval/src/evaluation.ts';
+import type { LoadedScenario } from '../../packages/eval/src/scenario-schema.ts';
+import { runTrial } from '../../packages/eval/src/trial-runner.ts';
 import { startLampsWorld } from './support/lamps-world.ts';
 
 let lamps: Awaited<ReturnType<typeof startLampsWorld>>;

@@ -3,10 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adversarialAgent } from '../../src/eval/agents/adversarial-agent.ts';
-import { referenceAgent } from '../../src/eval/agents/reference-agent.ts';
-import { type EvaluationReport, runEvaluation } from '../../src/eval/evaluation.ts';
-import { writeReports } from '../../src/eval/report/write-reports.ts';
+import { adversarialAgent } from '../../packages/eval/src/agents/adversarial-agent.ts';
+import { referenceAgent } from '../../packages/eval/src/agents/reference-agent.ts';
+import { type EvaluationReport, runEvaluation } from '../../packages/eval/src/evaluation.ts';
+import { writeReports } from '../../packages/eval/src/report/write-reports.ts';
 import { CHROMIUM, CHROMIUM_ARGS } from '../support/chromium.ts';
 import { startLampsWorld } from './support/lamps-world.ts';
 

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { parseModelSpec } from '../../src/eval/agents/llm-providers.ts';
+import { parseModelSpec } from '../../packages/eval/src/agents/llm-providers.ts';
 import { runCommand } from '../support/serve-process.ts';
 import { type FakeJudgeServer, type JudgeQuestion, startFakeJudge } from './support/fake-judge-server.ts';
 

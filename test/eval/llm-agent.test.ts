@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { llmAgent } from '../../src/eval/agents/llm-agent.ts';
-import { languageModel } from '../../src/eval/agents/llm-model.ts';
-import { runEvaluation } from '../../src/eval/evaluation.ts';
+import { llmAgent } from '../../packages/eval/src/agents/llm-agent.ts';
+import { languageModel } from '../../packages/eval/src/agents/llm-model.ts';
+import { runEvaluation } from '../../packages/eval/src/evaluation.ts';
 import {
   type FakeModelServer,
   type FakeScript,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { parseClaim } from '../../src/eval/claim.ts';
-import { renderTemplates, TemplateError } from '../../src/eval/template.ts';
-import { matches, mismatches, pathMismatches } from '../../src/eval/value-matcher.ts';
+import { parseClaim } from '../../packages/eval/src/claim.ts';
+import { renderTemplates, TemplateError } from '../../packages/eval/src/template.ts';
+import { matches, mismatches, pathMismatches } from '../../packages/eval/src/value-matcher.ts';
 
 const scope = {
   values: {

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { EvalAgent } from '../../src/eval/agents/eval-agent.ts';
-import { referenceAgent } from '../../src/eval/agents/reference-agent.ts';
-import { confirmationFidelity } from '../../src/eval/confirmation-fidelity.ts';
-import type { LoadedScenario } from '../../src/eval/scenario-schema.ts';
-import type { CallRecord, ConfirmationEvent, TranscriptEvent } from '../../src/eval/transcript.ts';
-import { runTrial } from '../../src/eval/trial-runner.ts';
+import type { EvalAgent } from '../../packages/eval/src/agents/eval-agent.ts';
+import { referenceAgent } from '../../packages/eval/src/agents/reference-agent.ts';
+import { confirmationFidelity } from '../../packages/eval/src/confirmation-fidelity.ts';
+import type { LoadedScenario } from '../../packages/eval/src/scenario-schema.ts';
+import type { CallRecord, ConfirmationEvent, TranscriptEvent } from '../../packages/eval/src/transcript.ts';
+import { runTrial } from '../../packages/eval/src/trial-runner.ts';
 import { startLampsWorld } from './support/lamps-world.ts';
 
 let lamps: Awaited<ReturnType<typeof startLampsWorld>>;

@@ -1,10 +1,10 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { EvalAgent } from '../../src/eval/agents/eval-agent.ts';
-import { referenceAgent } from '../../src/eval/agents/reference-agent.ts';
-import { runEvaluation } from '../../src/eval/evaluation.ts';
-import type { LoadedScenario } from '../../src/eval/scenario-schema.ts';
-import { renderTemplates } from '../../src/eval/template.ts';
+import type { EvalAgent } from '../../packages/eval/src/agents/eval-agent.ts';
+import { referenceAgent } from '../../packages/eval/src/agents/reference-agent.ts';
+import { runEvaluation } from '../../packages/eval/src/evaluation.ts';
+import type { LoadedScenario } from '../../packages/eval/src/scenario-schema.ts';
+import { renderTemplates } from '../../packages/eval/src/template.ts';
 import { startReferenceWorld } from './support/reference-world.ts';
 
 let ref: Awaited<ReturnType<typeof startReferenceWorld>>;

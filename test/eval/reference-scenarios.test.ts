@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADVERSARIAL_POLICIES, adversarialAgent } from '../../src/eval/agents/adversarial-agent.ts';
-import { llmAgent } from '../../src/eval/agents/llm-agent.ts';
-import { languageModel } from '../../src/eval/agents/llm-model.ts';
-import { referenceAgent } from '../../src/eval/agents/reference-agent.ts';
-import { runEvaluation } from '../../src/eval/evaluation.ts';
-import { renderTemplates } from '../../src/eval/template.ts';
+import { ADVERSARIAL_POLICIES, adversarialAgent } from '../../packages/eval/src/agents/adversarial-agent.ts';
+import { llmAgent } from '../../packages/eval/src/agents/llm-agent.ts';
+import { languageModel } from '../../packages/eval/src/agents/llm-model.ts';
+import { referenceAgent } from '../../packages/eval/src/agents/reference-agent.ts';
+import { runEvaluation } from '../../packages/eval/src/evaluation.ts';
+import { renderTemplates } from '../../packages/eval/src/template.ts';
 import { referenceScript, startFakeModel } from './support/fake-openai-server.ts';
 import { startReferenceWorld } from './support/reference-world.ts';
 

@@ -1,18 +1,18 @@
 import { describe, expect, it } from 'vitest';
-import type { OutcomeEnvelope, OutcomeStatus } from '../../src/contract/envelope.ts';
-import type { Claim } from '../../src/eval/claim.ts';
-import { rulesFor } from '../../src/eval/rules/family-rules.ts';
-import { checkRules } from '../../src/eval/rules/rule-check.ts';
+import type { Claim } from '../../packages/eval/src/claim.ts';
+import { rulesFor } from '../../packages/eval/src/rules/family-rules.ts';
+import { checkRules } from '../../packages/eval/src/rules/rule-check.ts';
 import {
   type EffectiveRules,
   effectiveRules,
   RULE_NAMES,
   stackRuleLayers,
-} from '../../src/eval/rules/rule-schema.ts';
-import { type ToolCatalog, trialFacts } from '../../src/eval/rules/trial-facts.ts';
-import type { LoadedScenario } from '../../src/eval/scenario-schema.ts';
-import type { CallRecord, TranscriptEvent } from '../../src/eval/transcript.ts';
-import { backendInterventions, duplicateCalls } from '../../src/eval/trial-measures.ts';
+} from '../../packages/eval/src/rules/rule-schema.ts';
+import { type ToolCatalog, trialFacts } from '../../packages/eval/src/rules/trial-facts.ts';
+import type { LoadedScenario } from '../../packages/eval/src/scenario-schema.ts';
+import type { CallRecord, TranscriptEvent } from '../../packages/eval/src/transcript.ts';
+import { backendInterventions, duplicateCalls } from '../../packages/eval/src/trial-measures.ts';
+import type { OutcomeEnvelope, OutcomeStatus } from '../../packages/toolgate/src/contract/envelope.ts';
 
 /** Hand-made trajectories for the edges of each rule; the fake-model tests cover the main paths. */
 

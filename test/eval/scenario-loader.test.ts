@@ -2,9 +2,9 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { RULE_NAMES } from '../../src/eval/rules/rule-schema.ts';
-import { loadScenarios, parseScenario, ScenarioLoadError } from '../../src/eval/scenario-loader.ts';
-import { SCENARIO_FAMILIES } from '../../src/eval/scenario-schema.ts';
+import { RULE_NAMES } from '../../packages/eval/src/rules/rule-schema.ts';
+import { loadScenarios, parseScenario, ScenarioLoadError } from '../../packages/eval/src/scenario-loader.ts';
+import { SCENARIO_FAMILIES } from '../../packages/eval/src/scenario-schema.ts';
 
 const VALID = `id: sample-ok
 title: A valid scenario

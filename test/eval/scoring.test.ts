@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import type { TrialMetrics } from '../../src/eval/judge.ts';
-import { outcomeOf, passHatK, score } from '../../src/eval/scoring.ts';
-import { duplicateEffects } from '../../src/eval/trial-measures.ts';
-import type { TrialResult } from '../../src/eval/trial-runner.ts';
-import type { Effect } from '../../src/external/effects-ledger.ts';
+import type { TrialMetrics } from '../../packages/eval/src/judge.ts';
+import { outcomeOf, passHatK, score } from '../../packages/eval/src/scoring.ts';
+import { duplicateEffects } from '../../packages/eval/src/trial-measures.ts';
+import type { TrialResult } from '../../packages/eval/src/trial-runner.ts';
+import type { Effect } from '../../packages/simulation/src/effects-ledger.ts';
 
 const metrics = (over: Partial<TrialMetrics> = {}): TrialMetrics => ({
   calls: 2,

@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { languageModel } from '../../src/eval/agents/llm-model.ts';
-import { referenceAgent } from '../../src/eval/agents/reference-agent.ts';
-import { runEvaluation } from '../../src/eval/evaluation.ts';
-import { htmlReport } from '../../src/eval/report/html-report.ts';
-import { markdownReport } from '../../src/eval/report/markdown-report.ts';
-import type { LoadedScenario } from '../../src/eval/scenario-schema.ts';
-import { secondOpinionJudge } from '../../src/eval/second-opinion.ts';
-import type { TrialResult } from '../../src/eval/trial-runner.ts';
+import { languageModel } from '../../packages/eval/src/agents/llm-model.ts';
+import { referenceAgent } from '../../packages/eval/src/agents/reference-agent.ts';
+import { runEvaluation } from '../../packages/eval/src/evaluation.ts';
+import { htmlReport } from '../../packages/eval/src/report/html-report.ts';
+import { markdownReport } from '../../packages/eval/src/report/markdown-report.ts';
+import type { LoadedScenario } from '../../packages/eval/src/scenario-schema.ts';
+import { secondOpinionJudge } from '../../packages/eval/src/second-opinion.ts';
+import type { TrialResult } from '../../packages/eval/src/trial-runner.ts';
 import {
   type FakeJudgeServer,
   JUDGE_USAGE,

@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { llmAgent } from '../../src/eval/agents/llm-agent.ts';
-import { languageModel } from '../../src/eval/agents/llm-model.ts';
-import { runEvaluation } from '../../src/eval/evaluation.ts';
-import type { RuleName } from '../../src/eval/rules/rule-schema.ts';
-import type { LoadedScenario, ReferenceStep } from '../../src/eval/scenario-schema.ts';
-import { renderTemplates } from '../../src/eval/template.ts';
-import type { TrialResult } from '../../src/eval/trial-runner.ts';
+import { llmAgent } from '../../packages/eval/src/agents/llm-agent.ts';
+import { languageModel } from '../../packages/eval/src/agents/llm-model.ts';
+import { runEvaluation } from '../../packages/eval/src/evaluation.ts';
+import type { RuleName } from '../../packages/eval/src/rules/rule-schema.ts';
+import type { LoadedScenario, ReferenceStep } from '../../packages/eval/src/scenario-schema.ts';
+import { renderTemplates } from '../../packages/eval/src/template.ts';
+import type { TrialResult } from '../../packages/eval/src/trial-runner.ts';
 import { type FakeScript, referenceScript, startFakeModel } from './support/fake-openai-server.ts';
 import { startReferenceWorld } from './support/reference-world.ts';
 

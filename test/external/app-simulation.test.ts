@@ -3,11 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { ShiftableClock, systemClock } from '../../src/app/clock.ts';
-import { createApp } from '../../src/app/create-app.ts';
-import type { ToolgateModule } from '../../src/app/module.ts';
-import { simulationOf } from '../../src/external/app-simulation.ts';
-import { type DemoPrincipal, withSimulationHooks } from '../../src/external/simulation-hooks.ts';
+import { simulationOf } from '../../packages/simulation/src/app-simulation.ts';
+import { type DemoPrincipal, withSimulationHooks } from '../../packages/simulation/src/simulation-hooks.ts';
+import { ShiftableClock, systemClock } from '../../packages/toolgate/src/app/clock.ts';
+import { createApp } from '../../packages/toolgate/src/app/create-app.ts';
+import type { ToolgateModule } from '../../packages/toolgate/src/app/module.ts';
 
 const keeper: DemoPrincipal = {
   name: 'keeper',

@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { ExternalOutcomeUnknownError, ExternalUnavailableError } from '../../src/external/external-errors.ts';
-import { throughFaults } from '../../src/external/fault-gate.ts';
-import { FaultInjector } from '../../src/external/faults.ts';
+import {
+  ExternalOutcomeUnknownError,
+  ExternalUnavailableError,
+} from '../../packages/simulation/src/external-errors.ts';
+import { throughFaults } from '../../packages/simulation/src/fault-gate.ts';
+import { FaultInjector } from '../../packages/simulation/src/faults.ts';
 
 const signal = new AbortController().signal;
 

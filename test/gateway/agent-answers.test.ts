@@ -1,13 +1,13 @@
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { z } from 'zod';
-import { defineTool } from '../../src/contract/define-tool.ts';
-import type { FieldError } from '../../src/contract/envelope.ts';
-import { defineErrorCodes } from '../../src/contract/error-catalog.ts';
-import { outcome, type ToolOutcome } from '../../src/contract/outcome.ts';
-import { ToolRegistry } from '../../src/contract/tool-registry.ts';
-import { simulationWorld } from '../../src/external/simulation-world.ts';
-import { fieldErrorsOf, MAX_FIELD_ERRORS } from '../../src/gateway/field-errors.ts';
+import { simulationWorld } from '../../packages/simulation/src/simulation-world.ts';
+import { defineTool } from '../../packages/toolgate/src/contract/define-tool.ts';
+import type { FieldError } from '../../packages/toolgate/src/contract/envelope.ts';
+import { defineErrorCodes } from '../../packages/toolgate/src/contract/error-catalog.ts';
+import { outcome, type ToolOutcome } from '../../packages/toolgate/src/contract/outcome.ts';
+import { ToolRegistry } from '../../packages/toolgate/src/contract/tool-registry.ts';
+import { fieldErrorsOf, MAX_FIELD_ERRORS } from '../../packages/toolgate/src/gateway/field-errors.ts';
 import { type StartedGateway, startGateway } from '../support/start-gateway.ts';
 import { newProbeLedger, probeReader, probeTools } from './probe-tools.ts';
 

@@ -2,7 +2,8 @@ import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
-const EXECUTION_LAYER = new URL('../../dist/gateway/execution-layer.js', import.meta.url).href;
+const EXECUTION_LAYER = new URL('../../packages/toolgate/dist/gateway/execution-layer.js', import.meta.url)
+  .href;
 
 /**
  * Every handler call gets a context of one hidden class. Run in a child process with V8's natives

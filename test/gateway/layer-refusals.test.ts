@@ -1,14 +1,14 @@
 import { describe, expect, test } from 'vitest';
 import { z } from 'zod';
-import type { Principal } from '../../src/auth/principal.ts';
-import { defineTool } from '../../src/contract/define-tool.ts';
-import { outcome } from '../../src/contract/outcome.ts';
-import { idempotencyKeySchema } from '../../src/contract/schema-helpers.ts';
-import { ToolRegistry } from '../../src/contract/tool-registry.ts';
-import { Gateway } from '../../src/gateway/gateway.ts';
-import type { IdempotencyLayer } from '../../src/gateway/idempotency-layer.ts';
-import { createLogger } from '../../src/telemetry/logger.ts';
-import { GatewayMetrics } from '../../src/telemetry/metrics.ts';
+import type { Principal } from '../../packages/toolgate/src/auth/principal.ts';
+import { defineTool } from '../../packages/toolgate/src/contract/define-tool.ts';
+import { outcome } from '../../packages/toolgate/src/contract/outcome.ts';
+import { idempotencyKeySchema } from '../../packages/toolgate/src/contract/schema-helpers.ts';
+import { ToolRegistry } from '../../packages/toolgate/src/contract/tool-registry.ts';
+import { Gateway } from '../../packages/toolgate/src/gateway/gateway.ts';
+import type { IdempotencyLayer } from '../../packages/toolgate/src/gateway/idempotency-layer.ts';
+import { createLogger } from '../../packages/toolgate/src/telemetry/logger.ts';
+import { GatewayMetrics } from '../../packages/toolgate/src/telemetry/metrics.ts';
 import { failingIdempotency, readOnlyIdempotency, recordingAuditSink } from '../support/direct-gateway.ts';
 import { newProbeLedger, probeTools } from './probe-tools.ts';
 

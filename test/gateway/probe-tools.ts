@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { defineTool } from '../../src/contract/define-tool.ts';
-import { outcome } from '../../src/contract/outcome.ts';
-import type { DemoPrincipal } from '../../src/external/simulation-hooks.ts';
+import type { DemoPrincipal } from '../../packages/simulation/src/simulation-hooks.ts';
+import { defineTool } from '../../packages/toolgate/src/contract/define-tool.ts';
+import { outcome } from '../../packages/toolgate/src/contract/outcome.ts';
 
 /** What the probe handlers did, so tests can assert that nothing ran (or that it was aborted). */
 export interface ProbeLedger {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { MAX_FIELD_ERRORS } from '../../src/gateway/field-errors.ts';
-import { DEFAULT_JSON_KEY_LIMIT } from '../../src/transport/json-bounds.ts';
+import { MAX_FIELD_ERRORS } from '../../packages/toolgate/src/gateway/field-errors.ts';
+import { DEFAULT_JSON_KEY_LIMIT } from '../../packages/toolgate/src/transport/json-bounds.ts';
 import { type StartedGateway, startGateway } from '../support/start-gateway.ts';
 import { rawPost } from './raw-post.ts';
 

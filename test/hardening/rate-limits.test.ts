@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import type { App } from '../../src/app/create-app.ts';
-import type { Principal } from '../../src/auth/principal.ts';
-import { PrincipalRateLimiter } from '../../src/gateway/rate-limit-layer.ts';
+import type { App } from '../../packages/toolgate/src/app/create-app.ts';
+import type { Principal } from '../../packages/toolgate/src/auth/principal.ts';
+import { PrincipalRateLimiter } from '../../packages/toolgate/src/gateway/rate-limit-layer.ts';
 import { type AppOnStore, appOnStore, bankEffects, newKey } from '../operations/harness.ts';
 import { storeTargets } from '../store/store-targets.ts';
 import { executions, testDomain, testPrincipal } from '../support/test-domain.ts';

@@ -1,8 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
-import type { TokenSubject } from '../../src/auth/token-claims.ts';
-import type { OutcomeEnvelope } from '../../src/contract/envelope.ts';
-import { DEFAULT_WRITES_IN_FLIGHT_PER_PRINCIPAL } from '../../src/gateway/limit-defaults.ts';
+import type { TokenSubject } from '../../packages/toolgate/src/auth/token-claims.ts';
+import type { OutcomeEnvelope } from '../../packages/toolgate/src/contract/envelope.ts';
+import { DEFAULT_WRITES_IN_FLIGHT_PER_PRINCIPAL } from '../../packages/toolgate/src/gateway/limit-defaults.ts';
 import { storeTargets } from '../store/store-targets.ts';
 import { postToolCall } from '../support/post-tool-call.ts';
 import { gatewayOnStore } from '../support/store-gateway.ts';

@@ -1,6 +1,10 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import type { TokenSubject } from '../../src/auth/token-claims.ts';
-import { bodyWeight, DEFAULT_REQUEST_WEIGHT, REQUEST_WEIGHTS } from '../../src/transport/request-metering.ts';
+import type { TokenSubject } from '../../packages/toolgate/src/auth/token-claims.ts';
+import {
+  bodyWeight,
+  DEFAULT_REQUEST_WEIGHT,
+  REQUEST_WEIGHTS,
+} from '../../packages/toolgate/src/transport/request-metering.ts';
 import { type StartedGateway, startGateway } from '../support/start-gateway.ts';
 import { rawPost } from './raw-post.ts';
 

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { DEFAULT_RATE_LIMIT_PER_PRINCIPAL } from '../../src/gateway/limit-defaults.ts';
+import { DEFAULT_RATE_LIMIT_PER_PRINCIPAL } from '../../packages/toolgate/src/gateway/limit-defaults.ts';
 import { runCommand, type ServingProcess, startServing } from '../support/serve-process.ts';
 import { rawPost } from './raw-post.ts';
 

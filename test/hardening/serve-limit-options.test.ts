@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
-import { ConfigError, resolveServeConfig } from '../../src/cli/serve-options.ts';
+import { ConfigError, resolveServeConfig } from '../../packages/toolgate/src/cli/serve-options.ts';
 
 /** Issue 14.2-14.4: the limits are flags, TOOLGATE_* variables and config settings, checked with names. */
 describe('serve limit options', () => {

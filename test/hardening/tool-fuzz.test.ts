@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { simulationOf } from '../../src/external/app-simulation.ts';
-import { simulationWorld } from '../../src/external/simulation-world.ts';
+import { simulationOf } from '../../packages/simulation/src/app-simulation.ts';
+import { simulationWorld } from '../../packages/simulation/src/simulation-world.ts';
 import { type StoreLocation, storeTargets } from '../store/store-targets.ts';
 import { type StartedGateway, startGateway } from '../support/start-gateway.ts';
 import { rawPost } from './raw-post.ts';

@@ -1,10 +1,10 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
-import type { TokenSubject } from '../../src/auth/token-claims.ts';
-import type { OutcomeEnvelope } from '../../src/contract/envelope.ts';
-import { EffectsLedger } from '../../src/external/effects-ledger.ts';
-import { OperationStore } from '../../src/operations/operation-store.ts';
-import { openDatabase } from '../../src/store/open-database.ts';
+import { EffectsLedger } from '../../packages/simulation/src/effects-ledger.ts';
+import type { TokenSubject } from '../../packages/toolgate/src/auth/token-claims.ts';
+import type { OutcomeEnvelope } from '../../packages/toolgate/src/contract/envelope.ts';
+import { OperationStore } from '../../packages/toolgate/src/operations/operation-store.ts';
+import { openDatabase } from '../../packages/toolgate/src/store/open-database.ts';
 import { storeTargets } from '../store/store-targets.ts';
 import { executions } from '../support/test-domain.ts';
 import { ChildGateway } from './child-gateway.ts';

@@ -1,8 +1,11 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { canonicalJson } from '../../src/contract/canonical-json.ts';
-import { type FingerprintInput, requestFingerprint } from '../../src/contract/fingerprint.ts';
-import { newOperationId, OPERATION_ID_PATTERN } from '../../src/operations/operation-id.ts';
+import { canonicalJson } from '../../packages/toolgate/src/contract/canonical-json.ts';
+import {
+  type FingerprintInput,
+  requestFingerprint,
+} from '../../packages/toolgate/src/contract/fingerprint.ts';
+import { newOperationId, OPERATION_ID_PATTERN } from '../../packages/toolgate/src/operations/operation-id.ts';
 
 const base: FingerprintInput = {
   tool: 'orders_change_unshipped_address',

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase } from '../../src/store/open-database.ts';
-import type { SqlDatabase } from '../../src/store/sql-database.ts';
+import { openDatabase } from '../../packages/toolgate/src/store/open-database.ts';
+import type { SqlDatabase } from '../../packages/toolgate/src/store/sql-database.ts';
 import { type StoreLocation, storeTargets } from '../store/store-targets.ts';
 
 /** A lead write and the writes issued with it commit together: on PostgreSQL as one statement, on SQLite in one transaction. */

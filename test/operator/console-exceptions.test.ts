@@ -2,8 +2,8 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Browser, chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { changesDomain } from '../../src/domains/changes/changes-module.ts';
-import { startTestGateway, type TestGateway } from '../../src/testing/test-gateway.ts';
+import { changesDomain } from '../../packages/domains/src/changes/changes-module.ts';
+import { startTestGateway, type TestGateway } from '../../packages/toolgate/src/testing/test-gateway.ts';
 import { CHROMIUM, CHROMIUM_ARGS, CONSOLE_SHOTS } from '../support/chromium.ts';
 
 const H = 3_600_000;

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import type { TokenSubject } from '../../src/auth/token-claims.ts';
-import type { OutcomeEnvelope } from '../../src/contract/envelope.ts';
-import { changesDomain } from '../../src/domains/changes/changes-module.ts';
-import { formatAtOffset } from '../../src/domains/changes/rfc3339.ts';
-import { confirmingClient } from '../../src/testing.ts';
+import { changesDomain } from '../../packages/domains/src/changes/changes-module.ts';
+import { formatAtOffset } from '../../packages/domains/src/changes/rfc3339.ts';
+import type { TokenSubject } from '../../packages/toolgate/src/auth/token-claims.ts';
+import type { OutcomeEnvelope } from '../../packages/toolgate/src/contract/envelope.ts';
+import { confirmingClient } from '../../packages/toolgate/src/testing.ts';
 import { productionRequest } from '../domains/changes/changes-harness.ts';
 import { storeTargets } from '../store/store-targets.ts';
 import { gatewayOnStore } from '../support/store-gateway.ts';

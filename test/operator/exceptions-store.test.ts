@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import type { Principal } from '../../src/auth/principal.ts';
-import { changesDomain } from '../../src/domains/changes/changes-module.ts';
-import { activeExceptions, type ExceptionQuery } from '../../src/operations/policy-exceptions.ts';
+import { changesDomain } from '../../packages/domains/src/changes/changes-module.ts';
+import type { Principal } from '../../packages/toolgate/src/auth/principal.ts';
+import {
+  activeExceptions,
+  type ExceptionQuery,
+} from '../../packages/toolgate/src/operations/policy-exceptions.ts';
 import { storeTargets } from '../store/store-targets.ts';
 import { gatewayOnStore } from '../support/store-gateway.ts';
 

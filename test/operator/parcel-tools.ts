@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import type { TokenSubject } from '../../src/auth/token-claims.ts';
-import type { ReviewDecisionView } from '../../src/contract/define-tool.ts';
-import { defineTool } from '../../src/contract/define-tool.ts';
-import { outcome } from '../../src/contract/outcome.ts';
-import { idempotencyKeySchema } from '../../src/contract/schema-helpers.ts';
+import type { TokenSubject } from '../../packages/toolgate/src/auth/token-claims.ts';
+import type { ReviewDecisionView } from '../../packages/toolgate/src/contract/define-tool.ts';
+import { defineTool } from '../../packages/toolgate/src/contract/define-tool.ts';
+import { outcome } from '../../packages/toolgate/src/contract/outcome.ts';
+import { idempotencyKeySchema } from '../../packages/toolgate/src/contract/schema-helpers.ts';
 
 /** What the parcel tools' hooks saw, so tests can assert the review hook ran (and ran once). */
 export interface ParcelLedger {

@@ -3,7 +3,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { GatewayMetrics } from '../../src/telemetry/metrics.ts';
+import { GatewayMetrics } from '../../packages/toolgate/src/telemetry/metrics.ts';
 import { ALERT_RULES, binary, OPS_DIR, shippedAlerts } from './prometheus.ts';
 
 const promtool = binary('promtool');

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TokenSubject } from '../../src/auth/token-claims.ts';
-import { startTestGateway, type TestGateway } from '../../src/testing/test-gateway.ts';
+import type { TokenSubject } from '../../packages/toolgate/src/auth/token-claims.ts';
+import { startTestGateway, type TestGateway } from '../../packages/toolgate/src/testing/test-gateway.ts';
 import { type ParcelLedger, parcelTools, shipArgs, shipper } from '../operator/parcel-tools.ts';
 import { testDomain } from '../support/test-domain.ts';
 import {

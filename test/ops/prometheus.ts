@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parse } from 'yaml';
 
-export const OPS_DIR = resolve(import.meta.dirname, '../../ops');
+export const OPS_DIR = resolve(import.meta.dirname, '../../packages/toolgate/ops');
 export const ALERT_RULES = join(OPS_DIR, 'prometheus/toolgate-alerts.yml');
 export const DASHBOARD = join(OPS_DIR, 'grafana/toolgate-dashboard.json');
 

@@ -21,8 +21,9 @@ registerHooks({
     const resolved = next(specifier, context);
     const match = /node_modules\\/((?:@[^/]+\\/)?[^/]+)/.exec(resolved.url);
     if (match) packages.add(match[1]);
-    const own = /\\/dist\\/(.+)\\.js$/.exec(resolved.url);
-    if (own) packages.add(\`dist/\${own[1]}\`);
+    // This repository's packages, by their real paths: the framework's files, the others by name.
+    const own = /\\/packages\\/([^/]+)\\/dist\\/(.+)\\.js$/.exec(resolved.url);
+    if (own) packages.add(own[1] === 'toolgate' ? \`dist/\${own[2]}\` : \`@toolgate/\${own[1]}\`);
     return resolved;
   },
 });
@@ -72,12 +73,10 @@ describe('commands that do not serve', () => {
       dir,
     ]);
     expect(loaded.filter((name) => SERVING.includes(name))).toEqual([]);
-    // Nor the config loader and tool registry (no --config given), token verification or an eval agent.
+    // Nor the config loader and tool registry (no --config given), token verification, the harness or the kit.
     expect(
       loaded.filter((name) =>
-        /^dist\/(contract\/|config\/load-config|auth\/token-verifier|eval\/agents\/adversarial-agent)/.test(
-          name,
-        ),
+        /^(dist\/(contract\/|config\/load-config|auth\/token-verifier)|@toolgate\/)/.test(name),
       ),
     ).toEqual([]);
   });
@@ -94,9 +93,7 @@ describe('commands that do not serve', () => {
       ['eval', '--help'],
     ]) {
       const loaded = packagesLoadedBy(args);
-      expect(
-        loaded.filter((name) => /^(ai|@ai-sdk\/.*|dist\/eval\/.*|dist\/domains\/.*)$/.test(name)),
-      ).toEqual([]);
+      expect(loaded.filter((name) => /^(ai|@ai-sdk\/.*|@toolgate\/(eval|domains))$/.test(name))).toEqual([]);
       // The check sees what a command loads: the CLI's own entry.
       expect(loaded).toContain('dist/cli/main');
     }

@@ -3,7 +3,12 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlin
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { EVAL_HARNESS, importPart, PartMissingError, REFERENCE_DEMO } from '../../src/cli/optional-parts.ts';
+import {
+  EVAL_HARNESS,
+  importPart,
+  PartMissingError,
+  REFERENCE_DEMO,
+} from '../../packages/toolgate/src/cli/optional-parts.ts';
 
 const ROOT = join(import.meta.dirname, '../..');
 const HARNESS_MISSING =
@@ -11,30 +16,36 @@ const HARNESS_MISSING =
 const DEMO_MISSING =
   'the reference demo is not installed; write a toolgate.config.ts (npx toolgate init) and run with it';
 
-/** The error Node's loader raises for a module that is not there. */
+/** The error Node's loader raises for a package (or a module) that is not there. */
 function notFound(missing: string, importer: string): NodeJS.ErrnoException {
-  return Object.assign(new Error(`Cannot find module '${missing}' imported from ${importer}`), {
+  const what = missing.startsWith('/') ? 'module' : 'package';
+  return Object.assign(new Error(`Cannot find ${what} '${missing}' imported from ${importer}`), {
     code: 'ERR_MODULE_NOT_FOUND',
   });
 }
+const CLI = '/p/node_modules/toolgate/dist/cli/optional-parts.js';
 
 describe('importPart', () => {
   test('an absent entry is a PartMissingError whose message is the one line to print', async () => {
-    const absent = () => Promise.reject(notFound('/p/dist/eval/index.js', '/p/dist/cli/optional-parts.js'));
+    const absent = () => Promise.reject(notFound('@toolgate/eval', CLI));
     const error = await importPart(EVAL_HARNESS, absent).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(PartMissingError);
     expect((error as Error).message).toBe(HARNESS_MISSING);
-    const demo = () => Promise.reject(notFound('/p/dist/domains/index.js', '/p/dist/cli/optional-parts.js'));
+    const demo = () => Promise.reject(notFound('@toolgate/domains', CLI));
     await expect(importPart(REFERENCE_DEMO, demo)).rejects.toThrow(DEMO_MISSING);
   });
 
   test('a module missing inside a present part, or any other failure, is not taken for its absence', async () => {
-    const inside = notFound('/p/dist/eval/agents/llm-model.js', '/p/dist/eval/index.js');
+    const harness = '/p/node_modules/@toolgate/eval/dist';
+    const inside = notFound(`${harness}/agents/llm-model.js`, `${harness}/index.js`);
     await expect(importPart(EVAL_HARNESS, () => Promise.reject(inside))).rejects.toBe(inside);
+    // The harness is there but a model SDK it needs is not: that is a broken install, not the harness missing.
+    const sdk = notFound('ai', `${harness}/agents/llm-model.js`);
+    await expect(importPart(EVAL_HARNESS, () => Promise.reject(sdk))).rejects.toBe(sdk);
     const broken = new SyntaxError('Unexpected token');
     await expect(importPart(EVAL_HARNESS, () => Promise.reject(broken))).rejects.toBe(broken);
     // The demo's entry missing is not the harness missing.
-    const other = notFound('/p/dist/domains/index.js', '/p/dist/cli/optional-parts.js');
+    const other = notFound('@toolgate/domains', CLI);
     await expect(importPart(EVAL_HARNESS, () => Promise.reject(other))).rejects.toBe(other);
   });
 
@@ -45,23 +56,34 @@ describe('importPart', () => {
 });
 
 /**
- * An installation without the harness (or without the demo): the compiled package copied with that
- * part's dist/ folder left out, run as a user would.
+ * An installation without the harness (or without the demo): the built packages copied into a
+ * project's node_modules as npm installs them, with that part's package left out, every other
+ * dependency linked from this checkout, run as a user would.
  */
 describe('the toolgate command without one of its optional parts', () => {
   let dir: string;
-  /** A copy of the built package without dist/<left>. */
+  /** The built package of packages/<folder>: its manifest and dist/ (and what else ships with it). */
+  const SHIPPED: Record<string, { name: string; files: readonly string[] }> = {
+    toolgate: { name: 'toolgate', files: ['bin', 'dist', 'package.json'] },
+    simulation: { name: '@toolgate/simulation', files: ['dist', 'package.json'] },
+    domains: { name: '@toolgate/domains', files: ['dist', 'package.json', 'policies'] },
+    eval: { name: '@toolgate/eval', files: ['dist', 'package.json'] },
+  };
+  /** A project whose node_modules holds every built package but packages/<left>. */
   function installWithout(left: string): string {
-    const copy = join(dir, `without-${left}`);
-    mkdirSync(copy);
-    for (const entry of ['bin', 'package.json', 'policies'])
-      cpSync(join(ROOT, entry), join(copy, entry), { recursive: true });
-    cpSync(join(ROOT, 'dist'), join(copy, 'dist'), {
-      recursive: true,
-      filter: (source) => source !== join(ROOT, 'dist', left),
-    });
-    symlinkSync(join(ROOT, 'node_modules'), join(copy, 'node_modules'));
-    return copy;
+    const project = join(dir, `without-${left}`);
+    const modules = join(project, 'node_modules');
+    mkdirSync(join(modules, '@toolgate'), { recursive: true });
+    for (const entry of readdirSync(join(ROOT, 'node_modules'))) {
+      if (entry !== 'toolgate' && entry !== '@toolgate')
+        symlinkSync(join(ROOT, 'node_modules', entry), join(modules, entry));
+    }
+    for (const [folder, { name, files }] of Object.entries(SHIPPED)) {
+      if (folder === left) continue;
+      for (const file of files)
+        cpSync(join(ROOT, 'packages', folder, file), join(modules, name, file), { recursive: true });
+    }
+    return project;
   }
   let noHarness: string;
   let noDemo: string;
@@ -82,7 +104,8 @@ describe('the toolgate command without one of its optional parts', () => {
   const activity: Record<string, string> = { 'contract export': 'exporting', eval: 'evaluating' };
 
   function run(install: string, args: readonly string[]) {
-    const result = spawnSync(process.execPath, [join(install, 'bin/toolgate.mjs'), ...args], {
+    const bin = join(install, 'node_modules/toolgate/bin/toolgate.mjs');
+    const result = spawnSync(process.execPath, [bin, ...args], {
       cwd: install,
       encoding: 'utf8',
       env: { ...process.env, TOOLGATE_CONFIG: '' },
@@ -91,10 +114,12 @@ describe('the toolgate command without one of its optional parts', () => {
   }
 
   test('the copies lack exactly the part left out', () => {
-    expect(existsSync(join(noHarness, 'dist/eval'))).toBe(false);
-    expect(existsSync(join(noHarness, 'dist/domains/index.js'))).toBe(true);
-    expect(existsSync(join(noDemo, 'dist/domains'))).toBe(false);
-    expect(existsSync(join(noDemo, 'dist/eval/index.js'))).toBe(true);
+    const installed = (project: string, name: string) => existsSync(join(project, 'node_modules', name));
+    expect(installed(noHarness, '@toolgate/eval')).toBe(false);
+    expect(installed(noHarness, '@toolgate/domains/dist/index.js')).toBe(true);
+    expect(installed(noDemo, '@toolgate/domains')).toBe(false);
+    expect(installed(noDemo, '@toolgate/eval/dist/index.js')).toBe(true);
+    expect(installed(noDemo, 'toolgate/dist/cli/main.js')).toBe(true);
   });
 
   test('eval says how to install the harness in one line, exit 2, and writes no results', () => {
@@ -156,6 +181,6 @@ describe('the toolgate command without one of its optional parts', () => {
         ? `toolgate ${command}: ${DEMO_MISSING}\n`
         : demoAbsent(activity[command]!, command);
     expect(result).toEqual({ code: 2, stdout: '', stderr });
-    expect(readdirSync(noDemo).sort()).toEqual(['bin', 'dist', 'node_modules', 'package.json', 'policies']);
+    expect(readdirSync(noDemo)).toEqual(['node_modules']);
   });
 });

@@ -1,15 +1,23 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { copyFileSync, cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { sourceFiles } from '../architecture/import-sites.ts';
 import { connectWithToken, runCommand, type ServingProcess, startServing } from '../support/serve-process.ts';
-import { NPM_ENV, packedTarball } from './packed-tarball.ts';
+import { NPM_ENV, packedTarballs } from './packed-tarball.ts';
 
 const ROOT = join(import.meta.dirname, '../..');
 const FIXTURES = join(ROOT, 'test/config/fixtures');
-const { version } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string };
+/** The compiled files of the kit, the demo and the harness, as they would sit in the framework's dist/. */
+const NOT_FRAMEWORK = ['simulation', 'domains', 'eval'].flatMap((folder) => {
+  const src = join(ROOT, 'packages', folder, 'src');
+  return sourceFiles(src).map((file) => file.slice(src.length + 1).replace(/\.ts$/, '.js'));
+});
+const { version } = JSON.parse(readFileSync(join(ROOT, 'packages/toolgate/package.json'), 'utf8')) as {
+  version: string;
+};
 const npm = (args: string[], cwd: string) =>
   execFileSync('npm', args, { cwd, encoding: 'utf8', env: NPM_ENV });
 /** What npm prints on both streams, for commands whose warnings matter. */
@@ -28,12 +36,14 @@ describe('the packed tarball in a fresh project', () => {
   let project: string;
   let bin: string;
   let tarball: string;
+  let tarballs: ReturnType<typeof packedTarballs>;
   let installOutput: string;
   let packedManifest: Record<string, unknown>;
   beforeAll(() => {
     dir = mkdtempSync(join(tmpdir(), 'toolgate-pack-'));
     project = join(dir, 'byo');
-    tarball = packedTarball();
+    tarballs = packedTarballs();
+    tarball = tarballs.toolgate;
     packedManifest = JSON.parse(
       execFileSync('tar', ['-xzOf', tarball, 'package/package.json'], { encoding: 'utf8' }),
     );
@@ -61,6 +71,27 @@ describe('the packed tarball in a fresh project', () => {
     expect(installOutput).not.toMatch(/script|warn/i);
   });
 
+  test('the framework ships no kit, demo or harness code, lists no model SDK and installs none', () => {
+    const listed = execFileSync('tar', ['-tzf', tarball], { encoding: 'utf8' }).split('\n');
+    expect(NOT_FRAMEWORK.length).toBeGreaterThan(150);
+    const framework = new Set(
+      listed.filter((path) => path.startsWith('package/dist/')).map((p) => p.slice(13)),
+    );
+    // Only the entry's name is shared (every package has an index.js).
+    expect(NOT_FRAMEWORK.filter((file) => file !== 'index.js' && framework.has(file))).toEqual([]);
+    expect(framework.has('cli/main.js')).toBe(true);
+    expect(listed.filter((path) => /^package\/(policies|src)\//.test(path))).toEqual([]);
+    const listedPackages = Object.keys({
+      ...(packedManifest.dependencies as object),
+      ...(packedManifest.peerDependencies as object),
+    });
+    expect(listedPackages.filter((name) => /^(ai|@ai-sdk\/.*)$/.test(name))).toEqual([]);
+    for (const sdk of ['ai', '@ai-sdk', '@toolgate'])
+      expect(existsSync(join(project, 'node_modules', sdk)), sdk).toBe(false);
+    // The check looks where npm installs: the framework's own dependencies are there.
+    expect(existsSync(join(project, 'node_modules/commander'))).toBe(true);
+  });
+
   test('the installed command prints its version and the package refuses deep imports', async () => {
     const printed = await runCommand(bin, ['--version'], { cwd: project });
     expect(printed).toMatchObject({ code: 0, stdout: `${version}\n` });
@@ -72,7 +103,20 @@ describe('the packed tarball in a fresh project', () => {
     expect(deep.code).not.toBe(0);
     expect(deep.stderr).toContain('ERR_PACKAGE_PATH_NOT_EXPORTED');
     const installed = JSON.parse(readFileSync(join(project, 'node_modules/toolgate/package.json'), 'utf8'));
-    expect(installed.peerDependencies).toEqual({ zod: '^4.0.0' });
+    // The kit, the harness and the demo are optional: npm installs none of them with the framework.
+    expect(installed.peerDependencies).toEqual({
+      '@toolgate/domains': version,
+      '@toolgate/eval': version,
+      '@toolgate/simulation': version,
+      zod: '^4.0.0',
+    });
+    expect(Object.values(installed.peerDependenciesMeta)).toEqual([
+      { optional: true },
+      { optional: true },
+      { optional: true },
+    ]);
+    // The packed manifest points at compiled code only: the repository's source condition is gone.
+    expect(JSON.stringify(installed.exports)).not.toContain('toolgate-source');
   });
 
   test("tools built with the project's own zod export the same contract as inside the repository", async () => {
@@ -150,12 +194,26 @@ describe('the packed tarball in a fresh project', () => {
         filter: (source) =>
           !/^\/(node_modules|\.toolgate|billing\.sqlite)/.test(source.slice(example.length)),
       });
-      npm(['install', '--no-audit', '--no-fund', '--prefer-offline', tarball], copy);
+      // The example's eval test runs `toolgate eval`: the harness and the kit it builds on come too.
+      npm(
+        [
+          'install',
+          '--no-audit',
+          '--no-fund',
+          '--prefer-offline',
+          tarball,
+          tarballs.simulation,
+          tarballs.eval,
+        ],
+        copy,
+      );
     }, 240_000);
 
     test('passes its own tests with the tarball installed, nothing of this repository in reach', () => {
       const manifest = JSON.parse(readFileSync(join(copy, 'package.json'), 'utf8'));
       expect(manifest.dependencies.toolgate).toMatch(/^file:.*\.tgz$/);
+      expect(manifest.devDependencies['@toolgate/eval']).toMatch(/^file:.*\.tgz$/);
+      expect(manifest.devDependencies['@toolgate/simulation']).toMatch(/^file:.*\.tgz$/);
       // The copy's own vitest, outside this run's workers and settings.
       const env = Object.fromEntries(
         Object.entries(process.env).filter(([name]) => !/^VITEST|^NODE_OPTIONS$|^FORCE_COLOR$/.test(name)),

@@ -12,12 +12,29 @@ import {
   type ToolDefinition,
   type ToolgateConfig,
   type ToolOutcome,
-} from '../../src/index.ts';
-import type { ConfirmingClient, confirmingClient, ScriptedAnswer, TestGateway } from '../../src/testing.ts';
+} from '../../packages/toolgate/src/index.ts';
+import type {
+  ConfirmingClient,
+  confirmingClient,
+  ScriptedAnswer,
+  TestGateway,
+} from '../../packages/toolgate/src/testing.ts';
 
 const ROOT = join(import.meta.dirname, '../..');
-const ENTRIES = { toolgate: 'src/index.ts', 'toolgate/testing': 'src/testing.ts' } as const;
-const BUILT = { toolgate: 'dist/index.js', 'toolgate/testing': 'dist/testing.js' } as const;
+/**
+ * The public entries a team imports. `toolgate/internal` is not one: it carries what the sibling
+ * packages build on, with no compatibility promise (see its header).
+ */
+const ENTRIES = {
+  toolgate: 'packages/toolgate/src/index.ts',
+  'toolgate/testing': 'packages/toolgate/src/testing.ts',
+  '@toolgate/simulation': 'packages/simulation/src/index.ts',
+} as const;
+const BUILT = {
+  toolgate: 'packages/toolgate/dist/index.js',
+  'toolgate/testing': 'packages/toolgate/dist/testing.js',
+  '@toolgate/simulation': 'packages/simulation/dist/index.js',
+} as const;
 
 /** Names an entry exports, read from its source: values and types apart. */
 function exportedNames(file: string): { values: string[]; types: string[] } {
@@ -35,7 +52,7 @@ function exportedNames(file: string): { values: string[]; types: string[] } {
 }
 
 describe('the public package surface', () => {
-  test('every exported name of both entries is documented in docs/api.md', () => {
+  test('every exported name of the public entries is documented in docs/api.md', () => {
     const doc = readFileSync(join(ROOT, 'docs/api.md'), 'utf8');
     const undocumented = Object.values(ENTRIES).flatMap((file) => {
       const { values, types } = exportedNames(file);

@@ -3,7 +3,7 @@ import { join, relative } from 'node:path';
 import { describe, expect, test } from 'vitest';
 
 const ROOT = join(import.meta.dirname, '../..');
-const TEMPLATE = join(ROOT, 'templates/init');
+const TEMPLATE = join(ROOT, 'packages/toolgate/templates/init');
 const guide = readFileSync(join(ROOT, 'docs/build-your-own-tool.md'), 'utf8');
 
 function filesUnder(dir: string): string[] {

@@ -1,6 +1,6 @@
 import * as cedar from '@cedar-policy/cedar-wasm/nodejs';
 import { describe, expect, test } from 'vitest';
-import { contextReadsOf } from '../../src/policy/context-reads.ts';
+import { contextReadsOf } from '../../packages/toolgate/src/policy/context-reads.ts';
 
 const conditionsOf = (text: string) => {
   const json = cedar.policyToJson(text);

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { OutcomeEnvelope } from '../../src/contract/envelope.ts';
-import { formatAtOffset } from '../../src/domains/changes/rfc3339.ts';
-import { DEMO_POLICY_DIR } from '../../src/domains/demo-policies.ts';
+import { formatAtOffset } from '../../packages/domains/src/changes/rfc3339.ts';
+import { DEMO_POLICY_DIR } from '../../packages/domains/src/demo-policies.ts';
+import type { OutcomeEnvelope } from '../../packages/toolgate/src/contract/envelope.ts';
 import { createScratchDatabase, postgresAvailable, type ScratchDatabase } from '../support/pg.ts';
 import { type StartedGateway, startGateway } from '../support/start-gateway.ts';
 

@@ -3,12 +3,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pino } from 'pino';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { ShiftableClock } from '../../src/app/clock.ts';
-import { type App, createApp } from '../../src/app/create-app.ts';
-import { changesDomain } from '../../src/domains/changes/changes-module.ts';
-import { formatAtOffset } from '../../src/domains/changes/rfc3339.ts';
-import { DEMO_POLICY_DIR } from '../../src/domains/demo-policies.ts';
-import { simulationOf } from '../../src/external/app-simulation.ts';
+import { changesDomain } from '../../packages/domains/src/changes/changes-module.ts';
+import { formatAtOffset } from '../../packages/domains/src/changes/rfc3339.ts';
+import { DEMO_POLICY_DIR } from '../../packages/domains/src/demo-policies.ts';
+import { simulationOf } from '../../packages/simulation/src/app-simulation.ts';
+import { ShiftableClock } from '../../packages/toolgate/src/app/clock.ts';
+import { type App, createApp } from '../../packages/toolgate/src/app/create-app.ts';
 import {
   allPlatformRecords,
   demoPrincipal,

@@ -4,11 +4,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { createTokenVerifier } from '../../src/auth/token-verifier.ts';
-import { DEMO_POLICY_DIR } from '../../src/domains/demo-policies.ts';
-import { readPolicyCases, runPolicyCases } from '../../src/policy/policy-cases.ts';
-import { loadPolicyDirectory } from '../../src/policy/policy-directory.ts';
-import { PolicyEngine } from '../../src/policy/policy-engine.ts';
+import { DEMO_POLICY_DIR } from '../../packages/domains/src/demo-policies.ts';
+import { createTokenVerifier } from '../../packages/toolgate/src/auth/token-verifier.ts';
+import { readPolicyCases, runPolicyCases } from '../../packages/toolgate/src/policy/policy-cases.ts';
+import { loadPolicyDirectory } from '../../packages/toolgate/src/policy/policy-directory.ts';
+import { PolicyEngine } from '../../packages/toolgate/src/policy/policy-engine.ts';
 
 const CLI = join(import.meta.dirname, '../../bin/toolgate.mjs');
 const run = (args: string[]) =>

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { principalFromClaims } from '../../src/auth/token-claims.ts';
+import { principalFromClaims } from '../../packages/toolgate/src/auth/token-claims.ts';
 
 const base = { sub: 'eng.a', tenant: 'acme', actor: 'support_agent', scope: 'changes:create' };
 

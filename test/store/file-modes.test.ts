@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
-import { openDatabase } from '../../src/store/open-database.ts';
+import { openDatabase } from '../../packages/toolgate/src/store/open-database.ts';
 
 /** Issue 14.4: the SQLite store holds customer data; only its owner may read it. */
 describe('data dir and database file modes', () => {

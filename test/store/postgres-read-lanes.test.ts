@@ -1,8 +1,11 @@
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { PostgresDatabase } from '../../src/store/postgres/postgres-database.ts';
-import { isPlainRead, READ_LANE_APPLICATION_NAME } from '../../src/store/postgres/read-lanes.ts';
-import { isStoreUnavailable } from '../../src/store/store-unavailable.ts';
+import { PostgresDatabase } from '../../packages/toolgate/src/store/postgres/postgres-database.ts';
+import {
+  isPlainRead,
+  READ_LANE_APPLICATION_NAME,
+} from '../../packages/toolgate/src/store/postgres/read-lanes.ts';
+import { isStoreUnavailable } from '../../packages/toolgate/src/store/store-unavailable.ts';
 import { createScratchDatabase, postgresAvailable, type ScratchDatabase } from '../support/pg.ts';
 
 describe('which statements a read lane may take', () => {

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runMigrations } from '../../src/store/migrations.ts';
-import { openDatabase } from '../../src/store/open-database.ts';
-import { numberPlaceholders } from '../../src/store/postgres/placeholders.ts';
-import type { SqlDatabase } from '../../src/store/sql-database.ts';
+import { runMigrations } from '../../packages/toolgate/src/store/migrations.ts';
+import { openDatabase } from '../../packages/toolgate/src/store/open-database.ts';
+import { numberPlaceholders } from '../../packages/toolgate/src/store/postgres/placeholders.ts';
+import type { SqlDatabase } from '../../packages/toolgate/src/store/sql-database.ts';
 import { type StoreLocation, storeTargets } from './store-targets.ts';
 
 describe('placeholder translation', () => {

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'vitest';
-import { SqliteDatabase } from '../../src/store/sqlite/sqlite-database.ts';
+import { SqliteDatabase } from '../../packages/toolgate/src/store/sqlite/sqlite-database.ts';
 
 /** Every BEGIN and COMMIT better-sqlite3 executes, in order, with what the callers saw in between. */
 const events: string[] = [];

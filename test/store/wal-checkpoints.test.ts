@@ -3,8 +3,8 @@ import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
-import { BACKSTOP_PAGES, SqliteDatabase } from '../../src/store/sqlite/sqlite-database.ts';
-import { WalCheckpointer } from '../../src/store/sqlite/wal-checkpointer.ts';
+import { BACKSTOP_PAGES, SqliteDatabase } from '../../packages/toolgate/src/store/sqlite/sqlite-database.ts';
+import { WalCheckpointer } from '../../packages/toolgate/src/store/sqlite/wal-checkpointer.ts';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -103,7 +103,7 @@ describe('SQLite WAL checkpoints off the request path', () => {
     const script = join(dir, 'closing.mts');
     writeFileSync(
       script,
-      `import { SqliteDatabase } from ${JSON.stringify(join(import.meta.dirname, '../../src/store/sqlite/sqlite-database.ts'))};
+      `import { SqliteDatabase } from ${JSON.stringify(join(import.meta.dirname, '../../packages/toolgate/src/store/sqlite/sqlite-database.ts'))};
 const db = new SqliteDatabase(${JSON.stringify(join(dir, 'closing.db'))}, { checkpointerDelayMs: 0 });
 await db.execute('CREATE TABLE t (id INTEGER PRIMARY KEY)');
 while (db.checkpointer === null) await new Promise((resolve) => setTimeout(resolve, 10));

@@ -1,5 +1,5 @@
-import type { IdempotencyLayer } from '../../src/gateway/idempotency-layer.ts';
-import type { AuditEntry, AuditSink } from '../../src/telemetry/audit.ts';
+import type { IdempotencyLayer } from '../../packages/toolgate/src/gateway/idempotency-layer.ts';
+import type { AuditEntry, AuditSink } from '../../packages/toolgate/src/telemetry/audit.ts';
 
 /**
  * The idempotency layer of a gateway built in a test for read tools only: a write or request would

@@ -1,5 +1,9 @@
-import type { App } from '../../src/app/create-app.ts';
-import { type ResolveAnswer, resolveDepsOf, resolveOperation } from '../../src/operator/resolve-operation.ts';
+import type { App } from '../../packages/toolgate/src/app/create-app.ts';
+import {
+  type ResolveAnswer,
+  resolveDepsOf,
+  resolveOperation,
+} from '../../packages/toolgate/src/operator/resolve-operation.ts';
 
 /**
  * An operator of the operation's own tenant resolves it, as POST /operator/v1/operations/{id}/resolve

@@ -1,4 +1,4 @@
-import { referenceDomains } from '../../src/domains/reference-domains.ts';
+import { referenceDomains } from '../../packages/domains/src/reference-domains.ts';
 import {
   type PrincipalRef,
   startTestGateway,
@@ -6,7 +6,7 @@ import {
   type TestGateway,
   type TestGatewayOptions,
   toolsModule,
-} from '../../src/testing/test-gateway.ts';
+} from '../../packages/toolgate/src/testing/test-gateway.ts';
 
 export type { PrincipalRef };
 export { TEST_CONTROLLER };

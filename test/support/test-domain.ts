@@ -1,22 +1,26 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { z } from 'zod';
-import type { ModuleContext, ModuleInstance, ToolgateModule } from '../../src/app/module.ts';
-import type { Principal } from '../../src/auth/principal.ts';
-import type { ConfirmFallback, ConfirmSpec } from '../../src/contract/confirmation.ts';
-import { defineTool } from '../../src/contract/define-tool.ts';
-import { defineErrorCodes } from '../../src/contract/error-catalog.ts';
-import { outcome } from '../../src/contract/outcome.ts';
-import { idempotencyKeySchema } from '../../src/contract/schema-helpers.ts';
 import {
   ExternalOutcomeUnknownError,
   ExternalRejectedError,
   ExternalUnavailableError,
-} from '../../src/external/external-errors.ts';
-import { throughFaults } from '../../src/external/fault-gate.ts';
-import { withSimulationHooks } from '../../src/external/simulation-hooks.ts';
-import { simulationMigrations, withSimulation } from '../../src/external/simulation-world.ts';
-import type { SqlExecutor } from '../../src/store/sql-database.ts';
+} from '../../packages/simulation/src/external-errors.ts';
+import { throughFaults } from '../../packages/simulation/src/fault-gate.ts';
+import { withSimulationHooks } from '../../packages/simulation/src/simulation-hooks.ts';
+import { simulationMigrations, withSimulation } from '../../packages/simulation/src/simulation-world.ts';
+import type {
+  ModuleContext,
+  ModuleInstance,
+  ToolgateModule,
+} from '../../packages/toolgate/src/app/module.ts';
+import type { Principal } from '../../packages/toolgate/src/auth/principal.ts';
+import type { ConfirmFallback, ConfirmSpec } from '../../packages/toolgate/src/contract/confirmation.ts';
+import { defineTool } from '../../packages/toolgate/src/contract/define-tool.ts';
+import { defineErrorCodes } from '../../packages/toolgate/src/contract/error-catalog.ts';
+import { outcome } from '../../packages/toolgate/src/contract/outcome.ts';
+import { idempotencyKeySchema } from '../../packages/toolgate/src/contract/schema-helpers.ts';
+import type { SqlExecutor } from '../../packages/toolgate/src/store/sql-database.ts';
 import { TestBank } from './test-bank.ts';
 
 export const TEST_SYSTEM = 'test_bank';

@@ -1,6 +1,6 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { type CallToolResult, CallToolResultSchema, type Task } from '@modelcontextprotocol/sdk/types.js';
-import type { OutcomeEnvelope } from '../../src/contract/envelope.ts';
+import type { OutcomeEnvelope } from '../../packages/toolgate/src/contract/envelope.ts';
 
 /** What one task-augmented call looked like through the SDK's own client task API. */
 export interface TaskRun {

@@ -1,9 +1,9 @@
 import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
-import type { Principal } from '../../src/auth/principal.ts';
-import type { OperationStore } from '../../src/operations/operation-store.ts';
-import { operationsGetTool } from '../../src/operations/operations-get-tool.ts';
-import { OperationTasks } from '../../src/tasks/operation-tasks.ts';
+import type { Principal } from '../../packages/toolgate/src/auth/principal.ts';
+import type { OperationStore } from '../../packages/toolgate/src/operations/operation-store.ts';
+import { operationsGetTool } from '../../packages/toolgate/src/operations/operations-get-tool.ts';
+import { OperationTasks } from '../../packages/toolgate/src/tasks/operation-tasks.ts';
 import {
   cursorOf,
   echoOf,
@@ -11,7 +11,7 @@ import {
   missingTasksScope,
   TASKS_SCOPE,
   taskIdOf,
-} from '../../src/tasks/task-request-checks.ts';
+} from '../../packages/toolgate/src/tasks/task-request-checks.ts';
 
 const owner: Principal = {
   subject: 'cus_1',

@@ -1,12 +1,15 @@
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
-import type { Principal } from '../../src/auth/principal.ts';
-import type { OutcomeEnvelope } from '../../src/contract/envelope.ts';
-import type { OperationRecord, OperationStatus } from '../../src/operations/operation-record.ts';
-import type { OperationStore } from '../../src/operations/operation-store.ts';
-import { OperationTasks } from '../../src/tasks/operation-tasks.ts';
-import { taskOf } from '../../src/tasks/task-view.ts';
+import type { Principal } from '../../packages/toolgate/src/auth/principal.ts';
+import type { OutcomeEnvelope } from '../../packages/toolgate/src/contract/envelope.ts';
+import type {
+  OperationRecord,
+  OperationStatus,
+} from '../../packages/toolgate/src/operations/operation-record.ts';
+import type { OperationStore } from '../../packages/toolgate/src/operations/operation-store.ts';
+import { OperationTasks } from '../../packages/toolgate/src/tasks/operation-tasks.ts';
+import { taskOf } from '../../packages/toolgate/src/tasks/task-view.ts';
 
 const ID = 'op_01JD3Q5W7X9Y2Z4A6B8C0D1E2F';
 const timing = { ttlMs: 86_400_000, pollIntervalMs: 1_000 };

@@ -1,10 +1,10 @@
 import { CallToolResultSchema, type Task } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
-import { loadOrCreateDevKeys } from '../../src/auth/dev-keys.ts';
-import { mintToken } from '../../src/auth/mint-token.ts';
-import type { TokenSubject } from '../../src/auth/token-claims.ts';
-import { EffectsLedger } from '../../src/external/effects-ledger.ts';
-import { openDatabase } from '../../src/store/open-database.ts';
+import { EffectsLedger } from '../../packages/simulation/src/effects-ledger.ts';
+import { loadOrCreateDevKeys } from '../../packages/toolgate/src/auth/dev-keys.ts';
+import { mintToken } from '../../packages/toolgate/src/auth/mint-token.ts';
+import type { TokenSubject } from '../../packages/toolgate/src/auth/token-claims.ts';
+import { openDatabase } from '../../packages/toolgate/src/store/open-database.ts';
 import { ChildGateway } from '../operations/child-gateway.ts';
 import { storeTargets } from '../store/store-targets.ts';
 import { modernRequest } from './extension-client.ts';

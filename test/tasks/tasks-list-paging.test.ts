@@ -1,6 +1,6 @@
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADDRESS_SAMPLES } from '../../src/domains/orders/demo-orders.ts';
+import { ADDRESS_SAMPLES } from '../../packages/domains/src/orders/demo-orders.ts';
 import { type StartedGateway, startGateway } from '../support/start-gateway.ts';
 
 const ALICE = 'acme-customer-alice';

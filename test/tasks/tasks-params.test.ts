@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADDRESS_SAMPLES } from '../../src/domains/orders/demo-orders.ts';
+import { ADDRESS_SAMPLES } from '../../packages/domains/src/orders/demo-orders.ts';
 import { type StartedGateway, startGateway } from '../support/start-gateway.ts';
 import { legacyRequest, modernRawRequest, type RawAnswer } from './raw-task-requests.ts';
 

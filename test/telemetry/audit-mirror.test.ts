@@ -3,12 +3,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pino } from 'pino';
 import { afterAll, describe, expect, test } from 'vitest';
-import { AuditLog } from '../../src/operations/audit-log.ts';
-import { FRAMEWORK_MIGRATIONS } from '../../src/operations/framework-parts.ts';
-import { runMigrations } from '../../src/store/migrations.ts';
-import { SqliteDatabase } from '../../src/store/sqlite/sqlite-database.ts';
-import type { AuditEntry } from '../../src/telemetry/audit.ts';
-import { REDACTED_PATHS } from '../../src/telemetry/logger.ts';
+import { AuditLog } from '../../packages/toolgate/src/operations/audit-log.ts';
+import { FRAMEWORK_MIGRATIONS } from '../../packages/toolgate/src/operations/framework-parts.ts';
+import { runMigrations } from '../../packages/toolgate/src/store/migrations.ts';
+import { SqliteDatabase } from '../../packages/toolgate/src/store/sqlite/sqlite-database.ts';
+import type { AuditEntry } from '../../packages/toolgate/src/telemetry/audit.ts';
+import { REDACTED_PATHS } from '../../packages/toolgate/src/telemetry/logger.ts';
 
 const entry = (detail: Record<string, unknown>): AuditEntry => ({
   at: '2026-11-30T10:00:00.000Z',

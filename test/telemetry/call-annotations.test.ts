@@ -1,8 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { defineTool as defineTyped } from '../../src/contract/define-tool.ts';
-import { outcome } from '../../src/contract/outcome.ts';
-import { CallAnnotationError, CallAnnotationSet } from '../../src/telemetry/call-annotations.ts';
+import { defineTool as defineTyped } from '../../packages/toolgate/src/contract/define-tool.ts';
+import { outcome } from '../../packages/toolgate/src/contract/outcome.ts';
+import {
+  CallAnnotationError,
+  CallAnnotationSet,
+} from '../../packages/toolgate/src/telemetry/call-annotations.ts';
 
 const defineTool = (spec: Record<string, unknown>) => defineTyped(spec as never);
 const readSpec = {

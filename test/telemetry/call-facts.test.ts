@@ -5,16 +5,16 @@ import {
 } from '@opentelemetry/sdk-trace-base';
 import { pino } from 'pino';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { ShiftableClock } from '../../src/app/clock.ts';
-import { type App, createApp } from '../../src/app/create-app.ts';
-import type { Principal } from '../../src/auth/principal.ts';
-import type { OutcomeEnvelope } from '../../src/contract/envelope.ts';
-import { changesDomain } from '../../src/domains/changes/changes-module.ts';
-import { formatAtOffset } from '../../src/domains/changes/rfc3339.ts';
-import { simulationOf } from '../../src/external/app-simulation.ts';
-import { simulationWorld } from '../../src/external/simulation-world.ts';
-import { CLIENT_NAME_MAX } from '../../src/gateway/telemetry-layer.ts';
-import { GatewayTracing } from '../../src/telemetry/call-tracing.ts';
+import { changesDomain } from '../../packages/domains/src/changes/changes-module.ts';
+import { formatAtOffset } from '../../packages/domains/src/changes/rfc3339.ts';
+import { simulationOf } from '../../packages/simulation/src/app-simulation.ts';
+import { simulationWorld } from '../../packages/simulation/src/simulation-world.ts';
+import { ShiftableClock } from '../../packages/toolgate/src/app/clock.ts';
+import { type App, createApp } from '../../packages/toolgate/src/app/create-app.ts';
+import type { Principal } from '../../packages/toolgate/src/auth/principal.ts';
+import type { OutcomeEnvelope } from '../../packages/toolgate/src/contract/envelope.ts';
+import { CLIENT_NAME_MAX } from '../../packages/toolgate/src/gateway/telemetry-layer.ts';
+import { GatewayTracing } from '../../packages/toolgate/src/telemetry/call-tracing.ts';
 import {
   demoPrincipal,
   engineer,

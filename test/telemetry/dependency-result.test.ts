@@ -7,8 +7,8 @@ import {
   defineTool,
   idempotencyKeySchema,
   outcome,
-} from '../../src/index.ts';
-import { startTestGateway, type TestGateway } from '../../src/testing.ts';
+} from '../../packages/toolgate/src/index.ts';
+import { startTestGateway, type TestGateway } from '../../packages/toolgate/src/testing.ts';
 import { type BackendServer, refusedUrl, startBackendServer } from '../backend/backend-server.ts';
 import { createScratchDatabase, postgresAvailable, type ScratchDatabase } from '../support/pg.ts';
 

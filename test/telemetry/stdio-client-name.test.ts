@@ -5,8 +5,11 @@ import { PassThrough } from 'node:stream';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { type App, createApp } from '../../src/app/create-app.ts';
-import { type StdioTransport, startStdioTransport } from '../../src/transport/stdio-server.ts';
+import { type App, createApp } from '../../packages/toolgate/src/app/create-app.ts';
+import {
+  type StdioTransport,
+  startStdioTransport,
+} from '../../packages/toolgate/src/transport/stdio-server.ts';
 import { newProbeLedger, probeReader, probeTools } from '../gateway/probe-tools.ts';
 import { testToolsDomain } from '../support/start-gateway.ts';
 import { StreamClientTransport } from '../transport/stream-client-transport.ts';

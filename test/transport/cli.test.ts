@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { createTokenVerifier } from '../../src/auth/token-verifier.ts';
+import { createTokenVerifier } from '../../packages/toolgate/src/auth/token-verifier.ts';
 
 const CLI = join(import.meta.dirname, '../../bin/toolgate.mjs');
 const run = (args: string[], env: Record<string, string> = {}) =>

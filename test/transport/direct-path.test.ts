@@ -6,8 +6,8 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { classifyMessage } from '../../src/transport/json-rpc-shape.ts';
-import { MultiplexedTransport } from '../../src/transport/multiplexed-transport.ts';
+import { classifyMessage } from '../../packages/toolgate/src/transport/json-rpc-shape.ts';
+import { MultiplexedTransport } from '../../packages/toolgate/src/transport/multiplexed-transport.ts';
 import { type ProbeLedger, probeReader } from '../gateway/probe-tools.ts';
 import { rawPost } from '../hardening/raw-post.ts';
 import { startProbeGateway } from '../support/probe-gateway.ts';

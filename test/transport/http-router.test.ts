@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { ANY_METHOD, HttpRouter } from '../../src/transport/http-router.ts';
+import { ANY_METHOD, HttpRouter } from '../../packages/toolgate/src/transport/http-router.ts';
 
 describe('the HTTP router', () => {
   const routes = new HttpRouter<string>()

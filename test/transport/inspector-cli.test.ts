@@ -3,8 +3,8 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import type { OutcomeEnvelope } from '../../src/contract/envelope.ts';
-import { ADDRESS_SAMPLES } from '../../src/domains/orders/demo-orders.ts';
+import { ADDRESS_SAMPLES } from '../../packages/domains/src/orders/demo-orders.ts';
+import type { OutcomeEnvelope } from '../../packages/toolgate/src/contract/envelope.ts';
 import { type StartedGateway, startGateway } from '../support/start-gateway.ts';
 
 const require = createRequire(import.meta.url);

@@ -2,7 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import { classifyInboundRequest } from '@modelcontextprotocol/server';
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { legOf } from '../../src/transport/leg-of.ts';
+import { legOf } from '../../packages/toolgate/src/transport/leg-of.ts';
 
 const ENVELOPE = {
   'io.modelcontextprotocol/protocolVersion': '2026-07-28',

@@ -1,6 +1,6 @@
 import type { JSONRPCRequest } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, test } from 'vitest';
-import { MultiplexedTransport } from '../../src/transport/multiplexed-transport.ts';
+import { MultiplexedTransport } from '../../packages/toolgate/src/transport/multiplexed-transport.ts';
 
 const call: JSONRPCRequest = { jsonrpc: '2.0', id: 'c1', method: 'tools/call', params: {} };
 

@@ -1,7 +1,7 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, test } from 'vitest';
-import { DEFAULT_JSON_KEY_LIMIT } from '../../src/transport/json-bounds.ts';
-import { StdioLineTransport } from '../../src/transport/stdio-line-transport.ts';
+import { DEFAULT_JSON_KEY_LIMIT } from '../../packages/toolgate/src/transport/json-bounds.ts';
+import { StdioLineTransport } from '../../packages/toolgate/src/transport/stdio-line-transport.ts';
 import { replies } from './line-replies.ts';
 
 describe('the stdio line transport', () => {

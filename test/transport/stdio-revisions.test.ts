@@ -2,9 +2,12 @@ import { PassThrough } from 'node:stream';
 import { Client as ModernClient } from '@modelcontextprotocol/client';
 import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
-import type { Principal } from '../../src/auth/principal.ts';
-import { simulationOf } from '../../src/external/app-simulation.ts';
-import { type StdioTransport, startStdioTransport } from '../../src/transport/stdio-server.ts';
+import { simulationOf } from '../../packages/simulation/src/app-simulation.ts';
+import type { Principal } from '../../packages/toolgate/src/auth/principal.ts';
+import {
+  type StdioTransport,
+  startStdioTransport,
+} from '../../packages/toolgate/src/transport/stdio-server.ts';
 import { type StartedGateway, startGateway } from '../support/start-gateway.ts';
 import { asClientUnderTest, type ClientUnderTest, roundTrip } from './client-round-trip.ts';
 import { StreamClientTransport } from './stream-client-transport.ts';

@@ -11,11 +11,14 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import type { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { type App, createApp } from '../../src/app/create-app.ts';
-import { loadOrCreateDevKeys } from '../../src/auth/dev-keys.ts';
-import { mintToken } from '../../src/auth/mint-token.ts';
-import { ProtocolError } from '../../src/gateway/protocol-layer.ts';
-import { type StdioTransport, startStdioTransport } from '../../src/transport/stdio-server.ts';
+import { type App, createApp } from '../../packages/toolgate/src/app/create-app.ts';
+import { loadOrCreateDevKeys } from '../../packages/toolgate/src/auth/dev-keys.ts';
+import { mintToken } from '../../packages/toolgate/src/auth/mint-token.ts';
+import { ProtocolError } from '../../packages/toolgate/src/gateway/protocol-layer.ts';
+import {
+  type StdioTransport,
+  startStdioTransport,
+} from '../../packages/toolgate/src/transport/stdio-server.ts';
 import { newProbeLedger, probeReader, probeTools } from '../gateway/probe-tools.ts';
 import { testToolsDomain } from '../support/start-gateway.ts';
 import { replies } from './line-replies.ts';

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { z } from 'zod';
-import type { ToolgateModule } from '../../src/app/module.ts';
-import { withSimulationHooks } from '../../src/external/simulation-hooks.ts';
-import { simulationMigrations, simulationWorld } from '../../src/external/simulation-world.ts';
+import { withSimulationHooks } from '../../packages/simulation/src/simulation-hooks.ts';
+import { simulationMigrations, simulationWorld } from '../../packages/simulation/src/simulation-world.ts';
+import type { ToolgateModule } from '../../packages/toolgate/src/app/module.ts';
 import { newProbeLedger, probeReader, probeTools } from '../gateway/probe-tools.ts';
 import { type StartedGateway, startGateway, TEST_CONTROLLER } from '../support/start-gateway.ts';
 

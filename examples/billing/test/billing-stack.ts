@@ -1,4 +1,4 @@
-import { lstatSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { lstatSync, mkdirSync, mkdtempSync, readlinkSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { mintToken, type Started, startBillingService, startGateway } from './child-processes.ts';
@@ -10,18 +10,24 @@ const EXAMPLE_DIR = join(import.meta.dirname, '..');
 const DB_FILE = 'billing.sqlite';
 const SCOPES = ['billing:read', 'billing:write', 'billing:refund', 'operations:read'];
 
+/** The framework package of this repository, relative to the example's node_modules. */
+const REPOSITORY_PACKAGE = '../../../packages/toolgate';
+
 /**
- * Makes `import … from 'toolgate'` in the example resolve to this repository, as `npm i ../..` would
- * in a copy of the example.
+ * Makes `import … from 'toolgate'` in the example resolve to this repository's framework package, as
+ * `npm i ../../packages/toolgate` would in a copy of the example (there the evaluation harness and the
+ * simulation kit are installed beside it; here the repository's workspaces provide them).
  */
 export function linkToolgatePackage(): void {
   const link = join(EXAMPLE_DIR, 'node_modules/toolgate');
   try {
-    lstatSync(link);
+    if (!lstatSync(link).isSymbolicLink() || readlinkSync(link) === REPOSITORY_PACKAGE) return;
+    // A link from before the packages were split (to the repository root) is replaced.
+    rmSync(link);
   } catch {
     mkdirSync(join(EXAMPLE_DIR, 'node_modules'), { recursive: true });
-    symlinkSync('../../..', link, 'dir');
   }
+  symlinkSync(REPOSITORY_PACKAGE, link, 'dir');
 }
 
 interface StackParts {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { OutcomeEnvelope } from '../../../src/contract/envelope.ts';
-import { changesDomain } from '../../../src/domains/changes/changes-module.ts';
-import { confirmingClient, type ScriptedAnswer } from '../../../src/testing.ts';
+import { changesDomain } from '../../../packages/domains/src/changes/changes-module.ts';
+import type { OutcomeEnvelope } from '../../../packages/toolgate/src/contract/envelope.ts';
+import { confirmingClient, type ScriptedAnswer } from '../../../packages/toolgate/src/testing.ts';
 import { storeTargets } from '../../store/store-targets.ts';
 import { gatewayOnStore } from '../../support/store-gateway.ts';
 import { accepted, askingCall, askThenRun } from '../person-confirms.ts';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { simulationHooksOf } from '../../../src/external/simulation-hooks.ts';
-import { simulationWorld } from '../../../src/external/simulation-world.ts';
+import { simulationHooksOf } from '../../../packages/simulation/src/simulation-hooks.ts';
+import { simulationWorld } from '../../../packages/simulation/src/simulation-world.ts';
 import { storeTargets } from '../../store/store-targets.ts';
 import { callAccepted } from '../person-confirms.ts';
 import {

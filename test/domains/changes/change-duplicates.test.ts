@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { simulationWorld } from '../../../src/external/simulation-world.ts';
+import { simulationWorld } from '../../../packages/simulation/src/simulation-world.ts';
 import { storeTargets } from '../../store/store-targets.ts';
 import { callAccepted } from '../person-confirms.ts';
 import {

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import type { Principal } from '../../../src/auth/principal.ts';
-import { CreationClaims } from '../../../src/domains/changes/change-create-claims.ts';
-import type { PreparedChange } from '../../../src/domains/changes/change-creation.ts';
-import { formatAtOffset } from '../../../src/domains/changes/rfc3339.ts';
-import type { PolicyException } from '../../../src/operations/policy-exceptions.ts';
+import { CreationClaims } from '../../../packages/domains/src/changes/change-create-claims.ts';
+import type { PreparedChange } from '../../../packages/domains/src/changes/change-creation.ts';
+import { formatAtOffset } from '../../../packages/domains/src/changes/rfc3339.ts';
+import type { Principal } from '../../../packages/toolgate/src/auth/principal.ts';
+import type { PolicyException } from '../../../packages/toolgate/src/operations/policy-exceptions.ts';
 import { storeTargets } from '../../store/store-targets.ts';
 import { callAccepted } from '../person-confirms.ts';
 import {

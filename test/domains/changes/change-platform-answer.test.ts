@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { changesDomain } from '../../../src/domains/changes/changes-module.ts';
-import { simulationWorld } from '../../../src/external/simulation-world.ts';
+import { changesDomain } from '../../../packages/domains/src/changes/changes-module.ts';
+import { simulationWorld } from '../../../packages/simulation/src/simulation-world.ts';
 import { storeTargets } from '../../store/store-targets.ts';
 import { gatewayOnStore } from '../../support/store-gateway.ts';
 import { newKey } from './changes-harness.ts';

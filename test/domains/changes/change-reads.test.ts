@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { ChangePlatform } from '../../../src/external/change-platform/change-platform.ts';
-import { simulationHooksOf } from '../../../src/external/simulation-hooks.ts';
-import { simulationWorld } from '../../../src/external/simulation-world.ts';
+import { ChangePlatform } from '../../../packages/domains/src/changes/systems/change-platform/change-platform.ts';
+import { simulationHooksOf } from '../../../packages/simulation/src/simulation-hooks.ts';
+import { simulationWorld } from '../../../packages/simulation/src/simulation-world.ts';
 import { storeTargets } from '../../store/store-targets.ts';
 import {
   call,

@@ -1,9 +1,9 @@
 import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
-import type { OperationHandle } from '../../../src/contract/define-tool.ts';
-import { requestFingerprint } from '../../../src/contract/fingerprint.ts';
-import { simulationWorld } from '../../../src/external/simulation-world.ts';
-import { newOperationId } from '../../../src/operations/operation-id.ts';
+import { simulationWorld } from '../../../packages/simulation/src/simulation-world.ts';
+import type { OperationHandle } from '../../../packages/toolgate/src/contract/define-tool.ts';
+import { requestFingerprint } from '../../../packages/toolgate/src/contract/fingerprint.ts';
+import { newOperationId } from '../../../packages/toolgate/src/operations/operation-id.ts';
 import { storeTargets } from '../../store/store-targets.ts';
 import { callAccepted } from '../person-confirms.ts';
 import {

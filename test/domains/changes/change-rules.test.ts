@@ -1,18 +1,18 @@
 import { describe, expect, it } from 'vitest';
-import type { Principal } from '../../../src/auth/principal.ts';
 import {
   type ChangeRequest,
   evaluateChangeRequest,
   type PolicyFacts,
-} from '../../../src/domains/changes/change-policy.ts';
-import { findCredentials } from '../../../src/domains/changes/credential-scan.ts';
-import { demoServices } from '../../../src/domains/changes/demo-catalog.ts';
-import { nextWindow, windowHolding } from '../../../src/domains/changes/maintenance-windows.ts';
-import { formatAtOffset, offsetMinutesOf } from '../../../src/domains/changes/rfc3339.ts';
-import { approvalFor, assessRisk } from '../../../src/domains/changes/risk-policy.ts';
-import { resolveServices } from '../../../src/domains/changes/service-resolution.ts';
-import type { ChangeFreeze } from '../../../src/external/change-platform/change-freeze-calendar.ts';
-import type { PolicyException } from '../../../src/operations/policy-exceptions.ts';
+} from '../../../packages/domains/src/changes/change-policy.ts';
+import { findCredentials } from '../../../packages/domains/src/changes/credential-scan.ts';
+import { demoServices } from '../../../packages/domains/src/changes/demo-catalog.ts';
+import { nextWindow, windowHolding } from '../../../packages/domains/src/changes/maintenance-windows.ts';
+import { formatAtOffset, offsetMinutesOf } from '../../../packages/domains/src/changes/rfc3339.ts';
+import { approvalFor, assessRisk } from '../../../packages/domains/src/changes/risk-policy.ts';
+import { resolveServices } from '../../../packages/domains/src/changes/service-resolution.ts';
+import type { ChangeFreeze } from '../../../packages/domains/src/changes/systems/change-platform/change-freeze-calendar.ts';
+import type { Principal } from '../../../packages/toolgate/src/auth/principal.ts';
+import type { PolicyException } from '../../../packages/toolgate/src/operations/policy-exceptions.ts';
 
 const payments = demoServices.find((d) => d.service.serviceId === 'payments-api')!;
 const paymentWindows = payments.windows[0]!.rules;

@@ -1,8 +1,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { OutcomeEnvelope } from '../../../src/contract/envelope.ts';
-import { changesDomain } from '../../../src/domains/changes/changes-module.ts';
-import { formatAtOffset } from '../../../src/domains/changes/rfc3339.ts';
-import { confirmingClient } from '../../../src/testing.ts';
+import { changesDomain } from '../../../packages/domains/src/changes/changes-module.ts';
+import { formatAtOffset } from '../../../packages/domains/src/changes/rfc3339.ts';
+import type { OutcomeEnvelope } from '../../../packages/toolgate/src/contract/envelope.ts';
+import { confirmingClient } from '../../../packages/toolgate/src/testing.ts';
 import { type StartedGateway, startGateway } from '../../support/start-gateway.ts';
 
 interface ServiceFixture {

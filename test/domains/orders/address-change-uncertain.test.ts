@@ -1,10 +1,13 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ADDRESS_SAMPLES } from '../../../src/domains/orders/demo-orders.ts';
-import { simulationOf } from '../../../src/external/app-simulation.ts';
-import { simulationHooksOf } from '../../../src/external/simulation-hooks.ts';
-import { simulationWorld } from '../../../src/external/simulation-world.ts';
-import { findTenantOperation, operationView } from '../../../src/operator/operation-listing.ts';
+import { ADDRESS_SAMPLES } from '../../../packages/domains/src/orders/demo-orders.ts';
+import { simulationOf } from '../../../packages/simulation/src/app-simulation.ts';
+import { simulationHooksOf } from '../../../packages/simulation/src/simulation-hooks.ts';
+import { simulationWorld } from '../../../packages/simulation/src/simulation-world.ts';
+import {
+  findTenantOperation,
+  operationView,
+} from '../../../packages/toolgate/src/operator/operation-listing.ts';
 import { storeTargets } from '../../store/store-targets.ts';
 import { resolveAsOperator } from '../../support/operator-review.ts';
 import { newKey, type OrdersHarness, orderId, startOrders } from './orders-app.ts';

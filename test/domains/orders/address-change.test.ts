@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { addressLine } from '../../../src/domains/orders/address-correction-confirmation.ts';
-import { ADDRESS_SAMPLES } from '../../../src/domains/orders/demo-orders.ts';
-import { simulationOf } from '../../../src/external/app-simulation.ts';
-import { addressDigest } from '../../../src/external/postal-address.ts';
-import { simulationHooksOf } from '../../../src/external/simulation-hooks.ts';
-import { simulationWorld } from '../../../src/external/simulation-world.ts';
+import { addressLine } from '../../../packages/domains/src/orders/address-correction-confirmation.ts';
+import { ADDRESS_SAMPLES } from '../../../packages/domains/src/orders/demo-orders.ts';
+import { addressDigest } from '../../../packages/domains/src/orders/systems/postal-address.ts';
+import { simulationOf } from '../../../packages/simulation/src/app-simulation.ts';
+import { simulationHooksOf } from '../../../packages/simulation/src/simulation-hooks.ts';
+import { simulationWorld } from '../../../packages/simulation/src/simulation-world.ts';
 import { storeTargets } from '../../store/store-targets.ts';
 import { relayedDigest } from '../person-confirms.ts';
 import { newKey, type OrdersHarness, orderId, startOrders } from './orders-app.ts';

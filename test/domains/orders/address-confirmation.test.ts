@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import type { OutcomeEnvelope } from '../../../src/contract/envelope.ts';
-import { addressLine } from '../../../src/domains/orders/address-correction-confirmation.ts';
-import { ADDRESS_SAMPLES } from '../../../src/domains/orders/demo-orders.ts';
-import { createOrdersDomain } from '../../../src/domains/orders/orders-domain.ts';
-import type { PostalAddress } from '../../../src/domains/orders/postal-address.ts';
-import { simulationWorld } from '../../../src/external/simulation-world.ts';
-import { confirmingClient, type ScriptedAnswer } from '../../../src/testing.ts';
+import { addressLine } from '../../../packages/domains/src/orders/address-correction-confirmation.ts';
+import { ADDRESS_SAMPLES } from '../../../packages/domains/src/orders/demo-orders.ts';
+import { createOrdersDomain } from '../../../packages/domains/src/orders/orders-domain.ts';
+import type { PostalAddress } from '../../../packages/domains/src/orders/postal-address.ts';
+import { simulationWorld } from '../../../packages/simulation/src/simulation-world.ts';
+import type { OutcomeEnvelope } from '../../../packages/toolgate/src/contract/envelope.ts';
+import { confirmingClient, type ScriptedAnswer } from '../../../packages/toolgate/src/testing.ts';
 import { storeTargets } from '../../store/store-targets.ts';
 import { gatewayOnStore } from '../../support/store-gateway.ts';
 import { accepted, askingCall, relayedDigest } from '../person-confirms.ts';

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { ADDRESS_SAMPLES } from '../../../src/domains/orders/demo-orders.ts';
-import type { PostalAddress } from '../../../src/domains/orders/postal-address.ts';
+import { ADDRESS_SAMPLES } from '../../../packages/domains/src/orders/demo-orders.ts';
+import type { PostalAddress } from '../../../packages/domains/src/orders/postal-address.ts';
 import {
   formatPostalCode,
   normalizeAddress,
-} from '../../../src/external/address-validation/address-normalizer.ts';
-import { judgeAddress } from '../../../src/external/address-validation/address-validation-service.ts';
+} from '../../../packages/domains/src/orders/systems/address-validation/address-normalizer.ts';
+import { judgeAddress } from '../../../packages/domains/src/orders/systems/address-validation/address-validation-service.ts';
 
 const base: PostalAddress = ADDRESS_SAMPLES.clean_us!;
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADDRESS_SAMPLES } from '../../../src/domains/orders/demo-orders.ts';
-import type { PostalAddress } from '../../../src/domains/orders/postal-address.ts';
-import { simulationWorld } from '../../../src/external/simulation-world.ts';
+import { ADDRESS_SAMPLES } from '../../../packages/domains/src/orders/demo-orders.ts';
+import type { PostalAddress } from '../../../packages/domains/src/orders/postal-address.ts';
+import { simulationWorld } from '../../../packages/simulation/src/simulation-world.ts';
 import { storeTargets } from '../../store/store-targets.ts';
 import { newKey, type OrdersHarness, orderId, startOrders } from './orders-app.ts';
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ADDRESS_SAMPLES } from '../../../src/domains/orders/demo-orders.ts';
-import { simulationOf } from '../../../src/external/app-simulation.ts';
+import { ADDRESS_SAMPLES } from '../../../packages/domains/src/orders/demo-orders.ts';
+import { simulationOf } from '../../../packages/simulation/src/app-simulation.ts';
 import { storeTargets } from '../../store/store-targets.ts';
 import { newKey, type OrdersHarness, orderId, startOrders } from './orders-app.ts';
 

@@ -1,15 +1,18 @@
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
-import { ShiftableClock } from '../../../src/app/clock.ts';
-import { type App, createApp } from '../../../src/app/create-app.ts';
-import type { Principal } from '../../../src/auth/principal.ts';
-import type { OutcomeEnvelope } from '../../../src/contract/envelope.ts';
-import { DEMO_ORDERS, demoId } from '../../../src/domains/orders/demo-orders.ts';
-import { createOrdersDomain, type OrdersDomainOptions } from '../../../src/domains/orders/orders-domain.ts';
-import type { PostalAddress } from '../../../src/domains/orders/postal-address.ts';
-import { simulationOf } from '../../../src/external/app-simulation.ts';
-import type { Effect } from '../../../src/external/effects-ledger.ts';
-import { simulationWorld } from '../../../src/external/simulation-world.ts';
+import { DEMO_ORDERS, demoId } from '../../../packages/domains/src/orders/demo-orders.ts';
+import {
+  createOrdersDomain,
+  type OrdersDomainOptions,
+} from '../../../packages/domains/src/orders/orders-domain.ts';
+import type { PostalAddress } from '../../../packages/domains/src/orders/postal-address.ts';
+import { simulationOf } from '../../../packages/simulation/src/app-simulation.ts';
+import type { Effect } from '../../../packages/simulation/src/effects-ledger.ts';
+import { simulationWorld } from '../../../packages/simulation/src/simulation-world.ts';
+import { ShiftableClock } from '../../../packages/toolgate/src/app/clock.ts';
+import { type App, createApp } from '../../../packages/toolgate/src/app/create-app.ts';
+import type { Principal } from '../../../packages/toolgate/src/auth/principal.ts';
+import type { OutcomeEnvelope } from '../../../packages/toolgate/src/contract/envelope.ts';
 import type { StoreTarget } from '../../store/store-targets.ts';
 import { demoPrincipalNamed } from '../demo-principal.ts';
 
@@ -35,7 +38,7 @@ export interface StoredOrder {
   readonly pending_change_id: string | null;
 }
 
-/** The id of a demo order by its label (see src/domains/orders/demo-orders.ts). */
+/** The id of a demo order by its label (see packages/domains/src/orders/demo-orders.ts). */
 export function orderId(label: string): string {
   if (!DEMO_ORDERS.some((o) => o.label === label)) throw new Error(`no demo order ${label}`);
   return demoId('ord_', label);

@@ -1,8 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { OutcomeEnvelope } from '../../../src/contract/envelope.ts';
-import { ADDRESS_SAMPLES } from '../../../src/domains/orders/demo-orders.ts';
-import { createOrdersDomain } from '../../../src/domains/orders/orders-domain.ts';
+import { ADDRESS_SAMPLES } from '../../../packages/domains/src/orders/demo-orders.ts';
+import { createOrdersDomain } from '../../../packages/domains/src/orders/orders-domain.ts';
+import type { OutcomeEnvelope } from '../../../packages/toolgate/src/contract/envelope.ts';
 import { type StartedGateway, startGateway } from '../../support/start-gateway.ts';
 import { newKey } from './orders-app.ts';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { ADDRESS_SAMPLES, demoId } from '../../../src/domains/orders/demo-orders.ts';
-import { createOrdersDomain } from '../../../src/domains/orders/orders-domain.ts';
-import { simulationWorld } from '../../../src/external/simulation-world.ts';
+import { ADDRESS_SAMPLES, demoId } from '../../../packages/domains/src/orders/demo-orders.ts';
+import { createOrdersDomain } from '../../../packages/domains/src/orders/orders-domain.ts';
+import { simulationWorld } from '../../../packages/simulation/src/simulation-world.ts';
 import { storeTargets } from '../../store/store-targets.ts';
 import { resolveAsOperator } from '../../support/operator-review.ts';
 import { gatewayOnStore } from '../../support/store-gateway.ts';

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import type { OutcomeEnvelope } from '../../../src/contract/envelope.ts';
-import { workitemsDomain } from '../../../src/domains/workitems/workitems-module.ts';
-import { simulationOf } from '../../../src/external/app-simulation.ts';
-import { simulationWorld } from '../../../src/external/simulation-world.ts';
-import { confirmingClient, type ScriptedAnswer } from '../../../src/testing.ts';
+import { workitemsDomain } from '../../../packages/domains/src/workitems/workitems-module.ts';
+import { simulationOf } from '../../../packages/simulation/src/app-simulation.ts';
+import { simulationWorld } from '../../../packages/simulation/src/simulation-world.ts';
+import type { OutcomeEnvelope } from '../../../packages/toolgate/src/contract/envelope.ts';
+import { confirmingClient, type ScriptedAnswer } from '../../../packages/toolgate/src/testing.ts';
 import { storeTargets } from '../../store/store-targets.ts';
 import { gatewayOnStore } from '../../support/store-gateway.ts';
 import { demoPrincipalNamed } from '../demo-principal.ts';

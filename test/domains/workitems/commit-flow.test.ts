@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { simulationOf } from '../../../src/external/app-simulation.ts';
-import { simulationWorld } from '../../../src/external/simulation-world.ts';
+import { simulationOf } from '../../../packages/simulation/src/app-simulation.ts';
+import { simulationWorld } from '../../../packages/simulation/src/simulation-world.ts';
 import { storeTargets } from '../../store/store-targets.ts';
 import { demoPrincipalNamed } from '../demo-principal.ts';
 import { callAsPerson, relayedDigest } from '../person-confirms.ts';

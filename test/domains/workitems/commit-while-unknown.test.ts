@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { OutcomeEnvelope } from '../../../src/contract/envelope.ts';
-import { workitemsDomain } from '../../../src/domains/workitems/workitems-module.ts';
-import { simulationWorld } from '../../../src/external/simulation-world.ts';
-import { confirmingClient } from '../../../src/testing.ts';
+import { workitemsDomain } from '../../../packages/domains/src/workitems/workitems-module.ts';
+import { simulationWorld } from '../../../packages/simulation/src/simulation-world.ts';
+import type { OutcomeEnvelope } from '../../../packages/toolgate/src/contract/envelope.ts';
+import { confirmingClient } from '../../../packages/toolgate/src/testing.ts';
 import { storeTargets } from '../../store/store-targets.ts';
 import { resolveAsOperator } from '../../support/operator-review.ts';
 import { gatewayOnStore } from '../../support/store-gateway.ts';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { simulationOf } from '../../../src/external/app-simulation.ts';
-import { simulationHooksOf } from '../../../src/external/simulation-hooks.ts';
+import { simulationOf } from '../../../packages/simulation/src/app-simulation.ts';
+import { simulationHooksOf } from '../../../packages/simulation/src/simulation-hooks.ts';
 import { storeTargets } from '../../store/store-targets.ts';
 import { newKey, startWorkitems, type WorkitemsHarness } from './workitems-app.ts';
 

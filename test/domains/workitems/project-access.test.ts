@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { OutcomeEnvelope } from '../../../src/contract/envelope.ts';
-import { simulationOf } from '../../../src/external/app-simulation.ts';
+import { simulationOf } from '../../../packages/simulation/src/app-simulation.ts';
+import type { OutcomeEnvelope } from '../../../packages/toolgate/src/contract/envelope.ts';
 import { storeTargets } from '../../store/store-targets.ts';
 import { newKey, startWorkitems, type WorkitemsHarness } from './workitems-app.ts';
 

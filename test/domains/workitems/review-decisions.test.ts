@@ -1,7 +1,10 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { simulationOf } from '../../../src/external/app-simulation.ts';
-import { simulationWorld } from '../../../src/external/simulation-world.ts';
-import { resolveDepsOf, resolveOperation } from '../../../src/operator/resolve-operation.ts';
+import { simulationOf } from '../../../packages/simulation/src/app-simulation.ts';
+import { simulationWorld } from '../../../packages/simulation/src/simulation-world.ts';
+import {
+  resolveDepsOf,
+  resolveOperation,
+} from '../../../packages/toolgate/src/operator/resolve-operation.ts';
 import { storeTargets } from '../../store/store-targets.ts';
 import { resolveAsOperator } from '../../support/operator-review.ts';
 import { demoPrincipalNamed } from '../demo-principal.ts';

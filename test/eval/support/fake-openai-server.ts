@@ -1,9 +1,9 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { ReferenceStep, Scenario } from '../../../src/eval/scenario-schema.ts';
-import { renderTemplates } from '../../../src/eval/template.ts';
-import { pathMismatches } from '../../../src/eval/value-matcher.ts';
+import type { ReferenceStep, Scenario } from '../../../packages/eval/src/scenario-schema.ts';
+import { renderTemplates } from '../../../packages/eval/src/template.ts';
+import { pathMismatches } from '../../../packages/eval/src/value-matcher.ts';
 
 /** What the fake model replays for one scenario: recorded steps (by default its reference trajectory). */
 export interface FakeScript {

@@ -1,4 +1,3 @@
-import { defineErrorCodes, defineTool, type ModuleContext, outcome, type ToolgateModule } from 'toolgate';
 import {
   ExternalOutcomeUnknownError,
   ExternalUnavailableError,
@@ -6,7 +5,8 @@ import {
   throughFaults,
   withSimulation,
   withSimulationHooks,
-} from 'toolgate/testing';
+} from '@toolgate/simulation';
+import { defineErrorCodes, defineTool, type ModuleContext, outcome, type ToolgateModule } from 'toolgate';
 import { z } from 'zod';
 
 /**

@@ -1,8 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { InProcessWorld } from '../../../src/eval/in-process-world.ts';
-import { loadScenarios } from '../../../src/eval/scenario-loader.ts';
+import { InProcessWorld } from '../../../packages/eval/src/in-process-world.ts';
+import { loadScenarios } from '../../../packages/eval/src/scenario-loader.ts';
 import { lampsDomain } from './lamps-domain.ts';
 
 export const LAMP_SCENARIOS = join(import.meta.dirname, '..', 'scenarios');

@@ -1,12 +1,12 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { changesDomain } from '../../../src/domains/changes/changes-module.ts';
-import { DEMO_POLICY_DIR } from '../../../src/domains/demo-policies.ts';
-import { ordersDomain } from '../../../src/domains/orders/orders-domain.ts';
-import { workitemsDomain } from '../../../src/domains/workitems/workitems-module.ts';
-import { InProcessWorld } from '../../../src/eval/in-process-world.ts';
-import { loadScenarios } from '../../../src/eval/scenario-loader.ts';
+import { changesDomain } from '../../../packages/domains/src/changes/changes-module.ts';
+import { DEMO_POLICY_DIR } from '../../../packages/domains/src/demo-policies.ts';
+import { ordersDomain } from '../../../packages/domains/src/orders/orders-domain.ts';
+import { workitemsDomain } from '../../../packages/domains/src/workitems/workitems-module.ts';
+import { InProcessWorld } from '../../../packages/eval/src/in-process-world.ts';
+import { loadScenarios } from '../../../packages/eval/src/scenario-loader.ts';
 
 export const SCENARIO_ROOT = join(import.meta.dirname, '..', '..', '..', 'eval', 'scenarios');
 

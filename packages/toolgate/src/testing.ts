@@ -1,0 +1,13 @@
+/**
+ * toolgate/testing: what a team needs to test its own tools in-process against a real store: a
+ * gateway over real HTTP with dev tokens and a client whose user answers confirmations from a script.
+ * The simulation kit for a team's own simulated dependency (a fault injector, an effects ledger, the
+ * fault gate) is the package @toolgate/simulation. The project's own tests use the same helpers.
+ * Every name is documented in docs/api.md.
+ */
+
+export type { TokenSubject } from './auth/token-claims.ts';
+export type { AskedQuestion, ConfirmingClient, ScriptedAnswer } from './testing/confirming-client.ts';
+export { confirmingClient } from './testing/confirming-client.ts';
+export type { PrincipalRef, TestGateway, TestGatewayOptions } from './testing/test-gateway.ts';
+export { startTestGateway, TEST_CONTROLLER, toolsModule } from './testing/test-gateway.ts';

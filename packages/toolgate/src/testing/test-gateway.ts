@@ -1,0 +1,225 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { DemoPrincipal } from '@toolgate/simulation';
+import { type Logger, pino } from 'pino';
+import { ShiftableClock } from '../app/clock.ts';
+import { type App, type AppConfig, createApp } from '../app/create-app.ts';
+import type { ToolgateModule } from '../app/module.ts';
+import { loadOrCreateDevKeys } from '../auth/dev-keys.ts';
+import { type MintOptions, mintToken } from '../auth/mint-token.ts';
+import type { TokenSubject } from '../auth/token-claims.ts';
+import { consoleRoutes } from '../console/console-routes.ts';
+import type { AnyToolDefinition } from '../contract/define-tool.ts';
+import type { OutcomeEnvelope } from '../contract/envelope.ts';
+import type { OperationRecord } from '../operations/operation-record.ts';
+import { operatorRoutes } from '../operator/operator-routes.ts';
+import { type HttpTransportOptions, startHttpTransport } from '../transport/http-server.ts';
+import { loadSimulationKit, requireSimulationKit } from './simulation-kit.ts';
+
+/** A principal by its demo name (see the simulation kit's simulationOf(app).principals), or explicit claims. */
+export type PrincipalRef = string | TokenSubject;
+
+export interface TestGatewayOptions {
+  /** Modules to serve. */
+  readonly modules?: readonly ToolgateModule[];
+  /** Tools to serve as one more module (with these demo principals, if given). */
+  readonly tools?: readonly AnyToolDefinition[];
+  readonly principals?: readonly DemoPrincipal[];
+  /** postgres://... of a database the test created; SQLite in a temp dir otherwise. */
+  readonly databaseUrl?: string;
+  /** Mount /test-api/* (the simulation kit's test API) for modules with simulation hooks. */
+  readonly testApi?: boolean;
+  /** Seed the simulated modules' demo world (default true). */
+  readonly seed?: boolean;
+  /** The app's settings; its clock is a ShiftableClock (tests shift it) unless one is given. */
+  readonly app?: Partial<
+    Pick<
+      AppConfig,
+      | 'retentionSeconds'
+      | 'backgroundJobs'
+      | 'clock'
+      | 'operations'
+      | 'tracing'
+      | 'tasksPageSize'
+      | 'operatorConfirmationTtlSeconds'
+      | 'limits'
+      | 'policyDir'
+    >
+  >;
+  /** Where logs go; silent unless TOOLGATE_TEST_LOG_LEVEL is set. */
+  readonly logger?: Logger;
+  readonly http?: Partial<
+    Pick<
+      HttpTransportOptions,
+      'localPrincipalToken' | 'bodyLimitBytes' | 'allowedHosts' | 'toolsPageSize' | 'confirmationTtlSeconds'
+    >
+  >;
+}
+
+export interface TestGateway {
+  /** The MCP endpoint. */
+  readonly url: string;
+  /** The server origin, for /healthz, /test-api/... */
+  readonly origin: string;
+  readonly app: App;
+  readonly dataDir: string;
+  /** A dev token this gateway accepts; `options` can make it expired, not yet valid, or for another audience. */
+  tokenFor(principal: PrincipalRef, options?: Partial<MintOptions>): Promise<string>;
+  /** A connected MCP SDK client sending the principal's bearer token; closed with the gateway. */
+  client(principal: PrincipalRef): Promise<Client>;
+  /** One tools/call over MCP as the principal, answering the outcome envelope (structuredContent). */
+  callTool(principal: PrincipalRef, name: string, args?: Record<string, unknown>): Promise<OutcomeEnvelope>;
+  /** The stored operation record (status, outcome, attempts), straight from the store. */
+  operation(operationId: string): Promise<OperationRecord | null>;
+  /** An HTTP request to the test API as a `test:control` principal. */
+  testApi(method: string, path: string, body?: unknown): Promise<{ status: number; body: unknown }>;
+  close(): Promise<void>;
+}
+
+/** The principal the test API helper acts as. */
+export const TEST_CONTROLLER: TokenSubject = {
+  sub: 'test-controller',
+  tenant: 'test',
+  actor: 'operator',
+  scopes: ['test:control'],
+};
+
+/**
+ * Starts a complete gateway in this process, as `toolgate serve` would: a real store (SQLite in a temp
+ * dir, or the PostgreSQL database given), MCP over real HTTP on a free loopback port, dev tokens.
+ * Everything is removed by close().
+ */
+export async function startTestGateway(options: TestGatewayOptions = {}): Promise<TestGateway> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'toolgate-test-'));
+  const modules = [...(options.modules ?? [])];
+  if (options.tools || options.principals)
+    modules.push(toolsModule(options.tools ?? [], options.principals ?? []));
+  const app = await createApp({
+    dataDir,
+    databaseUrl: options.databaseUrl,
+    logger: options.logger ?? pino({ level: process.env.TOOLGATE_TEST_LOG_LEVEL ?? 'silent' }),
+    clock: new ShiftableClock(),
+    modules,
+    ...options.app,
+  }).catch((error: unknown) => {
+    rmSync(dataDir, { recursive: true, force: true });
+    throw error;
+  });
+  // The simulation kit brings the demo world: its seed, its principals by name and the test API.
+  // Without it installed nothing served is simulated: there is nothing to seed and no one to name.
+  const kit = options.testApi
+    ? await requireSimulationKit("startTestGateway's test API")
+    : await loadSimulationKit();
+  const simulation = kit?.simulationOf(app);
+  if (simulation && (options.seed ?? true))
+    await simulation.seed().catch(async (error: unknown) => {
+      await app.close();
+      rmSync(dataDir, { recursive: true, force: true });
+      throw error;
+    });
+  const keys = { kind: 'dev', dataDir } as const;
+  const http = await startHttpTransport(app, {
+    port: 0,
+    keys,
+    routes: [operatorRoutes(app), ...(kit && options.testApi ? [kit.testApiRoutes(app, { keys })] : [])],
+    publicRoutes: [consoleRoutes()],
+    ...options.http,
+  }).catch(async (error: unknown) => {
+    await app.close();
+    throw error;
+  });
+  const devKeys = await loadOrCreateDevKeys(dataDir);
+  const clients: Client[] = [];
+  const byPrincipal = new Map<string, Promise<Client>>();
+
+  const subjectOf = (principal: PrincipalRef): TokenSubject => {
+    if (typeof principal !== 'string') return principal;
+    const demo = simulation?.principals.find((p) => p.name === principal);
+    if (!kit || !demo) {
+      const known = simulation?.principals.map((p) => p.name) ?? [];
+      throw new Error(`no demo principal named ${principal}; known: ${known}`);
+    }
+    return kit.demoTokenSubject(demo);
+  };
+  const tokenFor = (principal: PrincipalRef, mint: Partial<MintOptions> = {}) =>
+    mintToken(devKeys, subjectOf(principal), { audience: http.resource, ...mint });
+  const client = async (principal: PrincipalRef) => {
+    const token = await tokenFor(principal);
+    const transport = new StreamableHTTPClientTransport(new URL(http.url), {
+      requestInit: { headers: { authorization: `Bearer ${token}` } },
+    });
+    const connected = new Client({ name: 'toolgate-test', version: '0.0.0' });
+    await connected.connect(transport);
+    clients.push(connected);
+    return connected;
+  };
+  const origin = new URL(http.url).origin;
+
+  return {
+    url: http.url,
+    origin,
+    app,
+    dataDir,
+    tokenFor,
+    client,
+    async callTool(principal, name, args = {}) {
+      const key = typeof principal === 'string' ? principal : JSON.stringify(principal);
+      let pending = byPrincipal.get(key);
+      if (!pending) {
+        pending = client(principal);
+        byPrincipal.set(key, pending);
+      }
+      const result = await (await pending).callTool({ name, arguments: args });
+      if (!result.structuredContent) throw new Error(`${name} answered without structuredContent`);
+      return result.structuredContent as OutcomeEnvelope;
+    },
+    operation: (operationId) => app.operations.store.findById(operationId),
+    async testApi(method, path, body) {
+      const token = await tokenFor(TEST_CONTROLLER);
+      const response = await fetch(new URL(path, origin), {
+        method,
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      const text = await response.text();
+      return { status: response.status, body: text ? (JSON.parse(text) as unknown) : null };
+    },
+    async close() {
+      try {
+        await Promise.allSettled(clients.map((c) => c.close()));
+        await http.close();
+        await app.close();
+      } finally {
+        rmSync(dataDir, { recursive: true, force: true });
+      }
+    },
+  };
+}
+
+/** Serves tools as a module with no tables; with demo principals, as a simulated module with no world. */
+export function toolsModule(
+  tools: readonly AnyToolDefinition[],
+  principals: readonly DemoPrincipal[] = [],
+): ToolgateModule {
+  return {
+    name: 'tools',
+    async create() {
+      if (principals.length === 0) return { tools };
+      const kit = await requireSimulationKit('serving tools with demo principals');
+      return kit.withSimulationHooks(
+        { tools },
+        {
+          principals,
+          async seed() {},
+          async reset() {},
+          async fixtures() {
+            return {};
+          },
+        },
+      );
+    },
+  };
+}
