@@ -2,11 +2,11 @@ import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 
 /**
- * Vitest global setup: compiles src/ to dist/ when dist/ was not compiled from the sources as they are
- * (scripts/build-dist.mjs keeps their digest in dist/), so that every test spawning the `toolgate`
- * command (bin/toolgate.mjs runs dist/) exercises the sources under test, not a stale build, and a run
- * right after `npm run build` compiles nothing. Type errors do not stop the emit (`npm run check`
- * reports them); they are only echoed here.
+ * Vitest global setup: compiles each workspace package's src/ to its dist/ when that dist/ was not
+ * compiled from the sources as they are (scripts/build-dist.mjs keeps their digest in dist/), so that
+ * every test spawning the `toolgate` command (bin/toolgate.mjs runs the packages' dist/) exercises the
+ * sources under test, not a stale build, and a run right after `npm run build` compiles nothing. The
+ * compile does not type-check (`npm run check` does); what it reports is only echoed here.
  */
 export default function buildDist(): void {
   const root = join(import.meta.dirname, '../..');
