@@ -40,7 +40,7 @@ const FIRST_POLL_MS = 10;
 const MAX_POLL_MS = 100;
 
 /**
- * Layer 5 on a durable store (DESIGN.md section 4). One INSERT ... ON CONFLICT DO NOTHING decides
+ * The idempotency layer on a durable store (DESIGN.md section 4). One INSERT ... ON CONFLICT DO NOTHING decides
  * which delivery executes; every other delivery of the same key joins the stored record: replays
  * its outcome, waits briefly for it, or is refused when its request differs.
  */

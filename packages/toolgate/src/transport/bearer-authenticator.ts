@@ -29,7 +29,7 @@ export function bearerToken(header: string, known: (token: string) => boolean): 
 }
 
 /**
- * Layer 2 at the HTTP edge: every request to a protected path carries a verified bearer token, or
+ * The identity layer at the HTTP edge: every request to a protected path carries a verified bearer token, or
  * (only when configured, on loopback) acts as the local principal. Tokens are never logged.
  */
 export class BearerAuthenticator {
