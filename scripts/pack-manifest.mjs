@@ -1,8 +1,10 @@
 // Runs around `npm pack` of a workspace package (prepack strip, postpack restore), in its directory:
 // the packed package.json carries no scripts, so installing the package runs none and lists none for
 // a consumer's script review, and its exports carry no `toolgate-source` condition, which points this
-// repository's type check and tests at the TypeScript sources (src/ is not packed).
-import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+// repository's type check and tests at the TypeScript sources (src/ is not packed). A private
+// workspace package (the reference demo) is never published, so no packed manifest names it.
+import { existsSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 
 const MANIFEST = 'package.json';
 const KEPT = 'package.json.unpacked';
@@ -18,6 +20,22 @@ function withoutSource(exports) {
   );
 }
 
+/** Names of the private packages beside this one in the workspace. */
+function privateSiblings() {
+  return readdirSync('..').flatMap((dir) => {
+    const manifest = join('..', dir, 'package.json');
+    if (!existsSync(manifest)) return [];
+    const { name, private: isPrivate } = JSON.parse(readFileSync(manifest, 'utf8'));
+    return isPrivate === true ? [name] : [];
+  });
+}
+
+/** A name-to-value map without the names given. */
+function without(map, names) {
+  if (map === undefined) return undefined;
+  return Object.fromEntries(Object.entries(map).filter(([name]) => !names.includes(name)));
+}
+
 if (process.argv[2] === 'restore') {
   if (existsSync(KEPT)) renameSync(KEPT, MANIFEST);
 } else {
@@ -25,6 +43,10 @@ if (process.argv[2] === 'restore') {
   if (existsSync(KEPT)) renameSync(KEPT, MANIFEST);
   const text = readFileSync(MANIFEST, 'utf8');
   const { scripts: _scripts, exports, ...published } = JSON.parse(text);
+  const unpublished = privateSiblings();
+  for (const field of ['dependencies', 'peerDependencies', 'peerDependenciesMeta', 'optionalDependencies']) {
+    if (published[field] !== undefined) published[field] = without(published[field], unpublished);
+  }
   writeFileSync(KEPT, text);
   writeFileSync(MANIFEST, `${JSON.stringify({ ...published, exports: withoutSource(exports) }, null, 2)}\n`);
 }
