@@ -49,6 +49,19 @@ describe('importPart', () => {
     await expect(importPart(EVAL_HARNESS, () => Promise.reject(other))).rejects.toBe(other);
   });
 
+  test('a peer the harness needs and npm left out is named in the same one line', async () => {
+    const harness = '/p/node_modules/@toolgate/eval/dist';
+    const kit = () => Promise.reject(notFound('@toolgate/simulation', `${harness}/in-process-world.js`));
+    const error = await importPart(EVAL_HARNESS, kit).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(PartMissingError);
+    expect((error as Error).message).toBe(
+      'the evaluation harness needs the simulation kit, which is not installed; install it with: npm install --save-dev @toolgate/simulation',
+    );
+    // The demo declares no such peer: its missing kit stays the loader's own error.
+    const demoKit = notFound('@toolgate/simulation', '/p/node_modules/@toolgate/domains/dist/index.js');
+    await expect(importPart(REFERENCE_DEMO, () => Promise.reject(demoKit))).rejects.toBe(demoKit);
+  });
+
   test('a present part is the module itself', async () => {
     const entry = { runEvaluation: () => 'ran' };
     expect(await importPart(EVAL_HARNESS, () => Promise.resolve(entry))).toBe(entry);

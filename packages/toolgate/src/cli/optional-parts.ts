@@ -10,12 +10,24 @@ export interface OptionalPart {
   readonly remedy: string;
   /** The part's package; a module missing inside the installed part is another failure. */
   readonly entry: string;
+  /**
+   * Peer packages the part needs beside it, with how to install each: a peer npm left out (an
+   * optional peer, an older npm) is named in the same one line rather than as a loader error.
+   */
+  readonly peers?: readonly { readonly entry: string; readonly name: string; readonly remedy: string }[];
 }
 
 export const EVAL_HARNESS: OptionalPart = {
   name: 'the evaluation harness',
   remedy: 'install it with: npm install --save-dev @toolgate/eval',
   entry: '@toolgate/eval',
+  peers: [
+    {
+      entry: '@toolgate/simulation',
+      name: 'the simulation kit',
+      remedy: 'install it with: npm install --save-dev @toolgate/simulation',
+    },
+  ],
 };
 
 export const REFERENCE_DEMO: OptionalPart = {
@@ -37,6 +49,10 @@ export async function importPart<T>(part: OptionalPart, importer: () => Promise<
     const missing = missingModule(error);
     if (missing === part.entry) {
       throw new PartMissingError(`${part.name} is not installed; ${part.remedy}`);
+    }
+    const peer = part.peers?.find((p) => p.entry === missing);
+    if (peer) {
+      throw new PartMissingError(`${part.name} needs ${peer.name}, which is not installed; ${peer.remedy}`);
     }
     throw error;
   }
