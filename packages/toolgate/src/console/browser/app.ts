@@ -8,6 +8,7 @@ import type {
   ApiReply,
   ConfirmationQuestionView,
   ExceptionEntry,
+  OperationStatus,
   OperationView,
   OperatorAnswers,
   Refusal,
@@ -273,6 +274,7 @@ async function answerConfirmation(
   route();
 }
 
+/** The status filter's choices, in the order an operator reads them ('' for any). */
 const STATUSES = [
   '',
   'in_progress',
@@ -284,7 +286,11 @@ const STATUSES = [
   'failed',
   'outcome_unknown',
   'needs_review',
-];
+] as const satisfies readonly ('' | OperationStatus)[];
+// Every status the store records is a choice: a new one is a type error here, not a missing filter.
+const EVERY_STATUS_LISTED: Exclude<OperationStatus, (typeof STATUSES)[number]> extends never ? true : never =
+  true;
+void EVERY_STATUS_LISTED;
 
 async function showOperations(view: HTMLElement, params: URLSearchParams) {
   const form = el(

@@ -4,6 +4,7 @@
  */
 
 import type { StoredAuditEntry } from '../../operations/audit-log.ts';
+import type { OperationStatus } from '../../operations/operation-record.ts';
 import type { PolicyException } from '../../operations/policy-exceptions.ts';
 import type { ActivityHistory } from '../../operator/activity-history.ts';
 import type { ConfirmationQuestionView } from '../../operator/answer-confirmation.ts';
@@ -13,7 +14,7 @@ import type { QueryProblem } from '../../operator/operator-query.ts';
 import type { DecisionView } from '../../operator/resolve-operation.ts';
 import type { ToolCatalogEntry } from '../../operator/tool-catalog-view.ts';
 
-export type { ActivityHistory, ConfirmationQuestionView, OperationView, ToolCatalogEntry };
+export type { ActivityHistory, ConfirmationQuestionView, OperationStatus, OperationView, ToolCatalogEntry };
 
 /** The fields of a refusal the console shows: a message, or the problems of a request it sent. */
 export interface Refusal {
