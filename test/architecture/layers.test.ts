@@ -18,6 +18,7 @@ const LAYERS = {
     'console',
     'contract',
     'contract-artifacts',
+    'exceptions',
     'gateway',
     'operations',
     'operator',

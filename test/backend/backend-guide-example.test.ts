@@ -15,6 +15,7 @@ import { outcome } from '../../packages/toolgate/src/contract/outcome.ts';
 import { idempotencyKeySchema } from '../../packages/toolgate/src/contract/schema-helpers.ts';
 import { ToolRegistry } from '../../packages/toolgate/src/contract/tool-registry.ts';
 import { outcomeContractProblems } from '../../packages/toolgate/src/gateway/output-layer.ts';
+import { noExceptions } from '../support/no-exceptions.ts';
 import { startBackendServer } from './backend-server.ts';
 
 // The guide's example runs here against a real service, and the guide must show exactly this code.
@@ -146,6 +147,7 @@ const toolContext = (): ToolContext => ({
   deadline: Date.now() + 5_000,
   correlationId: 'corr-guide',
   annotate: () => undefined,
+  exceptions: noExceptions,
   operation: handle,
   confirmation: null,
   log: pino({ level: 'silent' }),

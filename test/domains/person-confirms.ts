@@ -7,6 +7,7 @@ import type { OutcomeEnvelope } from '../../packages/toolgate/src/contract/envel
 import type { ToolOutcome } from '../../packages/toolgate/src/contract/outcome.ts';
 import type { RegisteredTool } from '../../packages/toolgate/src/contract/tool-registry.ts';
 import type { ConfirmationQuestion } from '../../packages/toolgate/src/gateway/confirmation-layer.ts';
+import { noExceptions } from '../support/no-exceptions.ts';
 import { MODERN, postModern, type WireAnswer } from '../tasks/extension-client.ts';
 
 /** What the person answers when a call asks them (a choice names the option's value). */
@@ -164,6 +165,7 @@ export async function askThenRun(
       deadline: Date.now() + 5_000,
       correlationId,
       annotate: () => undefined,
+      exceptions: noExceptions,
       operation,
       confirmation,
       log: pino({ level: 'silent' }),

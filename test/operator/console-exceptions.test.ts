@@ -27,12 +27,10 @@ describe.runIf(existsSync(CHROMIUM))('exceptions in the operator console (Chromi
   const stored = () =>
     gw.app.db.query<{
       exception_id: string;
-      service_id: string;
+      target: string;
       granted_by: string;
       revoked_by: string | null;
-    }>(
-      'SELECT exception_id, service_id, granted_by, revoked_by FROM policy_exceptions ORDER BY exception_id',
-    );
+    }>('SELECT exception_id, target, granted_by, revoked_by FROM granted_exceptions ORDER BY exception_id');
 
   it('an approver grants an exception, sees it listed, and revokes it; a bad grant stores nothing', async () => {
     const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
@@ -49,6 +47,7 @@ describe.runIf(existsSync(CHROMIUM))('exceptions in the operator console (Chromi
 
     const now = gw.app.clock.now();
     await page.getByLabel('Service id').fill('payments-api');
+    await page.getByLabel('Environment').selectOption('production');
     await page.getByLabel('Starts (UTC)').fill(local(now + 4 * H));
     await page.getByLabel('Ends (UTC)').fill(local(now + 2 * H));
     await page.getByLabel(/^Reason/).fill('Card network certificate rotation agreed with the vendor');
@@ -62,9 +61,10 @@ describe.runIf(existsSync(CHROMIUM))('exceptions in the operator console (Chromi
     await page.getByRole('button', { name: 'Grant exception' }).click();
     await expect.poll(() => page.getByRole('heading', { name: 'Exceptions (1)' }).count()).toBe(1);
     const [granted] = await stored();
-    expect(granted).toMatchObject({ service_id: 'payments-api', granted_by: 'appr.chen', revoked_by: null });
+    expect(granted).toMatchObject({ granted_by: 'appr.chen', revoked_by: null });
+    expect(JSON.parse(granted!.target)).toEqual({ environment: 'production', service_id: 'payments-api' });
     expect(await page.getByRole('status').textContent()).toBe(
-      `Granted ${granted!.exception_id} for payments-api (production).`,
+      `Granted ${granted!.exception_id} for environment: production, service_id: payments-api.`,
     );
     const row = page.getByRole('row').filter({ hasText: granted!.exception_id });
     expect(await row.textContent()).toContain('scheduled');
@@ -85,7 +85,9 @@ describe.runIf(existsSync(CHROMIUM))('exceptions in the operator console (Chromi
     await page.getByLabel('Ends (UTC)').fill(local(now + 2 * H));
     await page.getByLabel(/^Reason/).fill('A service that is not in this catalog');
     await page.getByRole('button', { name: 'Grant exception' }).click();
-    await expect.poll(() => page.getByRole('alert').textContent()).toContain('no service no-such-service');
+    await expect
+      .poll(() => page.getByRole('alert').textContent())
+      .toContain('Nothing in your tenant matches service_id: no-such-service, environment: production');
     expect(await stored()).toHaveLength(1);
     expect(problems).toEqual([]);
     await page.close();

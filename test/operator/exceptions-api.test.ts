@@ -49,7 +49,7 @@ for (const target of storeTargets) {
     });
     const stored = () =>
       suite.gw.app.db.query<{ exception_id: string; tenant: string; revoked_by: string | null }>(
-        'SELECT exception_id, tenant, revoked_by FROM policy_exceptions ORDER BY exception_id',
+        'SELECT exception_id, tenant, revoked_by FROM granted_exceptions ORDER BY exception_id',
       );
     const audited = () =>
       suite.gw.app.db.query<{ action: string; subject: string; tenant: string; detail: string }>(

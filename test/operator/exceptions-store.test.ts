@@ -31,16 +31,14 @@ for (const target of storeTargets) {
     const query = (overrides: Partial<ExceptionQuery> = {}): ExceptionQuery => ({
       tenant: 'acme',
       kind: 'maintenance_window',
-      serviceId: 'payments-api',
-      environment: 'production',
+      target: { environment: 'production', service_id: 'payments-api' },
       at: T,
       ...overrides,
     });
     const grant = (by: Principal = approver) =>
       exceptions().grant(by, {
         kind: 'maintenance_window',
-        service_id: 'payments-api',
-        environment: 'production',
+        target: { environment: 'production', service_id: 'payments-api' },
         starts_at: T,
         ends_at: T + 2 * H,
         reason: 'Vendor certificate rotation',
@@ -55,8 +53,12 @@ for (const target of storeTargets) {
       expect(await ids(query({ at: T - 1 }))).toEqual([]);
       expect(await ids(query({ at: T + 2 * H }))).toEqual([]);
       expect(await ids(query({ tenant: 'globex' }))).toEqual([]);
-      expect(await ids(query({ serviceId: 'checkout-web' }))).toEqual([]);
-      expect(await ids(query({ environment: 'staging' }))).toEqual([]);
+      expect(await ids(query({ target: { environment: 'production', service_id: 'checkout-web' } }))).toEqual(
+        [],
+      );
+      expect(await ids(query({ target: { environment: 'staging', service_id: 'payments-api' } }))).toEqual(
+        [],
+      );
       await exceptions().revoke(approver, granted.exception_id);
       expect(await ids(query())).toEqual([]);
       expect(await exceptions().find('acme', granted.exception_id)).toMatchObject({

@@ -31,7 +31,7 @@ const EXCEPTION_POLICY = `@id("production-only-under-exception")
 forbid (principal, action == Action::"change_create", resource is Service)
 when {
   context.input.environment == "production" &&
-  context.facts.maintenance_exceptions.isEmpty()
+  context.facts.exceptions.isEmpty()
 };
 `;
 
@@ -98,8 +98,7 @@ for (const target of storeTargets) {
       const { request, startAt } = insideWindow();
       await app.operations.exceptions.grant(approver, {
         kind: 'maintenance_window',
-        service_id: 'payments-api',
-        environment: 'production',
+        target: { environment: 'production', service_id: 'payments-api' },
         starts_at: startAt - H,
         ends_at: startAt + H,
         reason: 'Certificate rotation agreed with the card network',
@@ -113,8 +112,7 @@ for (const target of storeTargets) {
       const { request, startAt } = insideWindow();
       await app.operations.exceptions.grant(approver, {
         kind: 'maintenance_window',
-        service_id: 'payments-api',
-        environment: 'production',
+        target: { environment: 'production', service_id: 'payments-api' },
         starts_at: startAt + 2 * H,
         ends_at: startAt + 3 * H,
         reason: 'A later rotation window agreed with the card network',

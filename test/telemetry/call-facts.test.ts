@@ -101,8 +101,7 @@ for (const target of storeTargets) {
       const startAt = Date.parse(String(request.start_time)) - 30 * 60_000 + 5 * H;
       const exception = await app.operations.exceptions.grant(approver, {
         kind: 'maintenance_window',
-        service_id: 'payments-api',
-        environment: 'production',
+        target: { environment: 'production', service_id: 'payments-api' },
         starts_at: startAt - H,
         ends_at: startAt + 2 * H,
         reason: 'Card network certificate rotation agreed with the vendor',

@@ -1,4 +1,4 @@
-import type { AnyToolDefinition, PolicyEntity, PolicyHookContext } from 'toolgate';
+import type { AnyToolDefinition, HonouredException, PolicyEntity, PolicyHookContext } from 'toolgate';
 
 /** Resolves what a call acts on for the policies; null when the caller's tenant holds no such thing. */
 export type PolicyResourceHook = (
@@ -14,13 +14,10 @@ export function withPolicyResource<T extends AnyToolDefinition>(
   return Object.freeze({ ...tool, policyResource });
 }
 
-/** Looks up the facts a tool's policies read as `context.facts`. */
-export type PolicyFactsHook = (
-  input: Record<string, unknown>,
-  ctx: PolicyHookContext,
-) => Promise<Readonly<Record<string, unknown>>>;
-
-/** The tool with its policy facts hook: the same contract (nothing an agent sees changes). */
-export function withPolicyFacts<T extends AnyToolDefinition>(tool: T, policyFacts: PolicyFactsHook): T {
-  return Object.freeze({ ...tool, policyFacts });
+/** The tool with the exception kinds it honours (its policies read those in force as `context.facts.exceptions`). */
+export function withHonouredExceptions<T extends AnyToolDefinition>(
+  tool: T,
+  exceptions: readonly HonouredException[],
+): T {
+  return Object.freeze({ ...tool, exceptions });
 }

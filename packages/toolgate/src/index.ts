@@ -42,6 +42,7 @@ export type {
 // Tool contracts.
 export type {
   AnyToolDefinition,
+  HonouredException,
   Mutation,
   OperationHandle,
   OperationSnapshot,
@@ -65,12 +66,18 @@ export type { TextSchemaOptions } from './contract/schema-helpers.ts';
 export { cursorSchema, idempotencyKeySchema, pageSizeSchema, textSchema } from './contract/schema-helpers.ts';
 export type { ToolContractProblem } from './contract/tool-contract-error.ts';
 export { ToolContractError } from './contract/tool-contract-error.ts';
+// Exceptions people grant to a module's rules (docs/exceptions.md).
+export type {
+  ExceptionDefinition,
+  ExceptionSpec,
+  ExceptionTargetCheck,
+} from './exceptions/define-exception.ts';
+export { defineException, ExceptionDefinitionError } from './exceptions/define-exception.ts';
+export type { ActiveException, ExceptionMoment, ToolExceptions } from './exceptions/tool-exceptions.ts';
 export type { OperationsTuning } from './operations/operations-tuning.ts';
 export type {
-  ExceptionKind,
   ExceptionQuery,
-  ExceptionTargetCheck,
-  ExceptionTargets,
+  ExceptionTarget,
   ExceptionUse,
   ModuleExceptions,
   PolicyException,

@@ -38,8 +38,7 @@ for (const target of storeTargets) {
     function grant(by: Principal, startAt: number): Promise<PolicyException> {
       return app().operations.exceptions.grant(by, {
         kind: 'maintenance_window',
-        service_id: 'payments-api',
-        environment: 'production',
+        target: { environment: 'production', service_id: 'payments-api' },
         starts_at: startAt - H,
         ends_at: startAt + 2 * H,
         reason: 'Card network certificate rotation agreed with the vendor',
@@ -153,8 +152,7 @@ for (const target of storeTargets) {
       await grant(approver, startAt + 6 * H);
       await app().operations.exceptions.grant(approver, {
         kind: 'maintenance_window',
-        service_id: 'checkout-web',
-        environment: 'production',
+        target: { environment: 'production', service_id: 'checkout-web' },
         starts_at: startAt - H,
         ends_at: startAt + H,
         reason: 'Storefront release train moved by the retail team',

@@ -5,6 +5,7 @@ import type { OperationHandle } from '../../../packages/toolgate/src/contract/de
 import { requestFingerprint } from '../../../packages/toolgate/src/contract/fingerprint.ts';
 import { newOperationId } from '../../../packages/toolgate/src/operations/operation-id.ts';
 import { storeTargets } from '../../store/store-targets.ts';
+import { noExceptions } from '../../support/no-exceptions.ts';
 import { callAccepted } from '../person-confirms.ts';
 import {
   allPlatformRecords,
@@ -107,6 +108,7 @@ for (const target of storeTargets) {
           deadline: Date.now() + 5_000,
           correlationId: 'corr-died',
           annotate: () => undefined,
+          exceptions: noExceptions,
           operation,
           confirmation,
           log: pino({ level: 'silent' }),

@@ -106,8 +106,7 @@ export class CreationClaims {
           query: {
             tenant,
             kind: 'maintenance_window',
-            serviceId,
-            environment: prepared.draft.environment,
+            target: { environment: prepared.draft.environment, service_id: serviceId },
             at: prepared.draft.start_at,
           },
           operationId,

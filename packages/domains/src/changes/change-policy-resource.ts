@@ -1,4 +1,3 @@
-import type { ModuleExceptions, PolicyHookContext } from 'toolgate';
 import { policyEntityRef } from 'toolgate';
 import type { PolicyResourceHook } from '../policy-hooks.ts';
 import type { ServiceCatalog } from './service-catalog.ts';
@@ -25,46 +24,6 @@ export function changeServiceResource(catalog: ServiceCatalog): PolicyResourceHo
         criticality: service.criticality,
         status: service.status,
       },
-    };
-  };
-}
-
-/** What a change's policies read as `context.facts` (declared in the demo's Cedar schema). */
-export type ChangeCreateFacts = {
-  /**
-   * The maintenance-window exceptions in force for the service, environment and requested start, each
-   * with who granted it (a policy compares `granted_by` with `principal.subject` for four eyes).
-   */
-  readonly maintenance_exceptions: readonly { exception_id: string; granted_by: string }[];
-};
-
-/**
- * The facts of a change request its policies may read: the exceptions in force for a production start.
- * Read as the policy decides; the service reads them again next to the write, so an exception revoked
- * in between never lets a change through.
- */
-export function changeCreateFacts(
-  catalog: ServiceCatalog,
-  exceptions: ModuleExceptions,
-): (input: Record<string, unknown>, ctx: PolicyHookContext) => Promise<ChangeCreateFacts> {
-  return async (input, { principal }) => {
-    const startAt = typeof input.start_time === 'string' ? Date.parse(input.start_time) : Number.NaN;
-    const serviceId = input.service_id;
-    const environment = input.environment;
-    if (typeof serviceId !== 'string' || typeof environment !== 'string' || !Number.isFinite(startAt)) {
-      return { maintenance_exceptions: [] };
-    }
-    const service = await catalog.find(principal.tenant, serviceId);
-    if (!service) return { maintenance_exceptions: [] };
-    const active = await exceptions.active({
-      tenant: principal.tenant,
-      kind: 'maintenance_window',
-      serviceId: service.serviceId,
-      environment,
-      at: startAt,
-    });
-    return {
-      maintenance_exceptions: active.map((e) => ({ exception_id: e.exception_id, granted_by: e.granted_by })),
     };
   };
 }

@@ -39,8 +39,7 @@ export class ChangeService {
         ? await this.exceptions.active({
             tenant: principal.tenant,
             kind: 'maintenance_window',
-            serviceId: service.serviceId,
-            environment: request.environment,
+            target: { environment: request.environment, service_id: service.serviceId },
             at: startAt,
           })
         : [];

@@ -16,7 +16,9 @@ export function reviewAnnotations(
     : draft.approval_group === PRODUCTION_APPROVERS
       ? 'production_approvers'
       : 'owner_group';
-  return exception ? { approval, exception_id: exception.exception_id } : { approval };
+  return exception
+    ? { approval, exception_id: exception.exception_id, granted_by: exception.granted_by }
+    : { approval };
 }
 
 const CREATION_RESULTS: Readonly<Record<CreationOutcome['kind'], DependencyResult>> = {

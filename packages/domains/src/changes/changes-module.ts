@@ -1,17 +1,18 @@
 import { simulationMigrations, withSimulation, withSimulationHooks } from '@toolgate/simulation';
 import type { ToolgateModule } from 'toolgate';
-import { withPolicyFacts, withPolicyResource } from '../policy-hooks.ts';
+import { withHonouredExceptions, withPolicyResource } from '../policy-hooks.ts';
 import { CreationClaims } from './change-create-claims.ts';
-import { changeCreateFacts, changeServiceResource } from './change-policy-resource.ts';
+import { changeServiceResource } from './change-policy-resource.ts';
 import { ChangeService } from './change-service.ts';
 import { changesCatalogMigration, changesCreateClaimsMigration } from './changes-migration.ts';
 import { changesPrincipals } from './demo-catalog.ts';
 import { changesFixtures, seedChangesWorld, simulateChangePlatform } from './demo-world.ts';
+import { honouredMaintenanceWindow, maintenanceWindowException } from './maintenance-window-exception.ts';
 import { ServiceCatalog } from './service-catalog.ts';
 import { ChangePlatform } from './systems/change-platform/change-platform.ts';
 import { changePlatformMigration } from './systems/change-platform/change-platform-migration.ts';
 import { ChangePlatformWorld } from './systems/change-platform/change-platform-world.ts';
-import { CHANGE_PLATFORM, ENVIRONMENTS } from './systems/change-platform/change-record.ts';
+import { CHANGE_PLATFORM } from './systems/change-platform/change-record.ts';
 import { changeCreateTool } from './tools/change-create-tool.ts';
 import { changeGetTool } from './tools/change-get-tool.ts';
 import { changeSearchTool } from './tools/change-search-tool.ts';
@@ -31,33 +32,22 @@ export const changesDomain: ToolgateModule = {
     const platform = new ChangePlatform(context);
     const world = new ChangePlatformWorld(context);
     const catalog = new ServiceCatalog(context.db);
+    const maintenanceWindow = maintenanceWindowException(catalog);
     const service = new ChangeService(catalog, platform, context.clock, context.exceptions);
     const claims = new CreationClaims(context.db, context.clock, context.exceptions);
     const deps = { catalog, platform, world, clock: context.clock };
     return withSimulationHooks(
       {
         tools: [
-          withPolicyFacts(
+          withHonouredExceptions(
             withPolicyResource(changeCreateTool(service, claims), changeServiceResource(catalog)),
-            changeCreateFacts(catalog, context.exceptions),
+            [honouredMaintenanceWindow(maintenanceWindow)],
           ),
           changeGetTool(service),
           changeSearchTool(service),
           cmdbServiceResolveTool(service),
         ],
-        exceptionTargets: {
-          // Exceptions are granted for a service of the caller's catalog in one of the known environments.
-          async check(tenant, target) {
-            if (!(ENVIRONMENTS as readonly string[]).includes(target.environment)) {
-              return {
-                kind: 'invalid',
-                field: 'environment',
-                message: `must be one of ${ENVIRONMENTS.join(', ')}`,
-              };
-            }
-            return (await catalog.find(tenant, target.serviceId)) ? { kind: 'known' } : { kind: 'unknown' };
-          },
-        },
+        exceptions: [maintenanceWindow],
       },
       {
         principals: changesPrincipals,

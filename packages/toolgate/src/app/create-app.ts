@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import { ToolRegistry } from '../contract/tool-registry.ts';
+import { ExceptionCatalog } from '../exceptions/exception-catalog.ts';
 import { Gateway } from '../gateway/gateway.ts';
 import { PrincipalRateLimiter, type RateLimitSettings } from '../gateway/rate-limit-layer.ts';
 import { BackgroundLoop } from '../operations/background-loop.ts';
@@ -59,6 +60,8 @@ export interface App {
   /** MCP tasks over the durable operations (task id = operation id). */
   readonly tasks: OperationTasks;
   readonly modules: readonly ModuleInstance[];
+  /** The exception kinds the modules declare: the only ones the operator API grants. */
+  readonly exceptionKinds: ExceptionCatalog;
   readonly logger: Logger;
   close(): Promise<void>;
 }
@@ -118,12 +121,23 @@ export async function createApp(config: AppConfig): Promise<App> {
       );
     }
     registry.register(...operations.tools, ...modules.flatMap((m) => m.tools));
+    const exceptionKinds = new ExceptionCatalog(modules.flatMap((m) => m.exceptions ?? []));
+    for (const { definition } of registry.all()) {
+      for (const { exception } of definition.exceptions ?? []) {
+        if (exceptionKinds.get(exception.kind) !== exception) {
+          throw new Error(
+            `tool ${definition.name} honours exception kind ${exception.kind}, which no module of this gateway declares`,
+          );
+        }
+      }
+    }
     const gateway = new Gateway({
       registry,
       idempotency: operations.idempotency,
       logger,
       metrics,
       audit: operations.audit,
+      exceptions: { store: operations.exceptions, catalog: exceptionKinds, clock },
       ...(config.tracing ? { tracing: config.tracing } : {}),
       limits: config.limits ? new PrincipalRateLimiter(config.limits) : undefined,
       ...(policy ? { policy } : {}),
@@ -152,6 +166,7 @@ export async function createApp(config: AppConfig): Promise<App> {
       operations,
       tasks,
       modules,
+      exceptionKinds,
       logger,
       async close() {
         await Promise.all([operations.stop(), ...loops.map((loop) => loop.stop())]);

@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import type { AnyToolDefinition } from '../contract/define-tool.ts';
-import type { ExceptionTargets, ModuleExceptions } from '../operations/policy-exceptions.ts';
+import type { ExceptionDefinition } from '../exceptions/define-exception.ts';
+import type { ModuleExceptions } from '../operations/policy-exceptions.ts';
 import type { Migration, SqlDatabase } from '../store/sql-database.ts';
 import type { Clock } from './clock.ts';
 
@@ -23,8 +24,11 @@ export interface ModuleContext {
 /** A module as one gateway process runs it. */
 export interface ModuleInstance {
   readonly tools: readonly AnyToolDefinition[];
-  /** Says which services exceptions may be granted for; without it the operator API finds none. */
-  readonly exceptionTargets?: ExceptionTargets;
+  /**
+   * The kinds of exception people may grant to this module's rules (`defineException`): the operator
+   * API grants, lists and revokes them, each with its own `grantScope` (docs/exceptions.md).
+   */
+  readonly exceptions?: readonly ExceptionDefinition[];
   /**
    * Puts the external systems this module calls back to a known state for evaluation: `toolgate eval`
    * calls it before every trial, after the gateway's own state was reset. Never called by `serve`.

@@ -1,5 +1,6 @@
 import type { ToolgateModule } from '../app/module.ts';
 import type { AnyToolDefinition } from '../contract/define-tool.ts';
+import type { ExceptionDefinition } from '../exceptions/define-exception.ts';
 import type { OperationsTuning } from '../operations/operations-tuning.ts';
 
 /** Per-principal limits of `toolgate serve`; each counts per gateway process. */
@@ -36,6 +37,8 @@ export interface HttpLimitsConfig {
 export interface ToolgateConfig {
   /** Tools that need nothing from the gateway but their handler (e.g. they call a service over HTTP). */
   readonly tools?: readonly AnyToolDefinition[];
+  /** Kinds of exception people may grant to the plain `tools`' rules (`defineException`). */
+  readonly exceptions?: readonly ExceptionDefinition[];
   /** Units of tools with their own tables, background work or simulated world. */
   readonly modules?: readonly ToolgateModule[];
   /** Address to bind (default 127.0.0.1). */

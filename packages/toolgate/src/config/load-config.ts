@@ -10,6 +10,7 @@ import {
   type ToolContractProblem,
 } from '../contract/tool-contract-error.ts';
 import { ToolRegistry } from '../contract/tool-registry.ts';
+import type { ExceptionDefinition } from '../exceptions/define-exception.ts';
 import { ConfigFileError } from './config-file-error.ts';
 import { configFileSchema } from './config-file-schema.ts';
 import type { ToolgateConfig } from './define-config.ts';
@@ -58,7 +59,7 @@ export async function loadConfigFile(path: string): Promise<LoadedConfig> {
   if (!settings.success) {
     for (const issue of settings.error.issues) problems.push(describeIssue(issue));
   }
-  const { tools = [], modules = [] } = config as ToolgateConfig;
+  const { tools = [], modules = [], exceptions = [] } = config as ToolgateConfig;
   const registry = new ToolRegistry({ retentionSeconds: 86_400 });
   for (const [index, tool] of tools.entries()) {
     if (!isToolDefinition(tool)) {
@@ -76,9 +77,17 @@ export async function loadConfigFile(path: string): Promise<LoadedConfig> {
   modules.forEach((module, index) => {
     if (!isModule(module)) problems.push(`modules[${index}]: needs a name and a create(context) function`);
   });
+  exceptions.forEach((exception, index) => {
+    if (!isExceptionDefinition(exception)) {
+      problems.push(`exceptions[${index}]: not an exception kind made by defineException`);
+    }
+  });
   if (tools.length === 0 && modules.length === 0) problems.push('serves nothing: give `tools` or `modules`');
   if (problems.length > 0) throw new ConfigFileError(file, problems);
-  const fromTools: ToolgateModule[] = tools.length > 0 ? [{ name: 'config', create: () => ({ tools }) }] : [];
+  const fromTools: ToolgateModule[] =
+    tools.length > 0 || exceptions.length > 0
+      ? [{ name: 'config', create: () => ({ tools, exceptions }) }]
+      : [];
   return {
     file,
     config: relativeToFile(config as ToolgateConfig, dirname(file)),
@@ -115,6 +124,11 @@ function isToolDefinition(value: unknown): value is AnyToolDefinition {
     typeof candidate.annotations === 'object' &&
     typeof candidate.majorVersion === 'number'
   );
+}
+
+function isExceptionDefinition(value: unknown): value is ExceptionDefinition {
+  const candidate = value as Partial<ExceptionDefinition> | null;
+  return typeof candidate?.kind === 'string' && typeof candidate.targetJsonSchema === 'object';
 }
 
 function isModule(value: unknown): value is ToolgateModule {

@@ -30,7 +30,7 @@ export const CONSOLE_HTML = `<!doctype html>
   <section id="sign-in" aria-labelledby="sign-in-title">
     <h2 id="sign-in-title">Sign in</h2>
     <p>Paste an operator bearer token (scope <code>operations:review</code>, or <code>operations:read</code>
-    as an operator; <code>operations:confirm</code> to confirm calls waiting for an approver; <code>changes:approve</code> to grant exceptions). It stays in this tab's session storage and is sent only in the Authorization header.</p>
+    as an operator; <code>operations:confirm</code> to confirm calls waiting for an approver; the scope a module declares for granting its exceptions, e.g. <code>refunds:approve</code>). It stays in this tab's session storage and is sent only in the Authorization header.</p>
     <form id="sign-in-form">
       <label for="token">Operator token</label>
       <input id="token" name="token" type="password" required autocomplete="off" spellcheck="false">
@@ -83,7 +83,7 @@ button{font:inherit;padding:.3rem .8rem;cursor:pointer}
 .badge{display:inline-block;padding:0 .4rem;border-radius:.3rem;background:#8882}
 .skip{position:absolute;left:-999px}.skip:focus{left:1rem;top:1rem}
 #status:empty,#resolve-error:empty,#confirm-error:empty{display:none}#resolve-error,#confirm-error{color:#c00}
-#grant-error:empty{display:none}#grant-error{color:#c00}
+.grant-form [role=alert]:empty{display:none}.grant-form [role=alert]{color:#c00}
 .question{border:1px solid #8885;padding:.5rem 1rem;max-width:40rem}.question p{font-weight:600}
 .charts{display:flex;flex-wrap:wrap;gap:1.5rem}.charts figure{margin:0}.charts figcaption{font-weight:600}.chart{max-width:100%;height:auto}
 .legend{display:flex;flex-wrap:wrap;gap:.3rem 1rem;list-style:none;padding:0;margin:.3rem 0;font-size:.85rem}

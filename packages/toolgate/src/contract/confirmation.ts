@@ -1,4 +1,5 @@
 import type { Principal } from '../auth/principal.ts';
+import { isApproverScope } from './approver-scopes.ts';
 import { canonicalJson, sha256Hex } from './canonical-json.ts';
 import { defineErrorCodes } from './error-catalog.ts';
 import type { ToolOutcome } from './outcome.ts';
@@ -72,6 +73,11 @@ export interface ConfirmSpec<I> {
   readonly when: string;
   /** For clients that cannot ask their user (default `refuse`). */
   readonly fallback?: ConfirmFallback;
+  /**
+   * With fallback `operator`: the approver scope (declared by the tool's module, e.g. `payouts:approve`)
+   * an approver needs besides `operations:confirm` to confirm or refuse this tool's parked calls.
+   */
+  readonly approverScope?: string;
   /**
    * What the person is asked for this validated input, or null when this input needs no confirmation.
    * Runs before anything is reserved or executed, again when the confirmed request arrives (the two must
@@ -183,5 +189,13 @@ export function confirmSpecProblems(spec: ConfirmSpec<unknown>, inputFields: rea
     problems.push(`confirm.fallback agent needs an optional string input field ${CONFIRMATION_FIELD}`);
   }
   if (typeof spec.ask !== 'function') problems.push('confirm.ask must be a function');
+  if (spec.approverScope !== undefined) {
+    if (fallback !== 'operator') problems.push('confirm.approverScope needs fallback operator');
+    if (!isApproverScope(spec.approverScope)) {
+      problems.push(
+        `confirm.approverScope ${spec.approverScope} must be a scope of the module such as payouts:approve`,
+      );
+    }
+  }
   return problems;
 }

@@ -1,9 +1,12 @@
 import type { Logger } from 'pino';
 import type { z } from 'zod';
 import type { Principal } from '../auth/principal.ts';
+import type { ExceptionDefinition } from '../exceptions/define-exception.ts';
+import type { ToolExceptions } from '../exceptions/tool-exceptions.ts';
 import type { PolicyEntity } from '../policy/policy-entity.ts';
 import type { SqlExecutor } from '../store/sql-database.ts';
 import type { CallAnnotations } from '../telemetry/call-annotations.ts';
+import { isApproverScope } from './approver-scopes.ts';
 import {
   type ConfirmationView,
   type ConfirmFallback,
@@ -77,6 +80,21 @@ export interface ToolContext {
    * CallAnnotationError on an unknown key or a value outside its bounds.
    */
   annotate(facts: CallAnnotations): void;
+  /**
+   * Exceptions people granted to the module's rules (docs/exceptions.md): `active(kind, target)` lists
+   * those in force for exactly that target, granted by someone other than the caller; `use(exception)`
+   * re-checks one next to the write and records that the call went ahead under it.
+   */
+  readonly exceptions: ToolExceptions;
+}
+
+/** An exception kind a tool honours, and how its validated input names the target (for its policies). */
+export interface HonouredException<I = Record<string, unknown>> {
+  readonly exception: ExceptionDefinition;
+  /** The target this call would go ahead under; null when the input names none. */
+  readonly target: (input: I) => Record<string, unknown> | null;
+  /** When the exception must hold (epoch ms), e.g. a scheduled start; absent or null: now. */
+  readonly at?: (input: I) => number | null;
 }
 
 /** A stored operation as the reconcile hook sees it. */
@@ -188,8 +206,19 @@ export interface ToolSpec<I extends z.ZodObject, O extends z.ZodType> {
    */
   readonly policyResource?: (input: z.output<I>, ctx: PolicyHookContext) => Promise<PolicyEntity | null>;
   /**
-   * Facts the policies read as `context.facts` (a maintenance window, active exceptions), besides the
-   * validated input they read as `context.input`. Runs only when a policy set is loaded.
+   * The exception kinds this tool's rules may be set aside by: listed in the contract, and the ones in
+   * force for the call's target (granted by someone other than the caller) are what the policies read
+   * as `context.facts.exceptions` (`[{exception_id, kind, granted_by}]`).
+   */
+  readonly exceptions?: readonly HonouredException<z.output<I>>[];
+  /**
+   * The approver scope (declared by the tool's module, e.g. `payouts:review`) an operator needs besides
+   * `operations:review` to decide this tool's operations in review; absent: `operations:review` alone.
+   */
+  readonly reviewScope?: string;
+  /**
+   * Facts the policies read as `context.facts` besides the validated input they read as
+   * `context.input`, and besides the exceptions in force. Runs only when a policy set is loaded.
    */
   readonly policyFacts?: (
     input: z.output<I>,
@@ -292,6 +321,21 @@ export function defineTool<I extends z.ZodObject, O extends z.ZodType>(
   }
   if (spec.markReplay && spec.kind === 'read') {
     broken('mark-replay', 'a read tool reserves no key, so nothing of it is ever replayed');
+  }
+  if (spec.reviewScope !== undefined) {
+    if (spec.kind === 'read') broken('review-scope', 'a read tool has no operations to review');
+    if (!isApproverScope(spec.reviewScope)) {
+      broken(
+        'review-scope',
+        `reviewScope ${spec.reviewScope} must be a scope of the module such as payouts:review`,
+      );
+    }
+  }
+  if (
+    spec.exceptions &&
+    new Set(spec.exceptions.map((e) => e.exception.kind)).size < spec.exceptions.length
+  ) {
+    broken('exceptions', 'each exception kind is honoured once');
   }
   if (spec.confirm) {
     if (spec.kind === 'read') broken('confirm', 'a read tool changes nothing to confirm');

@@ -4,6 +4,7 @@ import type { ConfirmationView } from '../contract/confirmation.ts';
 import type { OperationHandle, ToolContext } from '../contract/define-tool.ts';
 import type { ToolOutcome } from '../contract/outcome.ts';
 import type { RegisteredTool } from '../contract/tool-registry.ts';
+import type { ToolExceptions } from '../exceptions/tool-exceptions.ts';
 
 export type Execution =
   | { kind: 'returned'; outcome: ToolOutcome<unknown> }
@@ -19,6 +20,11 @@ export type Execution =
  * with one getter shared by every context, so V8 reuses one map. The call's child logger is made on
  * first use: most handlers never log.
  */
+/** What the gateway gives a call's context; the exceptions are built on first use, like the logger. */
+export type CallContextParts = Omit<ToolContext, 'signal' | 'deadline' | 'log' | 'exceptions'> & {
+  readonly exceptions: () => ToolExceptions;
+};
+
 class CallContext implements ToolContext {
   readonly principal: Principal;
   readonly signal: AbortSignal;
@@ -30,8 +36,11 @@ class CallContext implements ToolContext {
   /** The gateway's own function (an own property, so a spread or detached context keeps it). */
   readonly annotate: ToolContext['annotate'];
   declare readonly log: Logger;
+  declare readonly exceptions: ToolExceptions;
   readonly #logger: () => Logger;
   #log: Logger | undefined;
+  readonly #exceptionsOf: () => ToolExceptions;
+  #exceptions: ToolExceptions | undefined;
 
   static readonly #logProperty: PropertyDescriptor = {
     enumerable: true,
@@ -40,13 +49,15 @@ class CallContext implements ToolContext {
       return this.#log;
     },
   };
+  static readonly #exceptionsProperty: PropertyDescriptor = {
+    enumerable: true,
+    get(this: CallContext): ToolExceptions {
+      this.#exceptions ??= this.#exceptionsOf();
+      return this.#exceptions;
+    },
+  };
 
-  constructor(
-    context: Omit<ToolContext, 'signal' | 'deadline' | 'log'>,
-    signal: AbortSignal,
-    deadline: number,
-    logger: () => Logger,
-  ) {
+  constructor(context: CallContextParts, signal: AbortSignal, deadline: number, logger: () => Logger) {
     this.principal = context.principal;
     this.signal = signal;
     this.deadline = deadline;
@@ -56,7 +67,9 @@ class CallContext implements ToolContext {
     this.confirmation = context.confirmation;
     this.annotate = context.annotate;
     this.#logger = logger;
+    this.#exceptionsOf = context.exceptions;
     Object.defineProperty(this, 'log', CallContext.#logProperty);
+    Object.defineProperty(this, 'exceptions', CallContext.#exceptionsProperty);
   }
 }
 
@@ -67,7 +80,7 @@ class CallContext implements ToolContext {
 export async function executeWithTimeout(
   tool: RegisteredTool,
   args: Record<string, unknown>,
-  context: Omit<ToolContext, 'signal' | 'deadline' | 'log'>,
+  context: CallContextParts,
   clientSignal: AbortSignal | undefined,
   logger: () => Logger,
 ): Promise<Execution> {

@@ -6,6 +6,7 @@ import type { ConfirmationView } from '../contract/confirmation.ts';
 import type { OperationHandle } from '../contract/define-tool.ts';
 import type { OutcomeEnvelope } from '../contract/envelope.ts';
 import type { RegisteredTool, ToolRegistry } from '../contract/tool-registry.ts';
+import { type GatewayExceptions, toolExceptions } from '../exceptions/tool-exceptions.ts';
 import type { PolicyEngine } from '../policy/policy-engine.ts';
 import type { SqlExecutor } from '../store/sql-database.ts';
 import type { AuditSink } from '../telemetry/audit.ts';
@@ -33,7 +34,7 @@ import {
 } from './idempotency-layer.ts';
 import { requirePrincipal } from './identity-layer.ts';
 import { validateInput } from './input-layer.ts';
-import { policyRefusal } from './policy-layer.ts';
+import { NO_EXCEPTIONS, policyRefusal } from './policy-layer.ts';
 import { requireArgumentsObject, resolveTool } from './protocol-layer.ts';
 import { type PrincipalRateLimiter, rateLimited } from './rate-limit-layer.ts';
 import { applicationOf, callAuditEntry, recordCall } from './telemetry-layer.ts';
@@ -70,6 +71,8 @@ export interface GatewayDeps {
   readonly tracing?: GatewayTracing;
   /** The loaded policy set; absent: no policy layer (the tools' scopes decide alone). */
   readonly policy?: PolicyEngine;
+  /** Granted exceptions and the declared kinds: a handler's `ctx.exceptions`, and its policies' facts. */
+  readonly exceptions?: GatewayExceptions;
 }
 
 export interface ToolCallRequest {
@@ -133,11 +136,11 @@ export interface ConfirmedCall {
  * (JSON-RPC errors); every later layer answers with the outcome envelope.
  */
 export class Gateway {
-  readonly #deps: GatewayDeps;
+  readonly #deps: GatewayDeps & { readonly exceptions: GatewayExceptions };
   readonly #log: Logger;
 
   constructor(deps: GatewayDeps) {
-    this.#deps = deps;
+    this.#deps = { ...deps, exceptions: deps.exceptions ?? NO_EXCEPTIONS };
     this.#log = deps.logger.child({ channel: 'gateway' });
   }
 
@@ -394,7 +397,7 @@ export class Gateway {
     const denied = engine
       ? (): Promise<OutcomeEnvelope | null> =>
           span.step('toolgate.policy', () =>
-            policyRefusal(call, engine, aborted, this.#log, this.#deps.metrics),
+            policyRefusal(call, engine, aborted, this.#log, this.#deps.metrics, this.#deps.exceptions),
           )
       : null;
     const admitting =
@@ -511,6 +514,13 @@ export class Gateway {
           operation,
           confirmation,
           annotate: (facts) => call.annotations.annotate(facts),
+          exceptions: () =>
+            toolExceptions(this.#deps.exceptions, {
+              principal: who,
+              tool: tool.definition.name,
+              operationId: operation?.id ?? null,
+              annotate: (facts) => call.annotations.annotate(facts),
+            }),
           ...(traceparent ? { traceparent } : {}),
         },
         signal,

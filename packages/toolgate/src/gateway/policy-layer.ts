@@ -1,10 +1,51 @@
 import type { Logger } from 'pino';
+import { systemClock } from '../app/clock.ts';
+import type { HonouredException } from '../contract/define-tool.ts';
 import type { OutcomeEnvelope } from '../contract/envelope.ts';
+import { ExceptionCatalog } from '../exceptions/exception-catalog.ts';
+import type { GatewayExceptions } from '../exceptions/tool-exceptions.ts';
+import type { ExceptionTarget } from '../operations/policy-exceptions.ts';
 import { type PolicyEngine, TOOL_TYPE } from '../policy/policy-engine.ts';
 import type { PolicyEntity } from '../policy/policy-entity.ts';
 import type { GatewayMetrics } from '../telemetry/metrics.ts';
 import type { CallState } from './call-state.ts';
 import { buildEnvelope } from './envelope-builder.ts';
+
+/** A gateway whose app declares no exception kinds (a bare gateway in a test): none in force, ever. */
+export const NO_EXCEPTIONS: GatewayExceptions = {
+  store: null,
+  catalog: new ExceptionCatalog([]),
+  clock: systemClock,
+};
+
+/**
+ * `context.facts.exceptions`: of the kinds the tool honours, those in force for the target its input
+ * names, granted by someone other than the caller (read again next to the write by `ctx.exceptions.use`).
+ */
+async function exceptionFacts(
+  honoured: readonly HonouredException[],
+  call: CallState,
+  { store, clock }: GatewayExceptions,
+): Promise<{ exception_id: string; kind: string; granted_by: string }[]> {
+  if (!store) return [];
+  const found = await Promise.all(
+    honoured.map(async ({ exception, target, at }) => {
+      const named = target(call.args);
+      const parsed = named === null ? null : exception.target.safeParse(named);
+      if (!parsed?.success) return [];
+      return store.active({
+        tenant: call.principal.tenant,
+        kind: exception.kind,
+        target: parsed.data as ExceptionTarget,
+        at: at?.(call.args) ?? clock.now(),
+      });
+    }),
+  );
+  return found
+    .flat()
+    .filter((e) => e.granted_by !== call.principal.subject)
+    .map((e) => ({ exception_id: e.exception_id, kind: e.kind, granted_by: e.granted_by }));
+}
 
 /**
  * The policy layer: after input validation (policies read the validated input) and before a new
@@ -20,6 +61,7 @@ export async function policyRefusal(
   signal: AbortSignal,
   log: Logger,
   metrics: GatewayMetrics,
+  exceptions: GatewayExceptions,
 ): Promise<OutcomeEnvelope | null> {
   const { tool, principal } = call;
   const definition = tool.definition;
@@ -30,10 +72,13 @@ export async function policyRefusal(
     : { type: TOOL_TYPE, id: definition.name, attributes: { tenant: principal.tenant } };
   if (resource === null) return null;
   // The module's facts are looked up only for policies that read them (a lookup may cost a query).
-  const facts =
-    definition.policyFacts && engine.readsFacts(definition.name)
-      ? await definition.policyFacts(call.args, hookContext)
-      : {};
+  const readsFacts = engine.readsFacts(definition.name);
+  const facts = {
+    ...(definition.policyFacts && readsFacts ? await definition.policyFacts(call.args, hookContext) : {}),
+    ...(definition.exceptions && readsFacts
+      ? { exceptions: await exceptionFacts(definition.exceptions, call, exceptions) }
+      : {}),
+  };
   const decision = engine.decide({
     principal,
     action: definition.name,

@@ -6,7 +6,7 @@ import { operationsGetTool, type SensitiveFieldsOf } from './operations-get-tool
 import { operationsMigration } from './operations-migration.ts';
 import type { OperatorConfirmations } from './operator-confirmations.ts';
 import { operatorConfirmationsMigration } from './operator-confirmations-migration.ts';
-import { policyExceptionsMigration } from './policy-exceptions-migration.ts';
+import { exceptionTargetsMigration, policyExceptionsMigration } from './policy-exceptions-migration.ts';
 
 /** How long a settled operation answers for its key unless configured (published in write contracts). */
 export const DEFAULT_RETENTION_SECONDS = 24 * 60 * 60;
@@ -21,6 +21,7 @@ export const FRAMEWORK_MIGRATIONS: readonly Migration[] = [
   auditMigration,
   operatorConfirmationsMigration,
   policyExceptionsMigration,
+  exceptionTargetsMigration,
 ];
 
 /**

@@ -1,23 +1,22 @@
 import { randomUUID } from 'node:crypto';
 import type { Clock } from '../app/clock.ts';
 import type { Principal } from '../auth/principal.ts';
+import { canonicalJson } from '../contract/canonical-json.ts';
 import type { SqlDatabase, SqlExecutor } from '../store/sql-database.ts';
 import type { AuditEntry, AuditSink } from '../telemetry/audit.ts';
 import { newOperationId } from './operation-id.ts';
 
-/** What an exception can set aside; each kind is honoured by the module whose rule it is. */
-export const EXCEPTION_KINDS = ['maintenance_window'] as const;
-export type ExceptionKind = (typeof EXCEPTION_KINDS)[number];
-
 export const EXCEPTION_ID_PATTERN = /^exc_[0-9A-HJKMNP-TV-Z]{26}$/;
+
+/** What one exception is for: the declared target object of its kind (scalars only). */
+export type ExceptionTarget = Readonly<Record<string, string | number | boolean>>;
 
 /** One granted exception as the operator API and the modules see it (times in RFC 3339, UTC). */
 export interface PolicyException {
   readonly exception_id: string;
   readonly tenant: string;
-  readonly kind: ExceptionKind;
-  readonly service_id: string;
-  readonly environment: string;
+  readonly kind: string;
+  readonly target: ExceptionTarget;
   readonly starts_at: string;
   readonly ends_at: string;
   readonly reason: string;
@@ -27,21 +26,19 @@ export interface PolicyException {
   readonly revoked_at: string | null;
 }
 
-/** Which exceptions apply to an action: of this kind, for this service and environment, holding `at`. */
+/** Which exceptions apply to an action: of this kind, for exactly this target, holding `at`. */
 export interface ExceptionQuery {
   readonly tenant: string;
-  readonly kind: ExceptionKind;
-  readonly serviceId: string;
-  readonly environment: string;
-  /** Epoch milliseconds the exception must cover (for a window exception: the change's start). */
+  readonly kind: string;
+  readonly target: ExceptionTarget;
+  /** Epoch milliseconds the exception must cover (now, or e.g. the start of a scheduled action). */
   readonly at: number;
 }
 
 /** A validated grant request; times in epoch milliseconds. */
 export interface ExceptionGrant {
-  readonly kind: ExceptionKind;
-  readonly service_id: string;
-  readonly environment: string;
+  readonly kind: string;
+  readonly target: ExceptionTarget;
   readonly starts_at: number;
   readonly ends_at: number;
   readonly reason: string;
@@ -51,7 +48,7 @@ export interface ExceptionGrant {
 export interface ExceptionUse {
   readonly exceptionId: string;
   readonly query: ExceptionQuery;
-  readonly operationId: string;
+  readonly operationId: string | null;
   readonly principal: Principal;
   readonly tool: string;
 }
@@ -65,8 +62,7 @@ type ExceptionRow = {
   exception_id: string;
   tenant: string;
   kind: string;
-  service_id: string;
-  environment: string;
+  target: string;
   starts_at: number | string;
   ends_at: number | string;
   reason: string;
@@ -76,21 +72,27 @@ type ExceptionRow = {
   revoked_at: number | string | null;
 };
 
-const COLUMNS = `exception_id, tenant, kind, service_id, environment, starts_at, ends_at, reason, granted_by,
+const COLUMNS = `exception_id, tenant, kind, target, starts_at, ends_at, reason, granted_by,
   granted_at, revoked_by, revoked_at`;
-const COVERING = `SELECT ${COLUMNS} FROM policy_exceptions
-  WHERE tenant = ? AND kind = ? AND service_id = ? AND environment = ? AND revoked_at IS NULL
+const COVERING = `SELECT ${COLUMNS} FROM granted_exceptions
+  WHERE tenant = ? AND kind = ? AND target = ? AND revoked_at IS NULL
   AND starts_at <= ? AND ends_at > ?`;
 
 const iso = (ms: number | string) => new Date(Number(ms)).toISOString();
+const coveringParams = (query: ExceptionQuery) => [
+  query.tenant,
+  query.kind,
+  canonicalJson(query.target),
+  query.at,
+  query.at,
+];
 
 function exceptionFromRow(row: ExceptionRow): PolicyException {
   return {
     exception_id: row.exception_id,
     tenant: row.tenant,
-    kind: row.kind as ExceptionKind,
-    service_id: row.service_id,
-    environment: row.environment,
+    kind: row.kind,
+    target: JSON.parse(row.target) as ExceptionTarget,
     starts_at: iso(row.starts_at),
     ends_at: iso(row.ends_at),
     reason: row.reason,
@@ -102,22 +104,18 @@ function exceptionFromRow(row: ExceptionRow): PolicyException {
 }
 
 /**
- * The exceptions in force for one action: not revoked, of the kind, service and environment asked,
- * whose span holds `at` (start inclusive, end exclusive); earliest grant first. Read through
+ * The exceptions in force for one action: not revoked, of the kind and exactly the target asked, whose
+ * span holds `at` (start inclusive, end exclusive); earliest grant first. Read through
  * `executor`, so a caller deciding a write can read them in the write's own transaction.
  */
 export async function activeExceptions(
   executor: SqlExecutor,
   query: ExceptionQuery,
 ): Promise<PolicyException[]> {
-  const rows = await executor.query<ExceptionRow>(`${COVERING} ORDER BY granted_at, exception_id`, [
-    query.tenant,
-    query.kind,
-    query.serviceId,
-    query.environment,
-    query.at,
-    query.at,
-  ]);
+  const rows = await executor.query<ExceptionRow>(
+    `${COVERING} ORDER BY granted_at, exception_id`,
+    coveringParams(query),
+  );
   return rows.map(exceptionFromRow);
 }
 
@@ -140,13 +138,12 @@ export class PolicyExceptions {
     const exceptionId = `exc_${newOperationId(now).slice('op_'.length)}`;
     return this.db.transaction(async (tx) => {
       await tx.execute(
-        `INSERT INTO policy_exceptions (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, NULL)`,
+        `INSERT INTO granted_exceptions (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, NULL)`,
         [
           exceptionId,
           principal.tenant,
           grant.kind,
-          grant.service_id,
-          grant.environment,
+          canonicalJson(grant.target),
           grant.starts_at,
           grant.ends_at,
           grant.reason,
@@ -160,16 +157,23 @@ export class PolicyExceptions {
     });
   }
 
-  /** One tenant's exceptions, newest grant first; `activeAt` keeps those not revoked nor ended by then. */
-  async list(tenant: string, options: { readonly activeAt?: number; readonly limit: number }) {
-    const where = ['tenant = ?'];
-    const params: unknown[] = [tenant];
+  /**
+   * One tenant's exceptions, newest grant first; `kinds` keeps those of these kinds, `activeAt` those
+   * not revoked nor ended by then.
+   */
+  async list(
+    tenant: string,
+    options: { readonly kinds: readonly string[]; readonly activeAt?: number; readonly limit: number },
+  ) {
+    if (options.kinds.length === 0) return [];
+    const where = ['tenant = ?', `kind IN (${options.kinds.map(() => '?').join(', ')})`];
+    const params: unknown[] = [tenant, ...options.kinds];
     if (options.activeAt !== undefined) {
       where.push('revoked_at IS NULL', 'ends_at > ?');
       params.push(options.activeAt);
     }
     const rows = await this.db.query<ExceptionRow>(
-      `SELECT ${COLUMNS} FROM policy_exceptions WHERE ${where.join(' AND ')}
+      `SELECT ${COLUMNS} FROM granted_exceptions WHERE ${where.join(' AND ')}
        ORDER BY exception_id DESC LIMIT ${Math.max(1, Math.floor(options.limit))}`,
       params,
     );
@@ -186,7 +190,7 @@ export class PolicyExceptions {
     const now = this.clock.now();
     return this.db.transaction(async (tx): Promise<RevokeAnswer> => {
       const changed = await tx.execute(
-        `UPDATE policy_exceptions SET revoked_by = ?, revoked_at = ?
+        `UPDATE granted_exceptions SET revoked_by = ?, revoked_at = ?
          WHERE tenant = ? AND exception_id = ? AND revoked_at IS NULL`,
         [principal.subject, now, principal.tenant, exceptionId],
       );
@@ -213,12 +217,7 @@ export class PolicyExceptions {
     const { query, principal } = use;
     const lock = within.lockingClause('share');
     const [row] = await within.query<ExceptionRow>(`${COVERING} AND exception_id = ?${lock}`, [
-      query.tenant,
-      query.kind,
-      query.serviceId,
-      query.environment,
-      query.at,
-      query.at,
+      ...coveringParams(query),
       use.exceptionId,
     ]);
     if (!row || row.granted_by === principal.subject) return null;
@@ -227,14 +226,19 @@ export class PolicyExceptions {
     return exception;
   }
 
+  /** Runs `work` in one transaction of the exceptions' database (a use outside the tool's own write). */
+  transaction<R>(work: (tx: SqlExecutor) => Promise<R>): Promise<R> {
+    return this.db.transaction(work);
+  }
+
   /** Deletes every exception (the runtime's clearRecords, for test and evaluation harnesses). */
   async reset(): Promise<void> {
-    await this.db.execute('DELETE FROM policy_exceptions');
+    await this.db.execute('DELETE FROM granted_exceptions');
   }
 
   async #find(executor: SqlExecutor, tenant: string, exceptionId: string) {
     const [row] = await executor.query<ExceptionRow>(
-      `SELECT ${COLUMNS} FROM policy_exceptions WHERE tenant = ? AND exception_id = ?`,
+      `SELECT ${COLUMNS} FROM granted_exceptions WHERE tenant = ? AND exception_id = ?`,
       [tenant, exceptionId],
     );
     return row ? exceptionFromRow(row) : null;
@@ -259,11 +263,12 @@ export class PolicyExceptions {
       operationId: use?.operationId ?? null,
       replayed: false,
       ...(use ? { tool: use.tool } : {}),
+      // The target's fields are named flat too, as the record's answers name them (exception-views.ts).
       detail: {
+        ...exception.target,
         exception_id: exception.exception_id,
         kind: exception.kind,
-        service_id: exception.service_id,
-        environment: exception.environment,
+        target: exception.target,
         starts_at: exception.starts_at,
         ends_at: exception.ends_at,
         granted_by: exception.granted_by,
@@ -273,21 +278,6 @@ export class PolicyExceptions {
     if (this.audit.recordWithin) await this.audit.recordWithin(entry, tx);
     else await this.audit.record(entry);
   }
-}
-
-/** What a module says about the target of a grant request: its own, not its own, or malformed. */
-export type ExceptionTargetCheck =
-  | { readonly kind: 'known' }
-  /** Not a service of this tenant: answered as not found, like another tenant's resources. */
-  | { readonly kind: 'unknown' }
-  | { readonly kind: 'invalid'; readonly field: string; readonly message: string };
-
-/** A module's answer to "is this a service (and environment) exceptions may be granted for?". */
-export interface ExceptionTargets {
-  check(
-    tenant: string,
-    target: { readonly kind: ExceptionKind; readonly serviceId: string; readonly environment: string },
-  ): Promise<ExceptionTargetCheck>;
 }
 
 /** What a module may do with exceptions: read those in force and confirm one's use next to its write. */

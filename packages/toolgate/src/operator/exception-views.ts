@@ -1,3 +1,4 @@
+import type { ExceptionDefinition } from '../exceptions/define-exception.ts';
 import type { PolicyException } from '../operations/policy-exceptions.ts';
 
 /** Where an exception stands at a moment: revoked, ended, in force, or yet to begin. */
@@ -9,7 +10,23 @@ export function exceptionState(exception: PolicyException, now: number): Excepti
   return Date.parse(exception.starts_at) <= now ? 'active' : 'scheduled';
 }
 
-/** An exception as the operator API answers it: the stored record and its state now. */
+/**
+ * An exception as the operator API answers it: the stored record and its state now. The target's fields
+ * are repeated at the top level, as a request may give them (no target field shadows a record field).
+ */
 export function exceptionView(exception: PolicyException, now: number) {
-  return { ...exception, state: exceptionState(exception, now) };
+  return { ...exception.target, ...exception, state: exceptionState(exception, now) };
+}
+
+/** A declared kind as the operator API and the console show it; `may_grant` for the asking token. */
+export function exceptionKindView(definition: ExceptionDefinition, scopes: ReadonlySet<string>) {
+  return {
+    kind: definition.kind,
+    title: definition.title,
+    description: definition.description,
+    grant_scope: definition.grantScope,
+    max_duration_seconds: definition.maxDurationSeconds,
+    target: definition.targetJsonSchema,
+    may_grant: scopes.has(definition.grantScope),
+  };
 }

@@ -1,11 +1,6 @@
 import type { Principal } from '../auth/principal.ts';
-
-export const OPERATOR_SCOPES = [
-  'operations:read',
-  'operations:review',
-  'operations:confirm',
-  'changes:approve',
-] as const;
+import type { ExceptionDefinition } from '../exceptions/define-exception.ts';
+import type { ExceptionCatalog } from '../exceptions/exception-catalog.ts';
 
 /** Reading the operator plane: `operations:review`, or `operations:read` held by an operator. */
 export function mayReadOperations(principal: Principal): boolean {
@@ -15,30 +10,37 @@ export function mayReadOperations(principal: Principal): boolean {
   );
 }
 
-/** Deciding an operation's outcome: `operations:review`, whatever the actor. */
-export function mayReviewOperations(principal: Principal): boolean {
-  return principal.scopes.has('operations:review');
+/**
+ * Deciding an operation's outcome: `operations:review`, whatever the actor, and the tool's own
+ * `reviewScope` when its module declares one.
+ */
+export function mayReviewOperations(principal: Principal, reviewScope?: string): boolean {
+  return principal.scopes.has('operations:review') && (!reviewScope || principal.scopes.has(reviewScope));
 }
 
 /**
  * Confirming or refusing a call parked for an approver (the `operator` confirmation fallback):
- * `operations:confirm`, whatever the actor. Authorizing a new effect is another capability than saying
- * what happened to one (`operations:review`); the requester can never approve their own call.
+ * `operations:confirm`, whatever the actor, and the tool's own `confirm.approverScope` when its module
+ * declares one. Authorizing a new effect is another capability than saying what happened to one
+ * (`operations:review`); the requester can never approve their own call.
  */
-export function mayConfirmOperations(principal: Principal): boolean {
-  return principal.scopes.has('operations:confirm');
+export function mayConfirmOperations(principal: Principal, approverScope?: string): boolean {
+  return (
+    principal.scopes.has('operations:confirm') && (!approverScope || principal.scopes.has(approverScope))
+  );
 }
 
 /**
- * Granting or revoking an exception to a rule (a change outside its maintenance window): the
- * approver's `changes:approve`, whatever the actor. The grant is recorded under the token's subject,
- * and never applies to a change that same subject requests.
+ * Granting or revoking an exception of a kind: the kind's `grantScope` (declared by its module),
+ * whatever the actor. The grant is recorded under the token's subject, and never applies to an action
+ * that same subject requests.
  */
-export function mayGrantExceptions(principal: Principal): boolean {
-  return principal.scopes.has('changes:approve');
+export function mayGrantException(principal: Principal, definition: ExceptionDefinition): boolean {
+  return principal.scopes.has(definition.grantScope);
 }
 
-/** Listing exceptions: whoever may grant them, or read the operator plane. */
-export function mayReadExceptions(principal: Principal): boolean {
-  return mayGrantExceptions(principal) || mayReadOperations(principal);
+/** The kinds whose exceptions a token may list: those it may grant, or every one for a reader of the plane. */
+export function readableExceptionKinds(principal: Principal, catalog: ExceptionCatalog): string[] {
+  if (mayReadOperations(principal)) return catalog.kinds();
+  return catalog.grantableBy(principal.scopes).map((d) => d.kind);
 }

@@ -109,16 +109,29 @@ export function parseAuditFilter(params: URLSearchParams): Parsed<AuditFilter> {
 export interface ExceptionsFilter {
   /** Only exceptions neither revoked nor ended. */
   readonly active: boolean;
+  /** Only exceptions of this declared kind. */
+  readonly kind: string | undefined;
   readonly limit: number;
 }
 
-export function parseExceptionsFilter(params: URLSearchParams): Parsed<ExceptionsFilter> {
+/** `?kind=&active=&limit=`; a kind must be one of `kinds` (named in the problem when it is not). */
+export function parseExceptionsFilter(
+  params: URLSearchParams,
+  kinds: readonly string[],
+): Parsed<ExceptionsFilter> {
   const problems: QueryProblem[] = [];
   const active = text(params, 'active');
   if (active !== undefined && active !== 'true' && active !== 'false') {
     problems.push({ parameter: 'active', message: 'must be true or false' });
   }
+  const kind = text(params, 'kind');
+  if (kind !== undefined && !kinds.includes(kind)) {
+    problems.push({
+      parameter: 'kind',
+      message: kinds.length === 0 ? 'names no kind: none is declared' : `must be one of ${kinds.join(', ')}`,
+    });
+  }
   const limit = parseLimit(params.get('limit'), problems);
   if (problems.length > 0) return { ok: false, problems };
-  return { ok: true, value: { active: active === 'true', limit } };
+  return { ok: true, value: { active: active === 'true', kind, limit } };
 }

@@ -1,7 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import type { App } from '../app/create-app.ts';
+import { approverScopesOf, FRAMEWORK_OPERATOR_SCOPES } from '../contract/approver-scopes.ts';
 import { recordFromRow } from '../operations/operation-record.ts';
-import type { ExceptionGrant, ExceptionTargetCheck } from '../operations/policy-exceptions.ts';
 import { sendJson } from '../transport/http-replies.ts';
 import { HttpRouter, type RouteParams } from '../transport/http-router.ts';
 import type { HttpRouteFamily, RouteRequest } from '../transport/http-server.ts';
@@ -12,16 +12,15 @@ import {
   confirmationAnswerSchema,
   confirmationQuestionView,
 } from './answer-confirmation.ts';
-import { parseExceptionGrant } from './exception-request.ts';
-import { exceptionView } from './exception-views.ts';
+import { exceptionKindOf, parseExceptionGrant } from './exception-request.ts';
+import { exceptionKindView, exceptionView } from './exception-views.ts';
 import { findTenantOperation, listOperations, operationView } from './operation-listing.ts';
 import {
   mayConfirmOperations,
-  mayGrantExceptions,
-  mayReadExceptions,
+  mayGrantException,
   mayReadOperations,
   mayReviewOperations,
-  OPERATOR_SCOPES,
+  readableExceptionKinds,
 } from './operator-authority.ts';
 import {
   encodeCursor,
@@ -48,10 +47,11 @@ type OperatorHandler = (request: RouteRequest, params: RouteParams) => Promise<v
  * `operations:review` or an operator's `operations:read`; a decision needs `operations:review` and is
  * recorded under the token's subject; confirming a parked call needs `operations:confirm` (which may
  * also read the confirmations and the operation it answers), never as the call's requester.
- * Exceptions to a rule are granted and revoked with `changes:approve` (docs/exceptions.md).
+ * An exception kind is granted and revoked with the scope its module declares (docs/exceptions.md); a
+ * tool's module may also declare the scope its confirmations and reviews need besides the framework's.
  */
 export function operatorRoutes(app: App): HttpRouteFamily {
-  const { db, operations, registry, metrics } = app;
+  const { db, operations, registry, metrics, exceptionKinds: kinds } = app;
   const reply = (res: ServerResponse, status: number, body: unknown) =>
     sendJson(res, status, body, { 'cache-control': 'no-store' });
   const refuseScope = (res: ServerResponse, needed: string) =>
@@ -131,6 +131,7 @@ export function operatorRoutes(app: App): HttpRouteFamily {
   });
   routes.on('POST', `${OPERATION}/confirmation`, async ({ req, res, principal }, { id }) => {
     if (!mayConfirmOperations(principal)) return refuseScope(res, 'scope operations:confirm');
+    if (await refusedByToolScope(res, principal, id!, 'confirmation')) return;
     const body = await readJson(req);
     if (!body.ok)
       return body.status === 413
@@ -181,6 +182,7 @@ export function operatorRoutes(app: App): HttpRouteFamily {
   });
   routes.on('POST', `${OPERATION}/resolve`, async ({ req, res, principal }, { id }) => {
     if (!mayReviewOperations(principal)) return refuseScope(res, 'scope operations:review');
+    if (await refusedByToolScope(res, principal, id!, 'review')) return;
     const body = await readJson(req);
     if (!body.ok)
       return body.status === 413
@@ -217,13 +219,24 @@ export function operatorRoutes(app: App): HttpRouteFamily {
     const { kind: _kind, ...resolved } = answer;
     return reply(res, 200, resolved);
   });
-  // Exceptions granted by people: list, grant, revoke; confined to the token's tenant like the rest.
+  // Exceptions granted by people: the declared kinds, list, grant, revoke; confined to the token's tenant.
+  routes.on('GET', '/operator/v1/exception-kinds', async ({ res, principal }) => {
+    const readable = new Set(readableExceptionKinds(principal, kinds));
+    const shown = kinds.all().filter((d) => readable.has(d.kind));
+    return reply(res, 200, { kinds: shown.map((d) => exceptionKindView(d, principal.scopes)) });
+  });
   routes.on('GET', '/operator/v1/exceptions', async ({ res, url, principal }) => {
     const now = app.clock.now();
-    if (!mayReadExceptions(principal)) return refuseScope(res, `scope changes:approve, or ${readNeed}`);
-    const filter = parseExceptionsFilter(url.searchParams);
+    const readable = readableExceptionKinds(principal, kinds);
+    if (readable.length === 0 && !mayReadOperations(principal)) return refuseScope(res, exceptionsNeed());
+    const filter = parseExceptionsFilter(url.searchParams, kinds.kinds());
     if (!filter.ok) return badQuery(res, filter.problems);
+    const asked = filter.value.kind;
+    if (asked !== undefined && !readable.includes(asked)) {
+      return refuseScope(res, `scope ${kinds.get(asked)!.grantScope}, or ${readNeed}`);
+    }
     const rows = await operations.exceptions.list(principal.tenant, {
+      kinds: asked === undefined ? readable : [asked],
       limit: filter.value.limit,
       ...(filter.value.active ? { activeAt: now } : {}),
     });
@@ -231,15 +244,23 @@ export function operatorRoutes(app: App): HttpRouteFamily {
   });
   routes.on('POST', '/operator/v1/exceptions', async ({ req, res, principal }) => {
     const now = app.clock.now();
-    if (!mayGrantExceptions(principal)) return refuseScope(res, 'scope changes:approve');
+    if (kinds.grantableBy(principal.scopes).length === 0) return refuseScope(res, exceptionsNeed());
     const body = await readJson(req);
     if (!body.ok)
       return body.status === 413
         ? reply(res, 413, { error: 'body_too_large' })
         : badQuery(res, body.problems);
-    const grant = parseExceptionGrant(body.json, now);
+    const kind = exceptionKindOf(body.json, kinds);
+    if (!kind.ok) return badQuery(res, kind.problems);
+    const definition = kind.value;
+    if (!mayGrantException(principal, definition)) {
+      return refuseScope(res, `scope ${definition.grantScope} (it grants ${definition.kind} exceptions)`);
+    }
+    const grant = parseExceptionGrant(body.json as Record<string, unknown>, definition, now);
     if (!grant.ok) return badQuery(res, grant.problems);
-    const target = await checkExceptionTarget(principal.tenant, grant.value);
+    const target = definition.checkTarget
+      ? await definition.checkTarget(principal.tenant, grant.value.target)
+      : ({ kind: 'known' } as const);
     if (target.kind === 'unknown') return reply(res, 404, { error: 'not_found' });
     if (target.kind === 'invalid') {
       return badQuery(res, [{ parameter: target.field, message: target.message }]);
@@ -249,7 +270,15 @@ export function operatorRoutes(app: App): HttpRouteFamily {
   });
   routes.on('DELETE', EXCEPTION, async ({ res, principal }, { id }) => {
     const now = app.clock.now();
-    if (!mayGrantExceptions(principal)) return refuseScope(res, 'scope changes:approve');
+    if (kinds.grantableBy(principal.scopes).length === 0) return refuseScope(res, exceptionsNeed());
+    const found = await operations.exceptions.find(principal.tenant, id!);
+    if (!found) return reply(res, 404, { error: 'not_found' });
+    const definition = kinds.get(found.kind);
+    // A kind no module serves any more keeps its rows; only a scope that granted it may revoke one.
+    if (!definition || !mayGrantException(principal, definition)) {
+      const scope = definition?.grantScope ?? `that grants ${found.kind} (no module here declares it)`;
+      return refuseScope(res, `scope ${scope}`);
+    }
     const answer = await operations.exceptions.revoke(principal, id!);
     if (answer.kind === 'not_found') return reply(res, 404, { error: 'not_found' });
     if (answer.kind === 'already_revoked') {
@@ -262,23 +291,46 @@ export function operatorRoutes(app: App): HttpRouteFamily {
     return reply(res, 200, exceptionView(answer.exception, now));
   });
 
+  /** What a token needs to touch exceptions at all: some kind's grant scope. */
+  function exceptionsNeed(): string {
+    const scopes = kinds.grantScopes();
+    return scopes.length === 0
+      ? 'a scope that grants exceptions (no module of this gateway declares a kind)'
+      : `scope ${scopes.join(' or ')} (the scopes that grant exceptions)`;
+  }
+
+  /**
+   * The tool's own approver scope for a decision on one of its operations, when the token lacks it: the
+   * refusal is answered (403) and true returned; an operation not found is left to the decision's 404.
+   */
+  async function refusedByToolScope(
+    res: ServerResponse,
+    principal: RouteRequest['principal'],
+    operationId: string,
+    decision: 'confirmation' | 'review',
+  ): Promise<boolean> {
+    const row = await findTenantOperation(db, principal.tenant, operationId);
+    const definition = row ? registry.get(row.tool)?.definition : undefined;
+    const scope = decision === 'confirmation' ? definition?.confirm?.approverScope : definition?.reviewScope;
+    if (!scope || principal.scopes.has(scope)) return false;
+    refuseScope(res, `scope ${scope} (it decides ${definition!.name}'s ${decision}s)`);
+    return true;
+  }
+
   async function handle(request: RouteRequest): Promise<void> {
     const route = routes.match(request.req.method ?? 'GET', request.url.pathname);
     if (!route) return reply(request.res, 404, { error: 'not_found' });
     return route.handler(request, route.params);
   }
 
-  /** The first module that knows the service decides; a service no module knows is not found. */
-  async function checkExceptionTarget(tenant: string, grant: ExceptionGrant): Promise<ExceptionTargetCheck> {
-    const target = { kind: grant.kind, serviceId: grant.service_id, environment: grant.environment };
-    for (const module of app.modules) {
-      const check = await module.exceptionTargets?.check(tenant, target);
-      if (check && check.kind !== 'unknown') return check;
-    }
-    return { kind: 'unknown' };
-  }
-
-  return { prefix: OPERATOR_API_PREFIX, scopes: OPERATOR_SCOPES, handle };
+  const scopes = [
+    ...FRAMEWORK_OPERATOR_SCOPES,
+    ...approverScopesOf(
+      kinds.all(),
+      registry.all().map((t) => t.definition),
+    ).map((a) => a.scope),
+  ];
+  return { prefix: OPERATOR_API_PREFIX, scopes, handle };
 }
 
 const readNeed = 'scope operations:review, or operations:read with actor operator';

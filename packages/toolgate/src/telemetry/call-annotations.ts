@@ -20,8 +20,10 @@ export type DependencyResult = (typeof DEPENDENCY_RESULTS)[number];
 export interface CallAnnotations {
   /** The approval the call's result needs, as a short token (`none`, `owner_group`, `cab`, ...). */
   readonly approval?: string;
-  /** The id of the exception (e.g. a maintenance-window exception) the call went ahead under. */
+  /** The id of the exception the call went ahead under (`ctx.exceptions.use` sets it). */
   readonly exception_id?: string;
+  /** Who granted that exception (its `granted_by`). */
+  readonly granted_by?: string;
   /** What the call's dependency answered; of several requests the worst is kept. */
   readonly dependency_result?: DependencyResult;
 }
@@ -33,16 +35,20 @@ export class CallAnnotationError extends Error {
 
 const TOKEN = /^[a-z][a-z0-9_]{0,31}$/;
 const IDENTIFIER = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,63}$/;
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the rule is exactly "no control characters"
+const SUBJECT = /^[^\u0000-\u001f\u007f]{1,256}$/;
 const RANK: ReadonlyMap<string, number> = new Map(DEPENDENCY_RESULTS.map((r, i) => [r, i]));
 
 const CHECKS: Readonly<Record<keyof CallAnnotations, (value: unknown) => boolean>> = {
   approval: (v) => typeof v === 'string' && TOKEN.test(v),
   exception_id: (v) => typeof v === 'string' && IDENTIFIER.test(v),
+  granted_by: (v) => typeof v === 'string' && SUBJECT.test(v),
   dependency_result: (v) => typeof v === 'string' && RANK.has(v),
 };
 const RULES: Readonly<Record<keyof CallAnnotations, string>> = {
   approval: 'a lowercase token of at most 32 characters ([a-z][a-z0-9_]*)',
   exception_id: 'an identifier of at most 64 characters (letters, digits, . _ : -)',
+  granted_by: 'a subject of at most 256 characters without control characters',
   dependency_result: `one of ${DEPENDENCY_RESULTS.join(', ')}`,
 };
 

@@ -8,10 +8,12 @@ import type {
   ApiReply,
   ConfirmationQuestionView,
   ExceptionEntry,
+  ExceptionKindView,
   OperationStatus,
   OperationView,
   OperatorAnswers,
   Refusal,
+  TargetFieldSchema,
 } from './operator-api.ts';
 
 /** A form control read by name: an input, a textarea, a select or a group of radio buttons. */
@@ -431,49 +433,55 @@ async function showTools(view: HTMLElement) {
 
 const utc = (iso: string) => iso.replace('T', ' ').slice(0, 16);
 
-/** Exceptions granted by approvers: the list (active and past), a grant form, and a two-step revoke. */
+/** Exceptions granted by approvers: the list (active and past), a grant form per kind, and a two-step revoke. */
 async function showExceptions(view: HTMLElement) {
-  const { status, data } = await call<OperatorAnswers['exceptions']>('GET', '/operator/v1/exceptions');
-  if (status !== 200) {
-    view.append(el('p', { text: `This token may not see exceptions (${status}).` }));
+  const [listed, declared] = await Promise.all([
+    call<OperatorAnswers['exceptions']>('GET', '/operator/v1/exceptions'),
+    call<OperatorAnswers['exceptionKinds']>('GET', '/operator/v1/exception-kinds'),
+  ]);
+  if (listed.status !== 200 || declared.status !== 200) {
+    view.append(el('p', { text: `This token may not see exceptions (${listed.status}).` }));
     return;
   }
-  view.append(
-    el('h2', { text: `Exceptions (${data.exceptions.length})` }),
-    el('p', {
-      text: 'A maintenance_window exception lets a production change start outside the windows of its service. It never applies to a change its grantor requests.',
-    }),
-  );
-  if (data.exceptions.length === 0) view.append(el('p', { text: 'No exception has been granted.' }));
+  const { exceptions } = listed.data;
+  const { kinds } = declared.data;
+  view.append(el('h2', { text: `Exceptions (${exceptions.length})` }));
+  for (const kind of kinds) {
+    view.append(el('p', {}, el('strong', { text: `${kind.title} (${kind.kind}): ` }), kind.description));
+  }
+  if (kinds.length === 0)
+    view.append(el('p', { text: 'No module of this gateway declares an exception kind.' }));
+  if (exceptions.length === 0) view.append(el('p', { text: 'No exception has been granted.' }));
   else
     view.append(
       table(
-        [
-          'Exception',
-          'Service',
-          'Environment',
-          'Starts (UTC)',
-          'Ends (UTC)',
-          'Reason',
-          'Granted by',
-          'State',
-          '',
-        ],
-        data.exceptions.map((x) => [
+        ['Exception', 'Kind', 'For', 'Starts (UTC)', 'Ends (UTC)', 'Reason', 'Granted by', 'State', ''],
+        exceptions.map((x) => [
           el('span', { class: 'mono', text: x.exception_id }),
-          x.service_id,
-          x.environment,
+          x.kind,
+          targetText(x.target),
           utc(x.starts_at),
           utc(x.ends_at),
           x.reason,
           `${x.granted_by} at ${utc(x.granted_at)}`,
           el('span', { class: 'badge', text: x.state + (x.revoked_by ? ` by ${x.revoked_by}` : '') }),
-          x.state === 'active' || x.state === 'scheduled' ? revokeButton(x) : '',
+          (x.state === 'active' || x.state === 'scheduled') &&
+          kinds.some((k) => k.kind === x.kind && k.may_grant)
+            ? revokeButton(x)
+            : '',
         ]),
       ),
     );
-  view.append(grantForm());
+  for (const kind of kinds.filter((k) => k.may_grant)) view.append(grantForm(kind));
 }
+
+const targetText = (target: Readonly<Record<string, unknown>>) =>
+  Object.entries(target)
+    .map(([name, value]) => `${name}: ${String(value)}`)
+    .join(', ');
+
+/** `customer_id` as a label: "Customer id". */
+const labelOf = (name: string) => `${name.charAt(0).toUpperCase()}${name.slice(1).replaceAll('_', ' ')}`;
 
 function revokeButton(x: ExceptionEntry) {
   const button = el('button', { type: 'button', text: 'Revoke', 'aria-label': `Revoke ${x.exception_id}` });
@@ -494,42 +502,74 @@ function revokeButton(x: ExceptionEntry) {
   return button;
 }
 
-function grantForm() {
+/** One control per target field, drawn from its JSON Schema: a choice for an enum, a box for a flag. */
+function targetControl(id: string, name: string, schema: TargetFieldSchema): HTMLElement {
+  if (Array.isArray(schema.enum)) {
+    return el(
+      'select',
+      { id, name, required: '' },
+      ...schema.enum.map((option) => el('option', { value: String(option), text: String(option) })),
+    );
+  }
+  if (schema.type === 'boolean') return el('input', { id, name, type: 'checkbox' });
+  const bounds: Record<string, string> = {};
+  if (schema.maxLength !== undefined) bounds.maxlength = String(schema.maxLength);
+  if (schema.minLength !== undefined) bounds.minlength = String(schema.minLength);
+  if (schema.minimum !== undefined) bounds.min = String(schema.minimum);
+  if (schema.maximum !== undefined) bounds.max = String(schema.maximum);
+  const type = schema.type === 'number' || schema.type === 'integer' ? 'number' : 'text';
+  return el('input', { id, name, type, required: '', autocomplete: 'off', ...bounds });
+}
+
+function targetValue(field: NamedControl, schema: TargetFieldSchema): unknown {
+  if (schema.type === 'boolean') return (field as unknown as HTMLInputElement).checked;
+  const text = field.value.trim();
+  if (schema.type === 'number' || schema.type === 'integer') return text === '' ? text : Number(text);
+  return text;
+}
+
+function grantForm(kind: ExceptionKindView) {
+  const id = (name: string) => `grant-${kind.kind}-${name}`;
+  const fields = Object.entries(kind.target.properties ?? {});
   const field = (label: string, name: string, attrs: Record<string, string> = {}) => [
-    el('label', { for: `grant-${name}`, text: label }),
-    el('input', { id: `grant-${name}`, name, required: '', autocomplete: 'off', ...attrs }),
+    el('label', { for: id(name), text: label }),
+    el('input', { id: id(name), name, required: '', autocomplete: 'off', ...attrs }),
   ];
   const form = el(
     'form',
-    { id: 'grant-form', 'aria-labelledby': 'grant-title' },
-    el('h3', { id: 'grant-title', text: 'Grant a maintenance-window exception' }),
-    ...field('Service id', 'service_id'),
-    ...field('Environment', 'environment', { value: 'production' }),
+    { id: `grant-${kind.kind}`, class: 'grant-form', 'aria-labelledby': id('title') },
+    el('h3', { id: id('title'), text: `Grant: ${kind.title}` }),
+    ...fields.flatMap(([name, schema]) => [
+      el('label', {
+        for: id(name),
+        text: schema.description ? `${labelOf(name)} (${schema.description})` : labelOf(name),
+      }),
+      targetControl(id(name), name, schema),
+    ]),
     ...field('Starts (UTC)', 'starts_at', { type: 'datetime-local' }),
     ...field('Ends (UTC)', 'ends_at', { type: 'datetime-local' }),
-    el('label', {
-      for: 'grant-reason',
-      text: 'Reason (required: why this change may run outside its window)',
-    }),
+    el('label', { for: id('reason'), text: 'Reason (required: why this rule may be set aside)' }),
     el('textarea', {
-      id: 'grant-reason',
+      id: id('reason'),
       name: 'reason',
       rows: '2',
       required: '',
       minlength: '10',
       maxlength: '500',
     }),
-    el('p', { id: 'grant-error', role: 'alert' }),
+    el('p', { id: id('error'), role: 'alert' }),
     el('div', { class: 'actions' }, el('button', { type: 'submit', text: 'Grant exception' })),
   ) as HTMLFormElement;
   form.addEventListener('submit', async (e) => {
     e.preventDefault();
     const value = (name: string) => control(form, name)!.value.trim();
     const at = (name: string) => (value(name) ? new Date(`${value(name)}Z`).toISOString() : '');
+    const target = Object.fromEntries(
+      fields.map(([name, schema]) => [name, targetValue(control(form, name)!, schema)]),
+    );
     const body = {
-      kind: 'maintenance_window',
-      service_id: value('service_id'),
-      environment: value('environment'),
+      kind: kind.kind,
+      target,
       starts_at: at('starts_at'),
       ends_at: at('ends_at'),
       reason: value('reason'),
@@ -540,13 +580,13 @@ function grantForm() {
       body,
     );
     if (status === 201) {
-      say(`Granted ${data.exception_id} for ${data.service_id} (${data.environment}).`);
+      say(`Granted ${data.exception_id} for ${targetText(data.target)}.`);
       route();
       return;
     }
-    $('grant-error').textContent =
+    $(id('error')).textContent =
       status === 404
-        ? `There is no service ${body.service_id} in your tenant.`
+        ? `Nothing in your tenant matches ${targetText(target)}.`
         : data.problems
           ? data.problems.map((p) => `${p.parameter} ${p.message}`).join('; ')
           : (data.message ?? `Refused (${status}).`);

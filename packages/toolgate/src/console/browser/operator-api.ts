@@ -45,6 +45,28 @@ export interface OperationPage {
 
 export type ExceptionEntry = PolicyException & { readonly state: ExceptionState };
 
+/** One field of an exception kind's target, as its JSON Schema says (scalars and enums only). */
+export interface TargetFieldSchema {
+  readonly type?: string;
+  readonly enum?: readonly (string | number | boolean)[];
+  readonly description?: string;
+  readonly maxLength?: number;
+  readonly minLength?: number;
+  readonly minimum?: number;
+  readonly maximum?: number;
+}
+
+/** A declared exception kind (`GET /operator/v1/exception-kinds`). */
+export interface ExceptionKindView {
+  readonly kind: string;
+  readonly title: string;
+  readonly description: string;
+  readonly grant_scope: string;
+  readonly max_duration_seconds: number;
+  readonly target: { readonly properties?: Readonly<Record<string, TargetFieldSchema>> };
+  readonly may_grant: boolean;
+}
+
 /** Answers by route, as the console reads them (any answer may also be a refusal). */
 export interface OperatorAnswers {
   operations: OperationPage;
@@ -54,6 +76,7 @@ export interface OperatorAnswers {
   tools: { tools: ToolCatalogEntry[] };
   exceptions: { exceptions: ExceptionEntry[] };
   exceptionGranted: PolicyException;
+  exceptionKinds: { kinds: ExceptionKindView[] };
   resolved: { decision: DecisionView };
   activity: ActivityHistory;
 }
