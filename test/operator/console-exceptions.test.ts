@@ -81,6 +81,7 @@ describe.runIf(existsSync(CHROMIUM))('exceptions in the operator console (Chromi
     await page.screenshot({ path: join(CONSOLE_SHOTS, 'exceptions-2-revoked.png') });
 
     await page.getByLabel('Service id').fill('no-such-service');
+    await page.getByLabel('Environment').selectOption('production');
     await page.getByLabel('Starts (UTC)').fill(local(now + H));
     await page.getByLabel('Ends (UTC)').fill(local(now + 2 * H));
     await page.getByLabel(/^Reason/).fill('A service that is not in this catalog');
