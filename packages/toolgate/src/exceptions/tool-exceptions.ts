@@ -1,11 +1,11 @@
 import type { z } from 'zod';
-import type { Clock } from '../app/clock.ts';
+import { type Clock, systemClock } from '../app/clock.ts';
 import type { Principal } from '../auth/principal.ts';
 import type { ExceptionTarget, PolicyException, PolicyExceptions } from '../operations/policy-exceptions.ts';
 import type { SqlExecutor } from '../store/sql-database.ts';
 import type { CallAnnotations } from '../telemetry/call-annotations.ts';
 import type { ExceptionDefinition } from './define-exception.ts';
-import type { ExceptionCatalog } from './exception-catalog.ts';
+import { ExceptionCatalog } from './exception-catalog.ts';
 
 /** An exception in force as a tool sees it: who granted it, for what, until when, and why. */
 export interface ActiveException {
@@ -65,6 +65,13 @@ export interface GatewayExceptions {
   readonly catalog: ExceptionCatalog;
   readonly clock: Clock;
 }
+
+/** A gateway whose app declares no exception kinds (a bare gateway in a test): none in force, ever. */
+export const NO_EXCEPTIONS: GatewayExceptions = {
+  store: null,
+  catalog: new ExceptionCatalog([]),
+  clock: systemClock,
+};
 
 const asActive = (e: PolicyException): ActiveException => ({
   exception_id: e.exception_id,

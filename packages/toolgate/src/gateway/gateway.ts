@@ -6,7 +6,7 @@ import type { ConfirmationView } from '../contract/confirmation.ts';
 import type { OperationHandle } from '../contract/define-tool.ts';
 import type { OutcomeEnvelope } from '../contract/envelope.ts';
 import type { RegisteredTool, ToolRegistry } from '../contract/tool-registry.ts';
-import { type GatewayExceptions, toolExceptions } from '../exceptions/tool-exceptions.ts';
+import { type GatewayExceptions, NO_EXCEPTIONS, toolExceptions } from '../exceptions/tool-exceptions.ts';
 import type { PolicyEngine } from '../policy/policy-engine.ts';
 import type { SqlExecutor } from '../store/sql-database.ts';
 import type { AuditSink } from '../telemetry/audit.ts';
@@ -34,7 +34,7 @@ import {
 } from './idempotency-layer.ts';
 import { requirePrincipal } from './identity-layer.ts';
 import { validateInput } from './input-layer.ts';
-import { NO_EXCEPTIONS, policyRefusal } from './policy-layer.ts';
+import { policyRefusal } from './policy-layer.ts';
 import { requireArgumentsObject, resolveTool } from './protocol-layer.ts';
 import { type PrincipalRateLimiter, rateLimited } from './rate-limit-layer.ts';
 import { applicationOf, callAuditEntry, recordCall } from './telemetry-layer.ts';

@@ -1,22 +1,12 @@
 import type { Logger } from 'pino';
-import { systemClock } from '../app/clock.ts';
 import type { HonouredException } from '../contract/define-tool.ts';
 import type { OutcomeEnvelope } from '../contract/envelope.ts';
-import { ExceptionCatalog } from '../exceptions/exception-catalog.ts';
-import type { GatewayExceptions } from '../exceptions/tool-exceptions.ts';
-import type { ExceptionTarget } from '../operations/policy-exceptions.ts';
+import { type GatewayExceptions, toolExceptions } from '../exceptions/tool-exceptions.ts';
 import { type PolicyEngine, TOOL_TYPE } from '../policy/policy-engine.ts';
 import type { PolicyEntity } from '../policy/policy-entity.ts';
 import type { GatewayMetrics } from '../telemetry/metrics.ts';
 import type { CallState } from './call-state.ts';
 import { buildEnvelope } from './envelope-builder.ts';
-
-/** A gateway whose app declares no exception kinds (a bare gateway in a test): none in force, ever. */
-export const NO_EXCEPTIONS: GatewayExceptions = {
-  store: null,
-  catalog: new ExceptionCatalog([]),
-  clock: systemClock,
-};
 
 /**
  * `context.facts.exceptions`: of the kinds the tool honours, those in force for the target its input
@@ -25,26 +15,23 @@ export const NO_EXCEPTIONS: GatewayExceptions = {
 async function exceptionFacts(
   honoured: readonly HonouredException[],
   call: CallState,
-  { store, clock }: GatewayExceptions,
+  exceptions: GatewayExceptions,
 ): Promise<{ exception_id: string; kind: string; granted_by: string }[]> {
-  if (!store) return [];
+  if (!exceptions.store) return [];
+  const reader = toolExceptions(exceptions, {
+    principal: call.principal,
+    tool: call.tool.definition.name,
+    operationId: null,
+    annotate: (facts) => call.annotations.annotate(facts),
+  });
   const found = await Promise.all(
-    honoured.map(async ({ exception, target, at }) => {
+    honoured.map(({ exception, target, at }) => {
       const named = target(call.args);
-      const parsed = named === null ? null : exception.target.safeParse(named);
-      if (!parsed?.success) return [];
-      return store.active({
-        tenant: call.principal.tenant,
-        kind: exception.kind,
-        target: parsed.data as ExceptionTarget,
-        at: at?.(call.args) ?? clock.now(),
-      });
+      const moment = at?.(call.args);
+      return named === null ? [] : reader.active(exception, named, moment == null ? {} : { at: moment });
     }),
   );
-  return found
-    .flat()
-    .filter((e) => e.granted_by !== call.principal.subject)
-    .map((e) => ({ exception_id: e.exception_id, kind: e.kind, granted_by: e.granted_by }));
+  return found.flat().map((e) => ({ exception_id: e.exception_id, kind: e.kind, granted_by: e.granted_by }));
 }
 
 /**
