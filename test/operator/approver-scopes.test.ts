@@ -1,0 +1,173 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import type { ShiftableClock } from '../../packages/toolgate/src/app/clock.ts';
+import type { TokenSubject } from '../../packages/toolgate/src/auth/token-claims.ts';
+import { defineTool } from '../../packages/toolgate/src/contract/define-tool.ts';
+import { outcome } from '../../packages/toolgate/src/contract/outcome.ts';
+import { idempotencyKeySchema } from '../../packages/toolgate/src/contract/schema-helpers.ts';
+import { startTestGateway, type TestGateway } from '../../packages/toolgate/src/testing/test-gateway.ts';
+
+/** Every payout the handler sent, by operation: the effect the scopes guard. */
+const sent: string[] = [];
+
+/**
+ * A payouts team's tool: every payout waits for a person holding the team's own approver scope, and an
+ * unknown outcome is reviewed by a holder of its own review scope, not by any `operations:review` holder.
+ */
+const payoutsSend = defineTool({
+  name: 'payouts_send',
+  title: 'Send a payout',
+  description: 'Sends a payout to a seller. Test-only tool: the payment rail never says whether it arrived.',
+  kind: 'write',
+  mutation: 'create',
+  externalSystems: ['rail'],
+  version: '1.0.0',
+  input: z.strictObject({
+    seller_id: z.string().min(1).max(40).describe('Seller to pay.'),
+    amount_cents: z.number().int().min(1).max(1_000_000).describe('Amount in cents.'),
+    idempotency_key: idempotencyKeySchema,
+  }),
+  output: z.strictObject({ payout_id: z.string() }),
+  errors: [],
+  scopes: ['payouts:write'],
+  timeoutMs: 2_000,
+  examples: [],
+  confirm: {
+    when: 'every payout',
+    fallback: 'operator',
+    approverScope: 'payouts:approve',
+    ask: async (input) => ({ message: `Pay ${input.amount_cents} cents to ${input.seller_id}.` }),
+  },
+  reviewScope: 'payouts:review',
+  handler: async (_input, ctx) => {
+    sent.push(ctx.operation!.id);
+    return outcome.unknown<{ payout_id: string }>('OUTCOME_UNKNOWN', 'The rail did not answer.');
+  },
+  reconcile: async () => ({ settled: false, note: 'the rail has no status query', escalate: true }),
+});
+
+const requester: TokenSubject = {
+  sub: 'ops.rae',
+  tenant: 'acme',
+  actor: 'support_agent',
+  scopes: ['payouts:write', 'operations:read'],
+};
+const operator = (sub: string, scopes: string[]): TokenSubject => ({
+  sub,
+  tenant: 'acme',
+  actor: 'operator',
+  scopes: ['operations:read', ...scopes],
+});
+/** Holds the framework's scopes only: may decide other tools' operations, not this one's. */
+const plainConfirmer = operator('op.plain', ['operations:confirm']);
+const plainReviewer = operator('op.review', ['operations:review']);
+const financeApprover = operator('fin.okoro', ['operations:confirm', 'payouts:approve']);
+const financeReviewer = operator('fin.lund', ['operations:review', 'payouts:review']);
+
+describe("a module's approver scopes gate its confirmations and reviews", () => {
+  let gw: TestGateway;
+  beforeAll(async () => {
+    gw = await startTestGateway({ tools: [payoutsSend], app: { backgroundJobs: false } });
+  });
+  afterAll(async () => {
+    await gw?.close();
+  });
+
+  async function api(who: TokenSubject, method: string, path: string, body?: unknown) {
+    const response = await fetch(new URL(path, gw.origin), {
+      method,
+      headers: { authorization: `Bearer ${await gw.tokenFor(who)}`, 'content-type': 'application/json' },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    // biome-ignore lint/suspicious/noExplicitAny: the tests read arbitrary JSON answers field by field
+    return { status: response.status, body: (await response.json()) as Record<string, any> };
+  }
+  const auditActions = async (operationId: string) =>
+    (
+      await gw.app.db.query<{ action: string; subject: string }>(
+        'SELECT action, subject FROM audit_log WHERE operation_id = ? ORDER BY seq',
+        [operationId],
+      )
+    ).map((row) => `${row.action}:${row.subject}`);
+
+  it('lists the declared scopes beside the framework’s in the resource metadata', async () => {
+    const metadata = (await (
+      await fetch(new URL('/.well-known/oauth-protected-resource/mcp', gw.origin))
+    ).json()) as { scopes_supported: string[] };
+    expect(metadata.scopes_supported).toEqual(
+      expect.arrayContaining([
+        'payouts:approve',
+        'payouts:review',
+        'operations:confirm',
+        'operations:review',
+      ]),
+    );
+  });
+
+  it('a confirmer without the tool’s approver scope gets 403 and changes nothing; a finance approver confirms', async () => {
+    const parked = await gw.callTool(requester, 'payouts_send', {
+      seller_id: 'sel_77',
+      amount_cents: 12_500,
+      idempotency_key: `payout-${randomUUID()}`,
+    });
+    expect(parked).toMatchObject({ status: 'in_progress', code: 'CONFIRMATION_PENDING' });
+    const id = parked.operation_id!;
+    const path = `/operator/v1/operations/${id}/confirmation`;
+
+    const refused = await api(plainConfirmer, 'POST', path, { decision: 'confirm' });
+    expect(refused.status).toBe(403);
+    expect(JSON.stringify(refused.body)).toContain('payouts:approve');
+    // A refusal is a decision too: it needs the same scope.
+    expect((await api(plainConfirmer, 'POST', path, { decision: 'refuse' })).status).toBe(403);
+    expect((await gw.operation(id))?.status).toBe('awaiting_confirmation');
+    expect(sent).not.toContain(id);
+    const [question] = await gw.app.db.query<{ state: string }>(
+      'SELECT state FROM operator_confirmations WHERE operation_id = ?',
+      [id],
+    );
+    expect(question?.state).toBe('pending');
+
+    const confirmed = await api(financeApprover, 'POST', path, { decision: 'confirm' });
+    expect(confirmed.status).toBe(200);
+    expect(sent.filter((op) => op === id)).toHaveLength(1);
+    expect(await auditActions(id)).toContain(`operations_confirmation_answer:${financeApprover.sub}`);
+  });
+
+  it('a reviewer without the tool’s review scope gets 403 and the operation stays in review; its own reviewer resolves it', async () => {
+    const parked = await gw.callTool(requester, 'payouts_send', {
+      seller_id: 'sel_78',
+      amount_cents: 900,
+      idempotency_key: `payout-${randomUUID()}`,
+    });
+    const id = parked.operation_id!;
+    const confirmed = await api(financeApprover, 'POST', `/operator/v1/operations/${id}/confirmation`, {
+      decision: 'confirm',
+    });
+    expect(confirmed.status).toBe(200);
+    expect((await gw.operation(id))?.status).toBe('outcome_unknown');
+    (gw.app.clock as ShiftableClock).shift(600_000);
+    await gw.app.operations.reconciler.runOnce();
+    expect((await gw.operation(id))?.status).toBe('needs_review');
+
+    const decision = { outcome: 'completed', reference: 'RAIL-5', note: 'the rail confirmed by phone' };
+    const path = `/operator/v1/operations/${id}/resolve`;
+    const refused = await api(plainReviewer, 'POST', path, decision);
+    expect(refused.status).toBe(403);
+    expect(JSON.stringify(refused.body)).toContain('payouts:review');
+    expect((await gw.operation(id))?.status).toBe('needs_review');
+    expect(await auditActions(id)).not.toContain(`operations_review_resolve:${plainReviewer.sub}`);
+
+    const resolved = await api(financeReviewer, 'POST', path, decision);
+    expect(resolved.status).toBe(200);
+    expect((await gw.operation(id))?.status).toBe('completed');
+    expect(await auditActions(id)).toContain(`operations_review_resolve:${financeReviewer.sub}`);
+  });
+
+  it('an unknown operation is still 404, not a scope refusal', async () => {
+    const missing = await api(plainConfirmer, 'POST', '/operator/v1/operations/op_nothere/confirmation', {
+      decision: 'confirm',
+    });
+    expect(missing.status).toBe(404);
+  });
+});
