@@ -226,4 +226,35 @@ describe('the packed tarball in a fresh project', () => {
       expect(run.stdout).toMatch(/Tests\s+11 passed/);
     }, 240_000);
   });
+
+  describe('the refunds example, copied where a team puts it, with the framework alone', () => {
+    let copy: string;
+    beforeAll(() => {
+      const example = join(ROOT, 'examples/refunds');
+      copy = join(dir, 'refunds');
+      cpSync(example, copy, {
+        recursive: true,
+        filter: (source) => !/^\/(node_modules|\.toolgate)/.test(source.slice(example.length)),
+      });
+      // No simulation kit and no harness: an exception kind and an approver scope need neither.
+      npm(['install', '--no-audit', '--no-fund', '--prefer-offline', tarball], copy);
+    }, 240_000);
+
+    test('its own exception kind and approver scope pass its tests from the installed tarball', () => {
+      const manifest = JSON.parse(readFileSync(join(copy, 'package.json'), 'utf8'));
+      expect(manifest.dependencies.toolgate).toMatch(/^file:.*\.tgz$/);
+      for (const absent of ['@toolgate/simulation', '@toolgate/eval', '@toolgate/domains'])
+        expect(existsSync(join(copy, 'node_modules', absent)), absent).toBe(false);
+      const env = Object.fromEntries(
+        Object.entries(process.env).filter(([name]) => !/^VITEST|^NODE_OPTIONS$|^FORCE_COLOR$/.test(name)),
+      );
+      const run = spawnSync(process.execPath, ['node_modules/vitest/vitest.mjs', 'run', '--maxWorkers=1'], {
+        cwd: copy,
+        encoding: 'utf8',
+        env: { ...env, NO_COLOR: '1' },
+      });
+      expect(run.status, `${run.stdout}${run.stderr}`).toBe(0);
+      expect(run.stdout).toMatch(/Tests\s+7 passed/);
+    }, 240_000);
+  });
 });
