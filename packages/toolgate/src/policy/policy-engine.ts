@@ -40,10 +40,21 @@ export const TOOL_TYPE = 'Tool';
 const DEFAULT_DENY_REASON = 'No policy permits this caller to make this call.';
 const MAX_CACHED_DECISIONS = 10_000;
 
+/**
+ * One half of a principal's id: `%` and `/` percent-encoded, so the `/` between tenant and subject is
+ * the only one and no tenant or subject can be written to pass for another pair.
+ */
+const idPart = (claim: string) => claim.replaceAll('%', '%25').replaceAll('/', '%2F');
+
+/** The Cedar id of a principal: `tenant/subject`, each half with `%` and `/` percent-encoded. */
+export function principalId(principal: Pick<Principal, 'tenant' | 'subject'>): string {
+  return `${idPart(principal.tenant)}/${idPart(principal.subject)}`;
+}
+
 /** The principal as a Cedar entity: id `tenant/subject`, its claims as attributes, its groups as parents. */
 export function principalEntity(principal: Principal): cedar.EntityJson {
   return {
-    uid: { type: PRINCIPAL_TYPE, id: `${principal.tenant}/${principal.subject}` },
+    uid: { type: PRINCIPAL_TYPE, id: principalId(principal) },
     attrs: {
       subject: principal.subject,
       tenant: principal.tenant,
