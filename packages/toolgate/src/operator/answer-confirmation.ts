@@ -9,11 +9,12 @@ import { operatorConfirmationView } from '../gateway/confirmation-layer.ts';
 import type { OperationRecord } from '../operations/operation-record.ts';
 import type { ParkedConfirmation } from '../operations/operator-confirmations.ts';
 import type { QueryProblem } from './operator-query.ts';
+import { operatorText } from './operator-text.ts';
 
 export const confirmationAnswerSchema = z.strictObject({
   decision: z.enum(['confirm', 'refuse']),
-  choice: z.string().min(1).max(200).optional(),
-  note: z.string().trim().min(1).max(500).optional(),
+  choice: operatorText(1, 200).optional(),
+  note: operatorText(1, 500, { multiline: true }).optional(),
 });
 export type ConfirmationAnswer = z.infer<typeof confirmationAnswerSchema>;
 

@@ -3,6 +3,7 @@ import type { ExceptionDefinition } from '../exceptions/define-exception.ts';
 import type { ExceptionCatalog } from '../exceptions/exception-catalog.ts';
 import type { ExceptionGrant, ExceptionTarget } from '../operations/policy-exceptions.ts';
 import type { Parsed, QueryProblem } from './operator-query.ts';
+import { controlCharacterProblem } from './operator-text.ts';
 
 const rfc3339 = z.iso.datetime({ offset: true, message: 'must be an RFC 3339 time with an offset' });
 
@@ -15,8 +16,10 @@ const grantFieldsSchema = z.strictObject({
     .trim()
     .min(10, 'must say why, in at least 10 characters')
     .max(500, 'must be at most 500 characters')
-    // biome-ignore lint/suspicious/noControlCharactersInRegex: the rule is exactly "no control characters"
-    .regex(/^[^\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]*$/, 'must not contain control characters'),
+    .superRefine((reason, ctx) => {
+      const problem = controlCharacterProblem(reason, true);
+      if (problem) ctx.addIssue({ code: 'custom', message: problem });
+    }),
 });
 const GRANT_FIELDS = ['kind', 'target', 'starts_at', 'ends_at', 'reason'];
 
@@ -69,6 +72,14 @@ export function parseExceptionGrant(
     problems.push(
       ...target.error.issues.flatMap((issue) => issueProblems(issue, prefix, definition.kind, fields)),
     );
+  }
+  // A module's target schema may take any string; what is stored and matched is one line of text.
+  if (target.success) {
+    const prefix = nested ? 'target.' : '';
+    for (const [field, value] of Object.entries(target.data as Record<string, unknown>)) {
+      const problem = typeof value === 'string' ? controlCharacterProblem(value) : null;
+      if (problem) problems.push({ parameter: `${prefix}${field}`, message: problem });
+    }
   }
   const fields = grantFieldsSchema.safeParse({
     starts_at: body.starts_at,

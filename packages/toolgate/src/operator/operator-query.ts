@@ -1,4 +1,5 @@
 import { OPERATION_STATUSES, type OperationStatus } from '../operations/operation-record.ts';
+import { controlCharacterProblem } from './operator-text.ts';
 
 export const DEFAULT_PAGE_SIZE = 50;
 export const MAX_PAGE_SIZE = 200;
@@ -34,8 +35,13 @@ export function encodeCursor(key: string | number): string {
   return Buffer.from(String(key)).toString('base64url');
 }
 
-function decodeCursor(raw: string): string {
-  return Buffer.from(raw, 'base64url').toString('utf8');
+/** The key a cursor encodes; undefined (a problem named) when it is not one this API gave out. */
+function decodeCursor(raw: string | undefined, problems: QueryProblem[]): string | undefined {
+  if (raw === undefined) return undefined;
+  const key = Buffer.from(raw, 'base64url').toString('utf8');
+  if (controlCharacterProblem(key) === null) return key;
+  problems.push({ parameter: 'cursor', message: 'is not a cursor this API gave out' });
+  return undefined;
 }
 
 /** `since` is an ISO 8601 time or epoch milliseconds. */
@@ -55,28 +61,34 @@ function parseLimit(raw: string | null, problems: QueryProblem[]): number {
   return DEFAULT_PAGE_SIZE;
 }
 
-function text(params: URLSearchParams, name: string): string | undefined {
+/** A text parameter, cut to 200 characters; one with a control character is a problem, not a filter. */
+function text(params: URLSearchParams, name: string, problems: QueryProblem[]): string | undefined {
   const value = params.get(name);
-  return value === null || value === '' ? undefined : value.slice(0, 200);
+  if (value === null || value === '') return undefined;
+  const problem = controlCharacterProblem(value);
+  if (problem === null) return value.slice(0, 200);
+  problems.push({ parameter: name, message: problem });
+  return undefined;
 }
 
 export function parseOperationsFilter(params: URLSearchParams): Parsed<OperationsFilter> {
   const problems: QueryProblem[] = [];
-  const status = text(params, 'status');
+  const status = text(params, 'status', problems);
   if (status !== undefined && !(OPERATION_STATUSES as readonly string[]).includes(status)) {
     problems.push({ parameter: 'status', message: `must be one of ${OPERATION_STATUSES.join(', ')}` });
   }
   const since = parseSince(params.get('since'), problems);
   const limit = parseLimit(params.get('limit'), problems);
-  const cursor = text(params, 'cursor');
+  const afterId = decodeCursor(text(params, 'cursor', problems), problems);
+  const tool = text(params, 'tool', problems);
   if (problems.length > 0) return { ok: false, problems };
   return {
     ok: true,
     value: {
       ...(status !== undefined ? { status: status as OperationStatus } : {}),
-      ...(text(params, 'tool') !== undefined ? { tool: text(params, 'tool') } : {}),
+      ...(tool !== undefined ? { tool } : {}),
       ...(since !== undefined ? { since } : {}),
-      ...(cursor !== undefined ? { afterId: decodeCursor(cursor) } : {}),
+      ...(afterId !== undefined ? { afterId } : {}),
       limit,
     },
   };
@@ -86,14 +98,14 @@ export function parseAuditFilter(params: URLSearchParams): Parsed<AuditFilter> {
   const problems: QueryProblem[] = [];
   const since = parseSince(params.get('since'), problems);
   const limit = parseLimit(params.get('limit'), problems);
-  const cursor = text(params, 'cursor');
-  const afterSeq = cursor === undefined ? undefined : Number(decodeCursor(cursor));
+  const cursor = decodeCursor(text(params, 'cursor', problems), problems);
+  const afterSeq = cursor === undefined ? undefined : Number(cursor);
   if (afterSeq !== undefined && !Number.isInteger(afterSeq)) {
     problems.push({ parameter: 'cursor', message: 'is not a cursor this API gave out' });
   }
+  const operationId = text(params, 'operation_id', problems);
+  const subject = text(params, 'subject', problems);
   if (problems.length > 0) return { ok: false, problems };
-  const operationId = text(params, 'operation_id');
-  const subject = text(params, 'subject');
   return {
     ok: true,
     value: {
@@ -120,11 +132,11 @@ export function parseExceptionsFilter(
   kinds: readonly string[],
 ): Parsed<ExceptionsFilter> {
   const problems: QueryProblem[] = [];
-  const active = text(params, 'active');
+  const active = text(params, 'active', problems);
   if (active !== undefined && active !== 'true' && active !== 'false') {
     problems.push({ parameter: 'active', message: 'must be true or false' });
   }
-  const kind = text(params, 'kind');
+  const kind = text(params, 'kind', problems);
   if (kind !== undefined && !kinds.includes(kind)) {
     problems.push({
       parameter: 'kind',

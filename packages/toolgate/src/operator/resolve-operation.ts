@@ -8,11 +8,12 @@ import { type OperationRecord, recordFromRow, snapshotOf } from '../operations/o
 import type { ReviewQueue } from '../operations/review-queue.ts';
 import type { SqlExecutor } from '../store/sql-database.ts';
 import { findTenantOperation, type OperationView, operationView } from './operation-listing.ts';
+import { operatorText } from './operator-text.ts';
 
 export const resolveRequestSchema = z.strictObject({
   outcome: z.enum(['completed', 'rejected']),
-  reference: z.string().trim().min(1).max(200).optional(),
-  note: z.string().trim().min(3).max(500),
+  reference: operatorText(1, 200).optional(),
+  note: operatorText(3, 500, { multiline: true }),
 });
 export type ResolveRequest = z.infer<typeof resolveRequestSchema>;
 
