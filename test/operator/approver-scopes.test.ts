@@ -47,6 +47,27 @@ const payoutsSend = defineTool({
   reconcile: async () => ({ settled: false, note: 'the rail has no status query', escalate: true }),
 });
 
+/** A write without a question: its operations are nobody's to confirm. */
+const payoutsTag = defineTool({
+  name: 'payouts_tag',
+  title: 'Tag a seller',
+  description: 'Tags a seller for the payouts team. Test-only tool.',
+  kind: 'write',
+  mutation: 'create',
+  version: '1.0.0',
+  input: z.strictObject({
+    seller_id: z.string().min(1).max(40).describe('Seller to tag.'),
+    idempotency_key: idempotencyKeySchema,
+  }),
+  output: z.strictObject({ tagged: z.boolean() }),
+  errors: [],
+  scopes: ['payouts:write'],
+  timeoutMs: 2_000,
+  examples: [],
+  handler: async () => outcome.completed({ tagged: true }),
+  reconcile: async () => ({ settled: true, outcome: outcome.completed({ tagged: true }) }),
+});
+
 const requester: TokenSubject = {
   sub: 'ops.rae',
   tenant: 'acme',
@@ -64,11 +85,18 @@ const plainConfirmer = operator('op.plain', ['operations:confirm']);
 const plainReviewer = operator('op.review', ['operations:review']);
 const financeApprover = operator('fin.okoro', ['operations:confirm', 'payouts:approve']);
 const financeReviewer = operator('fin.lund', ['operations:review', 'payouts:review']);
+/** Approvers who confirm and read nothing else of the operator plane. */
+const confirmsOnly = (scopes: string[]): TokenSubject => ({
+  sub: 'fin.only',
+  tenant: 'acme',
+  actor: 'operator',
+  scopes: ['operations:confirm', ...scopes],
+});
 
 describe("a module's approver scopes gate its confirmations and reviews", () => {
   let gw: TestGateway;
   beforeAll(async () => {
-    gw = await startTestGateway({ tools: [payoutsSend], app: { backgroundJobs: false } });
+    gw = await startTestGateway({ tools: [payoutsSend, payoutsTag], app: { backgroundJobs: false } });
   });
   afterAll(async () => {
     await gw?.close();
@@ -162,6 +190,28 @@ describe("a module's approver scopes gate its confirmations and reviews", () => 
     expect(resolved.status).toBe(200);
     expect((await gw.operation(id))?.status).toBe('completed');
     expect(await auditActions(id)).toContain(`operations_review_resolve:${financeReviewer.sub}`);
+  });
+
+  it('an approver who only confirms reads the operations it was asked about, and no other', async () => {
+    const asked = await gw.callTool(requester, 'payouts_send', {
+      seller_id: 'sel_79',
+      amount_cents: 300,
+      idempotency_key: `payout-${randomUUID()}`,
+    });
+    const plain = await gw.callTool(requester, 'payouts_tag', {
+      seller_id: 'sel_79',
+      idempotency_key: `tag-${randomUUID()}`,
+    });
+    expect(plain.status).toBe('completed');
+    const read = (who: TokenSubject, id: string) => api(who, 'GET', `/operator/v1/operations/${id}`);
+    const approverRead = await read(confirmsOnly(['payouts:approve']), asked.operation_id!);
+    expect(approverRead.status).toBe(200);
+    expect(approverRead.body.confirmation).toMatchObject({ tool: 'payouts_send', state: 'pending' });
+    // Nothing was asked of anyone about the tag, and the payout's question needs payouts:approve.
+    expect((await read(confirmsOnly(['payouts:approve']), plain.operation_id!)).status).toBe(404);
+    expect((await read(confirmsOnly([]), asked.operation_id!)).status).toBe(404);
+    // A reader of the plane reads both.
+    expect((await read(plainConfirmer, plain.operation_id!)).status).toBe(200);
   });
 
   it('an unknown operation is still 404, not a scope refusal', async () => {

@@ -109,11 +109,13 @@ export function operatorRoutes(app: App): HttpRouteFamily {
     return reply(res, 200, { tools: await toolCatalogView(registry, metrics) });
   });
   routes.on('GET', OPERATION, async ({ res, principal }, { id }) => {
-    if (!mayReadOperations(principal) && !mayConfirmOperations(principal)) {
-      return refuseScope(res, readNeed);
-    }
+    const readsPlane = mayReadOperations(principal);
+    if (!readsPlane && !mayConfirmOperations(principal)) return refuseScope(res, readNeed);
     const found = await findTenantOperation(db, principal.tenant, id!);
     if (!found) return reply(res, 404, { error: 'not_found' });
+    // An approver who only confirms reads the operations it was asked about, nothing else of the tenant.
+    if (!readsPlane && !(await askedOf(principal, found.id, found.tool)))
+      return reply(res, 404, { error: 'not_found' });
     // A question that waited past its expiry is settled before it is shown.
     await operations.confirmations.expireIfDue(recordFromRow(found));
     const row = (await findTenantOperation(db, principal.tenant, found.id))!;
@@ -315,6 +317,12 @@ export function operatorRoutes(app: App): HttpRouteFamily {
     if (!scope || principal.scopes.has(scope)) return false;
     refuseScope(res, `scope ${scope} (it decides ${definition!.name}'s ${decision}s)`);
     return true;
+  }
+
+  /** The operation parked a question this approver may answer (it holds the tool's approver scope). */
+  async function askedOf(principal: RouteRequest['principal'], operationId: string, tool: string) {
+    if (!(await operations.confirmations.find(principal.tenant, operationId))) return false;
+    return mayConfirmOperations(principal, registry.get(tool)?.definition.confirm?.approverScope);
   }
 
   async function handle(request: RouteRequest): Promise<void> {
