@@ -117,6 +117,7 @@ for (const target of storeTargets) {
           tenant: 'tenant-a',
           actor: 'customer',
           scopes: ['testing:write', 'operations:read'],
+          groups: [],
         });
         expect(JSON.parse(String(row!.arguments))).toMatchObject(
           creditArgs('approve-park-000001', { memo: 'rent' }),

@@ -10,6 +10,11 @@ import { startTestGateway, type TestGateway } from '../../packages/toolgate/src/
 
 /** Every payout the handler sent, by operation: the effect the scopes guard. */
 const sent: string[] = [];
+/** Who each sent payout ran as: the requester's whole principal, restored after the approver's answer. */
+const ranAs = new Map<
+  string,
+  { subject: string; groups: readonly string[]; application: string | undefined }
+>();
 
 /**
  * A payouts team's tool: every payout waits for a person holding the team's own approver scope, and an
@@ -42,6 +47,8 @@ const payoutsSend = defineTool({
   reviewScope: 'payouts:review',
   handler: async (_input, ctx) => {
     sent.push(ctx.operation!.id);
+    const { subject, groups = [], application } = ctx.principal;
+    ranAs.set(ctx.operation!.id, { subject, groups, application });
     return outcome.unknown<{ payout_id: string }>('OUTCOME_UNKNOWN', 'The rail did not answer.');
   },
   reconcile: async () => ({ settled: false, note: 'the rail has no status query', escalate: true }),
@@ -73,6 +80,8 @@ const requester: TokenSubject = {
   tenant: 'acme',
   actor: 'support_agent',
   scopes: ['payouts:write', 'operations:read'],
+  groups: ['payouts-emea', 'sellers-tier-1'],
+  application: 'payouts-console',
 };
 const operator = (sub: string, scopes: string[]): TokenSubject => ({
   sub,
@@ -159,6 +168,12 @@ describe("a module's approver scopes gate its confirmations and reviews", () => 
     const confirmed = await api(financeApprover, 'POST', path, { decision: 'confirm' });
     expect(confirmed.status).toBe(200);
     expect(sent.filter((op) => op === id)).toHaveLength(1);
+    // It ran as the requester, groups and application included, never as the approver.
+    expect(ranAs.get(id)).toEqual({
+      subject: 'ops.rae',
+      groups: ['payouts-emea', 'sellers-tier-1'],
+      application: 'payouts-console',
+    });
     expect(await auditActions(id)).toContain(`operations_confirmation_answer:${financeApprover.sub}`);
   });
 

@@ -21,6 +21,7 @@ export async function mintToken(keys: DevKeys, subject: TokenSubject, options: M
     actor: subject.actor,
     scope: subject.scopes.join(' '),
     ...(subject.groups && subject.groups.length > 0 ? { groups: [...subject.groups] } : {}),
+    ...(subject.application ? { azp: subject.application } : {}),
   })
     .setProtectedHeader({ alg: DEV_ALGORITHM, kid: keys.kid, typ: 'at+jwt' })
     .setSubject(subject.sub)

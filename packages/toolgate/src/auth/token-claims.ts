@@ -56,6 +56,8 @@ export interface TokenSubject {
   readonly scopes: readonly string[];
   /** Group memberships for the `groups` claim; left out of the token when absent or empty. */
   readonly groups?: readonly string[];
+  /** The client application for the `azp` claim; left out when absent. */
+  readonly application?: string;
 }
 
 export type ClaimsVerdict = { ok: true; principal: Principal } | { ok: false; detail: string };

@@ -119,12 +119,7 @@ export class OperatorConfirmations {
       id,
       requester.tenant,
       requester.subject,
-      JSON.stringify({
-        subject: requester.subject,
-        tenant: requester.tenant,
-        actor: requester.actor,
-        scopes: [...requester.scopes],
-      }),
+      JSON.stringify(storedPrincipal(requester)),
       request.tool,
       JSON.stringify(request.args),
       JSON.stringify(request.ask),
@@ -305,17 +300,44 @@ export class OperatorConfirmations {
   }
 }
 
-function parkedFromRow(row: ParkedRow): ParkedConfirmation {
-  const principal = JSON.parse(row.principal) as {
-    subject: string;
-    tenant: string;
-    actor: Actor;
-    scopes: string[];
+/** The whole principal a parked call runs as once confirmed: every claim policies and the tool read. */
+interface StoredPrincipal {
+  readonly subject: string;
+  readonly tenant: string;
+  readonly actor: Actor;
+  readonly scopes: string[];
+  /** Absent in questions parked before groups were kept: those ran without them, and still do. */
+  readonly groups?: string[];
+  readonly application?: string;
+}
+
+function storedPrincipal(principal: Principal): StoredPrincipal {
+  return {
+    subject: principal.subject,
+    tenant: principal.tenant,
+    actor: principal.actor,
+    scopes: [...principal.scopes],
+    groups: [...(principal.groups ?? [])],
+    ...(principal.application === undefined ? {} : { application: principal.application }),
   };
+}
+
+function principalFromStored(stored: StoredPrincipal): Principal {
+  return {
+    subject: stored.subject,
+    tenant: stored.tenant,
+    actor: stored.actor,
+    scopes: new Set(stored.scopes),
+    groups: stored.groups ?? [],
+    ...(stored.application === undefined ? {} : { application: stored.application }),
+  };
+}
+
+function parkedFromRow(row: ParkedRow): ParkedConfirmation {
   return {
     operationId: row.operation_id,
     tenant: row.tenant,
-    requester: { ...principal, scopes: new Set(principal.scopes) },
+    requester: principalFromStored(JSON.parse(row.principal) as StoredPrincipal),
     tool: row.tool,
     args: JSON.parse(row.arguments) as Record<string, unknown>,
     ask: JSON.parse(row.question) as ConfirmationAsk,
