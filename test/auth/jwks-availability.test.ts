@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
-import { JWKS_TIMING } from '../../packages/toolgate/src/auth/jwks-key-set.ts';
+import { JWKS_LIMITS, JWKS_TIMING } from '../../packages/toolgate/src/auth/jwks-key-set.ts';
 import { type JwksGateway, startJwksGateway } from './jwks-gateway.ts';
 import { type LocalIssuer, startLocalIssuer } from './local-issuer.ts';
 
@@ -45,6 +45,25 @@ describe('an external issuer whose JWKS is slow, hangs or changes', () => {
     expect(elapsedMs).toBeLessThan(JWKS_TIMING.fetchTimeoutMs + 1_500);
     expect(issuer.stats).toMatchObject({ fetches: 1, maxInFlight: 1 });
     expect(gw.ledger.executions).toEqual({});
+  });
+
+  test('an answer larger than the cap, or with more keys than a set may hold, is a failed fetch: 503, nothing runs', async () => {
+    const real = await (await fetch(issuer.jwksUrl)).text();
+    // The real keys, padded past the cap with whitespace JSON allows.
+    issuer.body = `${real.slice(0, -1)}${' '.repeat(JWKS_LIMITS.maxBodyBytes)}}`;
+    expect((await gw.call(await issuer.sign('k1', gw.url))).status).toBe(503);
+    advanceClock(JWKS_TIMING.cooldownMs + 1_000);
+    // The real keys among more than a set may hold.
+    const filler = { kty: 'oct', k: 'c2VjcmV0', kid: 'filler' };
+    const { keys } = JSON.parse(real) as { keys: unknown[] };
+    issuer.body = JSON.stringify({ keys: [...keys, ...Array(JWKS_LIMITS.maxKeys).fill(filler)] });
+    expect((await gw.call(await issuer.sign('k1', gw.url))).status).toBe(503);
+    expect(gw.ledger.executions).toEqual({});
+    expect(issuer.stats.fetches).toBe(3);
+    // Within both bounds, the same issuer's set verifies.
+    advanceClock(JWKS_TIMING.cooldownMs + 1_000);
+    issuer.body = null;
+    expect((await gw.call(await issuer.sign('k1', gw.url))).status).toBe(200);
   });
 
   test('after a good fetch, valid tokens keep working while the JWKS hangs, with one fetch in flight', async () => {

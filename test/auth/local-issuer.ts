@@ -17,6 +17,8 @@ export interface LocalIssuer {
   sign(kid: string, audience: string, header?: Partial<JWTHeaderParameters>): Promise<string>;
   hang: boolean;
   cacheControl: string | null;
+  /** Answers this body instead of the published keys (null: the keys). */
+  body: string | null;
   readonly stats: { fetches: number; inFlight: number; maxInFlight: number };
   close(): Promise<void>;
 }
@@ -27,7 +29,7 @@ export async function startLocalIssuer(): Promise<LocalIssuer> {
   const signers = new Map<string, CryptoKey>();
   const hanging = new Set<ServerResponse>();
   const stats = { fetches: 0, inFlight: 0, maxInFlight: 0 };
-  const state = { hang: false, cacheControl: null as string | null };
+  const state = { hang: false, cacheControl: null as string | null, body: null as string | null };
   const server = createServer((_req, res) => {
     stats.fetches += 1;
     stats.inFlight += 1;
@@ -44,7 +46,7 @@ export async function startLocalIssuer(): Promise<LocalIssuer> {
       'content-type': 'application/json',
       ...(state.cacheControl === null ? {} : { 'cache-control': state.cacheControl }),
     });
-    res.end(JSON.stringify({ keys: [...published.values()] }));
+    res.end(state.body ?? JSON.stringify({ keys: [...published.values()] }));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.address() as AddressInfo).port;
@@ -58,6 +60,12 @@ export async function startLocalIssuer(): Promise<LocalIssuer> {
     },
     set hang(value: boolean) {
       state.hang = value;
+    },
+    get body() {
+      return state.body;
+    },
+    set body(value: string | null) {
+      state.body = value;
     },
     get cacheControl() {
       return state.cacheControl;

@@ -1,4 +1,4 @@
-import { createLocalJWKSet, type JWTVerifyGetKey } from 'jose';
+import { createLocalJWKSet, type JWK, type JWTVerifyGetKey } from 'jose';
 
 /** How the authorization server's key set is fetched and kept; see docs/operations.md. */
 export const JWKS_TIMING = {
@@ -11,6 +11,14 @@ export const JWKS_TIMING = {
   /** The bounds a response's `max-age` is held to. */
   minMaxAgeSeconds: 30,
   maxMaxAgeSeconds: 86_400,
+} as const;
+
+/** What one key set may hold: a larger answer is refused unread, as a failed fetch. */
+export const JWKS_LIMITS = {
+  /** The most bytes of one answer read (a key set of many RSA keys is a few tens of KiB). */
+  maxBodyBytes: 1024 * 1024,
+  /** The most keys one set may list. */
+  maxKeys: 100,
 } as const;
 
 /** The key set could not be fetched, so a token could not be checked: the token may well be good. */
@@ -95,7 +103,7 @@ export class JwksKeySet {
         await response.body?.cancel();
         throw new Error(`the JWKS answered HTTP ${response.status}`);
       }
-      const keys = createLocalJWKSet(await response.json());
+      const keys = createLocalJWKSet(keySetOf(await boundedText(response)));
       const maxAge = freshForSeconds(response.headers.get('cache-control'), response.headers.get('age'));
       this.#set = { keys, freshUntil: Date.now() + maxAge * 1000 };
       this.#lastAttemptOk = true;
@@ -110,6 +118,36 @@ export class JwksKeySet {
     const waitMs = this.#lastAttemptAt + JWKS_TIMING.cooldownMs - Date.now();
     return new KeySetUnavailable(message, Math.max(1, Math.ceil(waitMs / 1000)));
   }
+}
+
+/** The answer's body, read only up to JWKS_LIMITS.maxBodyBytes: a larger one is refused before it is parsed. */
+async function boundedText(response: Response): Promise<string> {
+  const limit = JWKS_LIMITS.maxBodyBytes;
+  const declared = Number(response.headers.get('content-length') ?? Number.NaN);
+  if (declared > limit) {
+    await response.body?.cancel();
+    throw new Error(`the JWKS answer is ${declared} bytes, more than the ${limit} a key set may take`);
+  }
+  const chunks: Uint8Array[] = [];
+  let length = 0;
+  for await (const chunk of response.body ?? []) {
+    length += chunk.byteLength;
+    if (length > limit) throw new Error(`the JWKS answer exceeds the ${limit} bytes a key set may take`);
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/** The parsed key set, refused when it is not a JWKS or lists more keys than JWKS_LIMITS.maxKeys. */
+function keySetOf(text: string): { keys: JWK[] } {
+  const parsed = JSON.parse(text) as { keys?: unknown };
+  if (!Array.isArray(parsed?.keys)) throw new Error('the JWKS answer has no keys array');
+  if (parsed.keys.length > JWKS_LIMITS.maxKeys) {
+    throw new Error(
+      `the JWKS lists ${parsed.keys.length} keys, more than the ${JWKS_LIMITS.maxKeys} a set may hold`,
+    );
+  }
+  return { keys: parsed.keys as JWK[] };
 }
 
 /** Seconds a fetched set stays fresh: `max-age` less `Age`, `no-cache`/`no-store` as zero, within bounds. */
