@@ -43,7 +43,7 @@ describe('what a tasks/* request must satisfy before any store lookup', () => {
   it('an oversized task id is never looked up; an echo is capped with an ellipsis', async () => {
     let lookups = 0;
     const store = {
-      findById: async () => {
+      findOwned: async () => {
         lookups += 1;
         return null;
       },

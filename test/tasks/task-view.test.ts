@@ -68,7 +68,7 @@ describe('the task an operation is', () => {
   });
 
   it('tasks/result waits a bounded time for a task still working, then says to poll', async () => {
-    const store = { findById: async () => record('outcome_unknown') } as unknown as OperationStore;
+    const store = { findOwned: async () => record('outcome_unknown') } as unknown as OperationStore;
     const tasks = new OperationTasks({ store, timing, logger: pino({ level: 'silent' }), resultWaitMs: 150 });
     const started = Date.now();
     const answer = await tasks.result(owner, ID).catch((error: unknown) => error);
@@ -78,7 +78,7 @@ describe('the task an operation is', () => {
   });
 
   it('a cancel of work that is running is refused: it may have reached the owning system', async () => {
-    const store = { findById: async () => record('in_progress') } as unknown as OperationStore;
+    const store = { findOwned: async () => record('in_progress') } as unknown as OperationStore;
     const tasks = new OperationTasks({ store, timing, logger: pino({ level: 'silent' }) });
     await expect(tasks.cancel(owner, ID)).rejects.toMatchObject({
       code: ErrorCode.InvalidParams,

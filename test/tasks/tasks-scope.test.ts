@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ADDRESS_SAMPLES } from '../../packages/domains/src/orders/demo-orders.ts';
 import type { TokenSubject } from '../../packages/toolgate/src/auth/token-claims.ts';
 import { type StoreLocation, storeTargets } from '../store/store-targets.ts';
@@ -93,6 +93,32 @@ for (const target of storeTargets) {
       const get = await legacyRequest(gw.url, token, 'tasks/get', { taskId });
       expect(get.body.result).toMatchObject({ taskId, status: 'completed' });
       expect(await gw.operation(taskId)).toMatchObject({ status: 'completed' });
+    });
+
+    it("another principal's task id reads no row of it from the store: the owner is in the query", async () => {
+      const MALLORY: TokenSubject = { ...ALICE, sub: 'cus_acme_mallory' };
+      const STRANGER: TokenSubject = { ...ALICE, tenant: 'globex' };
+      const read = vi.spyOn(gw.app.db, 'query');
+      try {
+        for (const who of [MALLORY, STRANGER]) {
+          const token = await gw.tokenFor(who);
+          const legacy = await legacyRequest(gw.url, token, 'tasks/get', { taskId });
+          const modern = await modernRawRequest(gw.url, token, 'tasks/get', { taskId });
+          for (const answer of [legacy, modern]) {
+            expect(answer.body.error?.message).toMatch(/Task not found/);
+            expect(answer.text).not.toContain(NEW_ADDRESS.address_line_1);
+          }
+          const envelope = await gw.callTool(who, 'operations_get', { operation_id: taskId });
+          expect(envelope).toMatchObject({ status: 'rejected', code: 'OPERATION_NOT_FOUND' });
+        }
+        const readsOfTheTask = read.mock.calls
+          .map((call, i) => ({ sql: String(call[0]), params: call[1] ?? [], rows: read.mock.results[i] }))
+          .filter(({ sql, params }) => /FROM operations\b/.test(sql) && params.includes(taskId));
+        expect(readsOfTheTask.length).toBeGreaterThanOrEqual(6);
+        for (const { rows } of readsOfTheTask) expect(await rows!.value).toEqual([]);
+      } finally {
+        read.mockRestore();
+      }
     });
 
     it('2026-07-28: tasks/get, tasks/update and tasks/cancel are refused without it', async () => {

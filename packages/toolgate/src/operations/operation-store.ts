@@ -114,6 +114,24 @@ export class OperationStore {
     return rows[0] ? recordFromRow(rows[0]) : null;
   }
 
+  /**
+   * The operation by id when it is the tenant's, and the subject's when one is named: the owner is in
+   * the query, so another principal's row is never read (nor is its existence timed).
+   */
+  async findOwned(id: string, tenant: string, subject: string | null): Promise<OperationRecord | null> {
+    const rows =
+      subject === null
+        ? await this.db.query<OperationRow>('SELECT * FROM operations WHERE id = ? AND tenant = ?', [
+            id,
+            tenant,
+          ])
+        : await this.db.query<OperationRow>(
+            'SELECT * FROM operations WHERE id = ? AND tenant = ? AND subject = ?',
+            [id, tenant, subject],
+          );
+    return rows[0] ? recordFromRow(rows[0]) : null;
+  }
+
   /** The principal's own operations in id order (ids sort by creation time), after `afterId`; at most `limit`. */
   async listOwn(tenant: string, subject: string, afterId: string, limit: number): Promise<OperationRecord[]> {
     const rows = await this.db.query<OperationRow>(

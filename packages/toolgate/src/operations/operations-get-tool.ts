@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import type { Principal } from '../auth/principal.ts';
 import { defineTool } from '../contract/define-tool.ts';
 import { defineErrorCodes } from '../contract/error-catalog.ts';
 import { outcome } from '../contract/outcome.ts';
@@ -85,9 +84,10 @@ export function operationsGetTool(
       { title: 'Check an unknown outcome', input: { operation_id: 'op_01JD3Q5W7X9Y2Z4A6B8C0D1E2F' } },
     ],
     async handler(input, ctx) {
-      const found = await store.findById(input.operation_id);
-      // Someone else's operation answers exactly like one that does not exist.
-      if (!found || !visibleTo(found, ctx.principal)) {
+      // Someone else's operation answers exactly like one that does not exist; an operator reads the tenant's.
+      const { tenant, subject, actor } = ctx.principal;
+      const found = await store.findOwned(input.operation_id, tenant, actor === 'operator' ? null : subject);
+      if (!found) {
         return outcome.rejected(
           errors.OPERATION_NOT_FOUND.code,
           `No operation ${input.operation_id} is visible to this caller.`,
@@ -157,11 +157,6 @@ export function describeStatus(record: OperationRecord): { message: string; reso
         resolution: `Tell the user an approver must confirm it (by ${new Date(record.expiresAt).toISOString()}, or it is rejected). ${POLL}`,
       };
   }
-}
-
-function visibleTo(record: OperationRecord, principal: Principal): boolean {
-  if (record.tenant !== principal.tenant) return false;
-  return record.subject === principal.subject || principal.actor === 'operator';
 }
 
 /**

@@ -117,9 +117,7 @@ export class OperationTasks {
    */
   async find(principal: Principal, taskId: string): Promise<OperationRecord | null> {
     const wellFormed = taskId.length <= MAX_TASK_ID_LENGTH && OPERATION_ID_PATTERN.test(taskId);
-    const record = wellFormed ? await this.#store.findById(taskId) : null;
-    if (!record || record.tenant !== principal.tenant || record.subject !== principal.subject) return null;
-    return record;
+    return wellFormed ? this.#store.findOwned(taskId, principal.tenant, principal.subject) : null;
   }
 
   async #own(principal: Principal, taskId: string): Promise<OperationRecord> {
