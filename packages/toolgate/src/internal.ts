@@ -31,7 +31,7 @@ export type { ContractDocument } from './contract-artifacts/contract-document.ts
 export {
   buildContractDocument,
   contractSha256,
-  IMPLEMENTATION,
+  FRAMEWORK_BUILD,
   sortKeysDeep,
 } from './contract-artifacts/contract-export.ts';
 export { loadServedRegistry } from './contract-artifacts/served-contract.ts';
