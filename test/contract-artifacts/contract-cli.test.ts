@@ -1,10 +1,12 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
+import { DEMO_POLICY_DIR } from '../../packages/domains/src/demo-policies.ts';
 import { referenceDomains } from '../../packages/domains/src/reference-domains.ts';
 import { serializeContract } from '../../packages/toolgate/src/contract-artifacts/contract-export.ts';
+import { projectImplementation } from '../../packages/toolgate/src/contract-artifacts/project-implementation.ts';
 import { buildServedContract } from '../../packages/toolgate/src/contract-artifacts/served-contract.ts';
 import { renderToolCatalog } from '../../packages/toolgate/src/contract-artifacts/tool-catalog-doc.ts';
 import { at, editTool, ticketContract } from './fixtures/ticket-tools.ts';
@@ -38,11 +40,46 @@ const tightened = editTool(base, 'tickets_open', (t) => {
 });
 
 describe('toolgate contract and lint commands', () => {
-  test('contract export writes the contract of this build, byte for byte', async () => {
+  test('contract export --no-commit writes the contract of this build, byte for byte', async () => {
     const out = join(dir, 'export.json');
-    const run = toolgate('contract', 'export', '--out', out);
+    const run = toolgate('contract', 'export', '--no-commit', '--out', out);
     expect(run.status, run.stderr).toBe(0);
-    expect(readFileSync(out, 'utf8')).toBe(serializeContract(await buildServedContract(referenceDomains)));
+    const built = await buildServedContract(referenceDomains, {
+      implementation: projectImplementation(process.cwd(), { commit: false }),
+      policyDir: DEMO_POLICY_DIR,
+    });
+    expect(readFileSync(out, 'utf8')).toBe(serializeContract(built));
+  });
+
+  test('contract export names the project, its commit and the policy set served', () => {
+    const { name, version } = JSON.parse(readFileSync('package.json', 'utf8')) as Record<string, string>;
+    const commit = spawnSync('git', ['rev-parse', 'HEAD'], { encoding: 'utf8' }).stdout.trim();
+    const exported = JSON.parse(toolgate('contract', 'export').stdout);
+    expect(exported.implementation).toEqual({
+      name,
+      version,
+      commit,
+      dirty: expect.any(Boolean),
+      framework: expect.stringMatching(/^toolgate \d+\.\d+\.\d+/),
+    });
+    expect(exported.policy_set.files.map((f: { path: string }) => f.path)).toEqual([
+      'toolgate.cedarschema',
+      'changes.cedar',
+      'orders.cedar',
+      'reads.cedar',
+      'workitems.cedar',
+    ]);
+    const policies = join(dir, 'policies');
+    mkdirSync(policies);
+    for (const name of ['toolgate.cedarschema', 'reads.cedar']) {
+      writeFileSync(join(policies, name), readFileSync(join(DEMO_POLICY_DIR, name)));
+    }
+    const narrowed = JSON.parse(toolgate('contract', 'export', '--policy', policies).stdout);
+    expect(narrowed.policy_set.files.map((f: { path: string }) => f.path)).toEqual([
+      'toolgate.cedarschema',
+      'reads.cedar',
+    ]);
+    expect(narrowed.policy_set.policy_version).not.toBe(exported.policy_set.policy_version);
   });
 
   test("contract export publishes a deployment's retention only when asked to", () => {

@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, test } from 'vitest';
+import { DEMO_POLICY_DIR } from '../../packages/domains/src/demo-policies.ts';
 import { referenceDomains } from '../../packages/domains/src/reference-domains.ts';
 import { diffContracts } from '../../packages/toolgate/src/contract-artifacts/contract-diff.ts';
 import {
@@ -13,6 +14,7 @@ import {
   lintReportText,
 } from '../../packages/toolgate/src/contract-artifacts/contract-lint.ts';
 import { diffReportText } from '../../packages/toolgate/src/contract-artifacts/diff-report.ts';
+import { projectImplementation } from '../../packages/toolgate/src/contract-artifacts/project-implementation.ts';
 import { buildServedContract } from '../../packages/toolgate/src/contract-artifacts/served-contract.ts';
 import {
   DOCS_COMMAND,
@@ -23,11 +25,15 @@ import {
 const CONTRACT_FILE = 'contracts/toolgate.contract.json';
 const CATALOG_FILE = 'docs/tools.md';
 const inRepo = (path: string) => fileURLToPath(new URL(`../../${path}`, import.meta.url));
-const EXPORT_COMMAND = `npx toolgate contract export --out ${CONTRACT_FILE}`;
+const EXPORT_COMMAND = `npx toolgate contract export --no-commit --out ${CONTRACT_FILE}`;
 
 let current: ContractDocument;
 beforeAll(async () => {
-  current = await buildServedContract(referenceDomains);
+  // As `npm run contract:update` exports it from the repository root: the demo, its policies, no commit.
+  current = await buildServedContract(referenceDomains, {
+    implementation: projectImplementation(inRepo(''), { commit: false }),
+    policyDir: DEMO_POLICY_DIR,
+  });
 });
 
 function driftMessage(): string {

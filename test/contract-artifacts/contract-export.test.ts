@@ -1,6 +1,10 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
+import { z } from 'zod';
+import { DEMO_POLICY_DIR } from '../../packages/domains/src/demo-policies.ts';
+import { defineModule } from '../../packages/toolgate/src/app/module.ts';
 import { ToolRegistry } from '../../packages/toolgate/src/contract/tool-registry.ts';
 import { diffContracts } from '../../packages/toolgate/src/contract-artifacts/contract-diff.ts';
 import { contractDocumentSchema } from '../../packages/toolgate/src/contract-artifacts/contract-document.ts';
@@ -8,9 +12,12 @@ import {
   buildContractDocument,
   contractSha256,
   definitionHash,
+  FRAMEWORK_BUILD,
   serializeContract,
   sortKeysDeep,
 } from '../../packages/toolgate/src/contract-artifacts/contract-export.ts';
+import { buildServedContract } from '../../packages/toolgate/src/contract-artifacts/served-contract.ts';
+import { defineException } from '../../packages/toolgate/src/exceptions/define-exception.ts';
 import { editTool, ticketContract, ticketsGet, ticketsOpen } from './fixtures/ticket-tools.ts';
 
 function keysSortedEverywhere(value: unknown): boolean {
@@ -115,25 +122,77 @@ describe('contract export', () => {
     };
     const text = serializeContract(ticketContract());
     const exported = contractDocumentSchema.parse(JSON.parse(text));
-    expect(exported.implementation).toBe(`toolgate ${version}`);
+    expect(exported.implementation).toEqual({ name: null, version: null, framework: `toolgate ${version}` });
+    expect(FRAMEWORK_BUILD).toBe(`toolgate ${version}`);
     const { implementation: _implementation, ...olderExport } = exported;
-    const rebuilt = { ...exported, implementation: 'toolgate 9.9.9' };
+    const rebuilt = {
+      ...exported,
+      implementation: {
+        name: 'help-desk',
+        version: '2.0.0',
+        commit: 'a'.repeat(40),
+        dirty: false,
+        framework: 'toolgate 9.9.9',
+      },
+    };
+    const oneLine = { ...exported, implementation: 'toolgate 0.1.0' };
     expect(diffContracts(exported, rebuilt)).toEqual({
       changes: [],
       verdicts: exported.tools.map((t) => expect.objectContaining({ tool: t.name, accepted: true })),
       ok: true,
     });
-    // The hash is the file's without its implementation line, so an older export hashes the same.
-    const withoutLine = text
-      .split('\n')
-      .filter((line) => !line.startsWith('  "implementation": '))
-      .join('\n');
-    expect(contractSha256(exported)).toBe(createHash('sha256').update(withoutLine).digest('hex'));
+    // The hash is the file's with only its format and tools, so an older export hashes the same.
+    const toolsOnly = serializeContract({ format: exported.format, tools: exported.tools });
+    expect(contractSha256(exported)).toBe(createHash('sha256').update(toolsOnly).digest('hex'));
     expect(contractSha256(rebuilt)).toBe(contractSha256(exported));
+    expect(contractSha256(oneLine)).toBe(contractSha256(exported));
     expect(contractSha256(olderExport)).toBe(contractSha256(exported));
     const changedTool = editTool(exported, 'tickets_get', (t) => {
       t.description += ' Never guess.';
     });
     expect(contractSha256(changedTool)).not.toBe(contractSha256(exported));
+  });
+
+  test('lists the exception kinds and approver scopes the modules declare, and the policy set, outside the hash', async () => {
+    const refund = defineException({
+      kind: 'refund_over_limit',
+      title: 'Refund above the limit',
+      description: 'Lets refunds of one customer exceed the limit for a day.',
+      target: z.strictObject({ customer_id: z.string().max(40) }),
+      grantScope: 'refunds:approve',
+      maxDurationSeconds: 86_400,
+    });
+    const desk = defineModule({
+      name: 'desk',
+      create: () => ({ tools: [ticketsGet, ticketsOpen], exceptions: [refund] }),
+    });
+    const document = await buildServedContract([desk], { policyDir: DEMO_POLICY_DIR });
+    expect(contractDocumentSchema.parse(JSON.parse(serializeContract(document)))).toEqual(document);
+    expect(document.exceptions).toEqual([
+      {
+        kind: 'refund_over_limit',
+        title: 'Refund above the limit',
+        description: 'Lets refunds of one customer exceed the limit for a day.',
+        grant_scope: 'refunds:approve',
+        max_duration_seconds: 86_400,
+        target_schema: refund.targetJsonSchema,
+      },
+    ]);
+    expect(document.approver_scopes).toEqual([
+      { scope: 'refunds:approve', gates: [{ gates: 'exception', kind: 'refund_over_limit' }] },
+    ]);
+    expect(document.policy_set?.policy_version).toMatch(/^[0-9a-f]{12}$/);
+    expect(document.policy_set?.files[0]).toEqual({
+      path: 'toolgate.cedarschema',
+      sha256: createHash('sha256')
+        .update(readFileSync(join(DEMO_POLICY_DIR, 'toolgate.cedarschema')))
+        .digest('hex'),
+    });
+    // Without policies or declarations the fields are there and empty; the tools hash the same either way.
+    const bare = await buildServedContract([
+      defineModule({ name: 'desk', create: () => ({ tools: [ticketsGet, ticketsOpen] }) }),
+    ]);
+    expect(bare).toMatchObject({ policy_set: null, approver_scopes: [], exceptions: [] });
+    expect(contractSha256(bare)).toBe(contractSha256(document));
   });
 });

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { type ReleaseInput, releaseRecord, releaseRefusals } from '../../packages/eval/src/release-record.ts';
 import { contractSha256 } from '../../packages/toolgate/src/contract-artifacts/contract-export.ts';
+import { releaseIdOf } from '../../packages/toolgate/src/contract-artifacts/release-pin.ts';
 import { runCommand } from '../support/serve-process.ts';
 
 const ROOT = join(import.meta.dirname, '../..');
@@ -13,9 +14,12 @@ const toolgate = (...args: string[]) => runCommand(BIN, args, { cwd: ROOT });
 
 interface ReleaseFile {
   format: string;
+  release_id: string;
+  implementation: { name: string | null; version: string | null; commit?: string | null } | null;
+  policy_set: unknown;
   approved_by: string;
   approved_at: string;
-  contract: { source: string; sha256: string; implementation: string; tools: unknown[]; document: unknown };
+  contract: { source: string; sha256: string; implementation: unknown; tools: unknown[]; document: unknown };
   evaluation: {
     results: string;
     agent: string;
@@ -45,7 +49,7 @@ describe('toolgate contract release', () => {
   let passing: string;
   let failing: string;
   let contractFile: string;
-  let contract: { implementation: string; tools: { name: string; input_schema: Record<string, unknown> }[] };
+  let contract: { implementation: unknown; tools: { name: string; input_schema: Record<string, unknown> }[] };
   const file = (name: string, text: string) => {
     const path = join(dir, name);
     writeFileSync(path, text);
@@ -96,7 +100,11 @@ describe('toolgate contract release', () => {
     };
     const record = recordAt(out);
     expect(record).toMatchObject({
-      format: 'toolgate-release/1',
+      format: 'toolgate-release/2',
+      release_id: releaseIdOf(record as unknown as Record<string, unknown>),
+      // No package.json beside the config, but a git checkout; no policy set: the config names none.
+      implementation: { name: null, version: null, commit: expect.stringMatching(/^[0-9a-f]{40}$/) },
+      policy_set: null,
       approved_by: 'Dana Ruiz',
       contract: {
         source: 'served',
@@ -130,6 +138,8 @@ describe('toolgate contract release', () => {
     // The previous contract is another contract; its implementation line alone would not make it one.
     expect(record.previous?.sha256).not.toBe(record.contract.sha256);
     expect(Date.parse(record.approved_at)).not.toBeNaN();
+    expect(record.release_id).toMatch(/^rel_[0-9a-f]{16}$/);
+    expect(result.stdout).toContain(`release ${record.release_id}`);
     expect(result.stdout).toContain('since');
     expect(result.stdout).toContain('1 breaking, 0 compatible change(s)');
   });

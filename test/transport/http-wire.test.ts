@@ -151,7 +151,7 @@ describe('the Streamable HTTP wire', () => {
 
   test('health, readiness and metrics', async () => {
     expect(await (await fetch(`${gw.origin}/healthz`)).json()).toEqual({ status: 'ok' });
-    expect(await (await fetch(`${gw.origin}/readyz`)).json()).toEqual({ status: 'ready' });
+    expect(await (await fetch(`${gw.origin}/readyz`)).json()).toEqual({ status: 'ready', release_id: null });
     const metrics = await fetch(`${gw.origin}/metrics`);
     expect(metrics.headers.get('content-type')).toContain('text/plain');
     expect(await metrics.text()).toContain('tool_duration_seconds_bucket');

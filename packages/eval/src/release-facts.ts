@@ -3,7 +3,7 @@ import {
   buildContractDocument,
   canonicalJson,
   contractSha256,
-  IMPLEMENTATION,
+  FRAMEWORK_BUILD,
   sha256Hex,
 } from 'toolgate/internal';
 import type { LoadedScenario } from './scenario-schema.ts';
@@ -31,6 +31,6 @@ export function releaseFacts(registry: ToolRegistry, scenarios: readonly LoadedS
     contractSha256: contractSha256(buildContractDocument(registry)),
     scenarioSetSha256: sha256Hex(canonicalJson(content)),
     scenarioCount: scenarios.length,
-    implementation: IMPLEMENTATION,
+    implementation: FRAMEWORK_BUILD,
   };
 }

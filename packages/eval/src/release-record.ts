@@ -1,9 +1,12 @@
 import type { ContractDocument } from 'toolgate/internal';
-import { contractSha256, diffContracts, sortKeysDeep } from 'toolgate/internal';
+import { contractSha256, diffContracts, releaseIdOf, sortKeysDeep } from 'toolgate/internal';
 import type { EvaluationEvidence, EvidenceScore } from './release-evidence.ts';
 
-/** Identifies the file format of a release record. */
-export const RELEASE_FORMAT = 'toolgate-release/1';
+/**
+ * Identifies the file format of a release record: `/2` adds the project and the policy set released
+ * and the release id; `toolgate serve --release` reads `/1` records too.
+ */
+export const RELEASE_FORMAT = 'toolgate-release/2';
 
 /** What an evaluation must show for its contract to be released without an override. */
 export interface ReleaseThresholds {
@@ -78,16 +81,26 @@ export function releaseRefusals(input: ReleaseInput): ReleaseRefusal[] {
 }
 
 /**
- * The release record: the contract released, the evaluation that measured it and the thresholds it
- * met, who approved it, and the previous contract to roll back to with every change since it
- * classified. Any refusal it was released despite is recorded with the override's reason.
+ * The release record: the contract released with the project and the policy set that serve it (as
+ * the contract names them), the evaluation that measured it and the thresholds it met, who approved
+ * it, and the previous contract to roll back to with every change since it classified. Any refusal it
+ * was released despite is recorded with the override's reason. `release_id` identifies the content.
  */
 export function releaseRecord(input: ReleaseInput, refusals: readonly ReleaseRefusal[]) {
+  const content = releaseContent(input, refusals);
+  return { release_id: releaseIdOf(content), ...content };
+}
+
+function releaseContent(input: ReleaseInput, refusals: readonly ReleaseRefusal[]) {
   const { evidence, file } = input.results;
   const minimum = successThreshold(evidence, input.thresholds);
   const diff = input.previous ? diffContracts(input.previous.document, input.contract.document) : null;
+  const { implementation, policy_set: policySet } = input.contract.document;
   return {
     format: RELEASE_FORMAT,
+    // A contract exported before these were named pins neither (null, absent): serve compares the tools alone.
+    implementation: typeof implementation === 'object' ? implementation : null,
+    policy_set: policySet,
     approved_by: input.approvedBy,
     approved_at: input.approvedAt.toISOString(),
     contract: contractEntry(input.contract),

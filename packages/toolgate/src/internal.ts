@@ -31,9 +31,10 @@ export type { ContractDocument } from './contract-artifacts/contract-document.ts
 export {
   buildContractDocument,
   contractSha256,
-  IMPLEMENTATION,
+  FRAMEWORK_BUILD,
   sortKeysDeep,
 } from './contract-artifacts/contract-export.ts';
+export { releaseIdOf } from './contract-artifacts/release-pin.ts';
 export { loadServedRegistry } from './contract-artifacts/served-contract.ts';
 export { CHOICE_FIELD, CONFIRM_FIELD } from './gateway/confirmation-layer.ts';
 export { META_IDEMPOTENCY_KEY } from './gateway/input-layer.ts';

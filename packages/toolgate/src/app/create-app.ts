@@ -47,6 +47,8 @@ export interface AppConfig extends DatabaseConfig {
    * (default deny); absent: no policy layer. A set that does not load refuses to start the app.
    */
   readonly policyDir?: string;
+  /** The release the caller checked this gateway against (`serve --release`); shown on /readyz and /metrics. */
+  readonly releaseId?: string;
 }
 
 /** Everything one gateway process serves, wired together; transports sit on top of it. */
@@ -62,6 +64,8 @@ export interface App {
   readonly modules: readonly ModuleInstance[];
   /** The exception kinds the modules declare: the only ones the operator API grants. */
   readonly exceptionKinds: ExceptionCatalog;
+  /** The release this gateway serves (`serve --release`), null when it is pinned to none. */
+  readonly releaseId: string | null;
   readonly logger: Logger;
   close(): Promise<void>;
 }
@@ -87,6 +91,7 @@ export async function createApp(config: AppConfig): Promise<App> {
     const retentionSeconds = config.retentionSeconds ?? DEFAULT_RETENTION_SECONDS;
     const registry = new ToolRegistry({ retentionSeconds });
     const metrics = new GatewayMetrics({ processMetrics: config.processMetrics ?? false });
+    if (config.releaseId) metrics.releaseInfo.set({ release_id: config.releaseId }, 1);
     const operations = createOperationsRuntime({
       db,
       registry,
@@ -167,6 +172,7 @@ export async function createApp(config: AppConfig): Promise<App> {
       tasks,
       modules,
       exceptionKinds,
+      releaseId: config.releaseId ?? null,
       logger,
       async close() {
         await Promise.all([operations.stop(), ...loops.map((loop) => loop.stop())]);

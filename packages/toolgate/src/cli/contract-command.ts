@@ -25,22 +25,37 @@ export function registerContractCommand(program: Command): void {
     .option('--config <file>', CONFIG_HELP)
     .option('--out <file>', 'write to this file instead of stdout')
     .option('--retention-seconds <n>', 'retention of a deployment that sets serve --retention-seconds')
-    .action(async (options: { out?: string; retentionSeconds?: string; config?: string }) =>
-      guarded('contract export', async () => {
-        const retention =
-          options.retentionSeconds === undefined ? undefined : Number(options.retentionSeconds);
-        if (retention !== undefined && !(Number.isInteger(retention) && retention > 0)) {
-          throw new Error(`--retention-seconds ${options.retentionSeconds}: must be a positive integer`);
-        }
-        const { servedContractLoader } = await import('./served-contract-loader.ts');
-        const { serializeContract } = await import('../contract-artifacts/contract-export.ts');
-        const load = servedContractLoader(
-          'contract export',
-          options.config,
-          retention === undefined ? {} : { retentionSeconds: retention },
-        );
-        emit(serializeContract(await load()), options.out);
-      }),
+    .option(
+      '--policy <dir>',
+      "the Cedar policy directory served (TOOLGATE_POLICY; default the config's policy, the demo's policies/)",
+    )
+    .option(
+      '--no-commit',
+      'leave out the git commit and working-tree state, so a committed contract does not change with every commit',
+    )
+    .action(
+      async (options: {
+        out?: string;
+        retentionSeconds?: string;
+        config?: string;
+        policy?: string;
+        commit: boolean;
+      }) =>
+        guarded('contract export', async () => {
+          const retention =
+            options.retentionSeconds === undefined ? undefined : Number(options.retentionSeconds);
+          if (retention !== undefined && !(Number.isInteger(retention) && retention > 0)) {
+            throw new Error(`--retention-seconds ${options.retentionSeconds}: must be a positive integer`);
+          }
+          const { servedContractLoader } = await import('./served-contract-loader.ts');
+          const { serializeContract } = await import('../contract-artifacts/contract-export.ts');
+          const load = servedContractLoader('contract export', options.config, {
+            ...(retention === undefined ? {} : { retentionSeconds: retention }),
+            ...(options.policy === undefined ? {} : { policy: options.policy }),
+            commit: options.commit,
+          });
+          emit(serializeContract(await load()), options.out);
+        }),
     );
 
   contract

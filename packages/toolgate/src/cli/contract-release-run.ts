@@ -68,7 +68,7 @@ export async function runContractRelease(flags: ReleaseFlags): Promise<number> {
   }
   const changes = record.changes_since_previous;
   process.stdout.write(
-    `${flags.out}: contract ${record.contract.sha256.slice(0, 12)} approved by ${approvedBy}` +
+    `${flags.out}: release ${record.release_id}, contract ${record.contract.sha256.slice(0, 12)} approved by ${approvedBy}` +
       (changes
         ? `; since ${flags.previous}: ${changes.breaking} breaking, ${changes.compatible} compatible change(s)`
         : '; no previous contract') +

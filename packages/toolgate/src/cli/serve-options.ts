@@ -43,6 +43,8 @@ export interface ServeConfig {
   readonly tasksPageSize: number;
   /** The Cedar policy directory calls are decided by; absent: the demo's own when serving it, else none. */
   readonly policyDir: string | undefined;
+  /** The release record the gateway is pinned to; absent: it serves whatever it is given. */
+  readonly releaseFile: string | undefined;
 }
 
 export class ConfigError extends Error {}
@@ -107,6 +109,7 @@ export function resolveServeConfig(raw: RawServeOptions, file: ToolgateConfig = 
   const toolsPageSize = read.number('toolsPageSize') ?? S.toolsPageSize.default;
   const tasksPageSize = read.number('tasksPageSize') ?? S.tasksPageSize.default;
   const policy = read.text('policy');
+  const release = read.text('release');
   if (problems.length > 0) throw new ConfigError(problems.join('\n'));
   return {
     host: read.text('host') ?? S.host.default,
@@ -141,6 +144,7 @@ export function resolveServeConfig(raw: RawServeOptions, file: ToolgateConfig = 
     },
     connectionLimits,
     policyDir: policy === undefined ? undefined : resolve(policy),
+    releaseFile: release === undefined ? undefined : resolve(release),
     maxTokenLifetimeSeconds,
     databaseStatementTimeoutMs,
     databaseReadLanes,

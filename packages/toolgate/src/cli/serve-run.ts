@@ -19,6 +19,7 @@ import { startStdioTransport } from '../transport/stdio-server.ts';
 import { devTokenBanner } from './dev-token-banner.ts';
 import { limitsSummary } from './serve-limits.ts';
 import { ConfigError, type RawServeOptions, resolveServeConfig, type ServeConfig } from './serve-options.ts';
+import { pinnedReleaseId } from './serve-release-pin.ts';
 import { exitOnConfigError, type ServedModules, servedModules } from './served-modules.ts';
 
 /** Resolves the configuration (every problem named, exit 2) and serves until SIGINT/SIGTERM. */
@@ -36,7 +37,8 @@ export async function runServe(raw: RawServeOptions): Promise<void> {
     );
     process.exit(2);
   }
-  await serve(config, served).catch((error: unknown) => {
+  const releaseId = await pinnedReleaseId(config, served);
+  await serve(config, served, releaseId).catch((error: unknown) => {
     if (error instanceof PolicySetError) {
       process.stderr.write(`toolgate serve: ${error.message.split('\n').join('\n  ')}\n`);
       process.exit(2);
@@ -54,7 +56,7 @@ export async function runServe(raw: RawServeOptions): Promise<void> {
   });
 }
 
-async function serve(config: ServeConfig, served: ServedModules): Promise<void> {
+async function serve(config: ServeConfig, served: ServedModules, releaseId: string | null): Promise<void> {
   const logger = createLogger();
   // Only the standard OTEL_* variables configure tracing; an unusable setting stops the start.
   const tracing = tracingFromEnvironment();
@@ -76,6 +78,7 @@ async function serve(config: ServeConfig, served: ServedModules): Promise<void> 
     tasksPageSize: config.tasksPageSize,
     ...(config.operations ? { operations: config.operations } : {}),
     ...policyOf(config),
+    ...(releaseId === null ? {} : { releaseId }),
   });
   let kit: SimulationKit | null;
   try {

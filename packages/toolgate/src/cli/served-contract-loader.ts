@@ -1,7 +1,11 @@
+import { dirname, resolve } from 'node:path';
 import { resolveCommandConfig } from '../config/discover-config.ts';
-import type { ContractDocument } from '../contract-artifacts/contract-document.ts';
+import { SERVE_SETTINGS } from '../config/serve-settings.ts';
+import type { ContractDocument, ContractImplementation } from '../contract-artifacts/contract-document.ts';
+import { projectImplementation } from '../contract-artifacts/project-implementation.ts';
 import { buildServedContract, type ServedContractOptions } from '../contract-artifacts/served-contract.ts';
-import { servedModules } from './served-modules.ts';
+import { variable } from './serve-setting-reader.ts';
+import { type ServedModules, servedModules } from './served-modules.ts';
 
 const ACTIVITY = {
   lint: 'checking',
@@ -11,18 +15,42 @@ const ACTIVITY = {
   'contract release': 'releasing',
 } as const;
 
+/** How a command names what is served besides the tools. */
+export interface ServedContractLoading extends Pick<ServedContractOptions, 'retentionSeconds'> {
+  /** The policy directory named on the command line (`--policy`); else as `serve` finds it. */
+  readonly policy?: string;
+  /** Name the git commit and whether the checkout has changes (default true). */
+  readonly commit?: boolean;
+}
+
 /**
  * The contract of what `serve` would serve from the same place: --config, TOOLGATE_CONFIG,
- * ./toolgate.config.*, or the demo (said on stderr). The config is looked for only when the contract
- * is needed, so a command given contract files works anywhere.
+ * ./toolgate.config.*, or the demo (said on stderr), with the policy directory of `--policy`,
+ * TOOLGATE_POLICY or the config, and the project of the package.json beside the config (for the demo,
+ * of the working directory). The config is looked for only when the contract is needed, so a command
+ * given contract files works anywhere.
  */
 export function servedContractLoader(
   command: keyof typeof ACTIVITY,
   configFlag: string | undefined,
-  options: ServedContractOptions = {},
+  options: ServedContractLoading = {},
 ): () => Promise<ContractDocument> {
   return async () => {
     const file = resolveCommandConfig(command, configFlag, { activity: ACTIVITY[command] });
-    return buildServedContract((await servedModules(file, command)).modules, options);
+    const served = await servedModules(file, command);
+    const policy = options.policy ?? variable(SERVE_SETTINGS.policy.env) ?? served.settings.policy;
+    return buildServedContract(served.modules, {
+      ...(options.retentionSeconds === undefined ? {} : { retentionSeconds: options.retentionSeconds }),
+      implementation: servedImplementation(served, { commit: options.commit ?? true }),
+      ...(policy === undefined ? {} : { policyDir: resolve(policy) }),
+    });
   };
+}
+
+/** The project serving these modules: the config's folder, or for the demo the working directory. */
+export function servedImplementation(
+  served: ServedModules,
+  options: { commit: boolean },
+): ContractImplementation {
+  return projectImplementation(served.file ? dirname(served.file) : process.cwd(), options);
 }

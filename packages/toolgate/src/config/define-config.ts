@@ -73,6 +73,11 @@ export interface ToolgateConfig {
    * deny (docs/policies.md); absent: the tools' scopes decide alone.
    */
   readonly policy?: string;
+  /**
+   * A release record (`toolgate contract release`): refuse to start unless the contract, the project and
+   * the policy set served are the ones it released (docs/releases.md).
+   */
+  readonly release?: string;
   /** Mount /test-api/* for modules with simulation hooks. */
   readonly enableTestApi?: boolean;
   /** Insert the simulated modules' demo world on start (default true). */

@@ -127,6 +127,14 @@ export const SERVE_SETTINGS = {
     type: 'path',
     description: "decide calls by the Cedar policies in this directory; the demo's policies/ when serving it",
   },
+  release: {
+    flag: '--release',
+    placeholder: '<file>',
+    env: 'TOOLGATE_RELEASE',
+    key: 'release',
+    type: 'path',
+    description: "start only if the contract, project and policy set served are this release record's",
+  },
   seed: {
     flag: '--no-seed',
     env: 'TOOLGATE_SEED',

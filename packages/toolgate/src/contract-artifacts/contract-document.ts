@@ -78,13 +78,67 @@ export const contractToolSchema = z.strictObject({
 });
 export type ContractTool = z.infer<typeof contractToolSchema>;
 
+const sha256Digest = z.string().regex(/^[0-9a-f]{64}$/);
+
+/**
+ * Who serves the tools: the team's project (`name@version` from the package.json beside the config,
+ * the git commit it was exported at and whether the checkout had changes) and the toolgate build.
+ * `commit` and `dirty` are absent from an export made with `--no-commit`, and null outside git.
+ */
+export const contractImplementationSchema = z.strictObject({
+  name: z.string().nullable(),
+  version: z.string().nullable(),
+  commit: z.string().nullable().optional(),
+  dirty: z.boolean().nullable().optional(),
+  /** The toolgate build (`toolgate 0.1.0`). */
+  framework: z.string(),
+});
+export type ContractImplementation = z.infer<typeof contractImplementationSchema>;
+
+/** The Cedar policy set calls are decided by: its version and every file it is made of. */
+export const contractPolicySetSchema = z.strictObject({
+  /** The `policy_version` audit entries and spans carry. */
+  policy_version: z.string(),
+  /** The schema file first, then the policy files by name; `path` is relative to the policy directory. */
+  files: z.array(z.strictObject({ path: z.string(), sha256: sha256Digest })),
+});
+export type ContractPolicySet = z.infer<typeof contractPolicySetSchema>;
+
+/** One scope a module declares for its approvers, with what it gates. */
+export const contractApproverScopeSchema = z.strictObject({
+  scope: z.string(),
+  gates: z.array(
+    z.union([
+      z.strictObject({ gates: z.literal('exception'), kind: z.string() }),
+      z.strictObject({ gates: z.enum(['confirmation', 'review']), tool: z.string() }),
+    ]),
+  ),
+});
+
+/** One kind of exception a module declares (`defineException`), as approvers and reviewers read it. */
+export const contractExceptionKindSchema = z.strictObject({
+  kind: z.string(),
+  title: z.string(),
+  description: z.string(),
+  grant_scope: z.string(),
+  max_duration_seconds: z.number().int().positive(),
+  target_schema: jsonSchemaNode,
+});
+export type ContractExceptionKind = z.infer<typeof contractExceptionKindSchema>;
+
 export const contractDocumentSchema = z.strictObject({
   format: z.literal(CONTRACT_FORMAT),
   /**
-   * The toolgate build that exported it (`toolgate 0.1.0`); absent in older exports. It names who
+   * Who exported it; a `toolgate 0.1.0` string in older exports, absent in the oldest. It names who
    * serves the tools, not what they are: diff and the contract hash leave it out.
    */
-  implementation: z.string().optional(),
+  implementation: z.union([z.string(), contractImplementationSchema]).optional(),
+  /** The Cedar policy set served; null when calls are decided by the tools' scopes alone. Not hashed. */
+  policy_set: contractPolicySetSchema.nullable().optional(),
+  /** The approver scopes the modules declare, by scope (absent in older exports). Not hashed. */
+  approver_scopes: z.array(contractApproverScopeSchema).optional(),
+  /** The exception kinds the modules declare, by kind (absent in older exports). Not hashed. */
+  exceptions: z.array(contractExceptionKindSchema).optional(),
   tools: z.array(contractToolSchema),
 });
 export type ContractDocument = z.infer<typeof contractDocumentSchema>;

@@ -1,10 +1,15 @@
 import packageJson from '../../package.json' with { type: 'json' };
+import { approverScopesOf } from '../contract/approver-scopes.ts';
 import { canonicalJson, sha256Hex } from '../contract/canonical-json.ts';
 import { taskNotesOf, taskSupportOf } from '../contract/task-support.ts';
 import type { RegisteredTool, ToolRegistry } from '../contract/tool-registry.ts';
+import type { ExceptionDefinition } from '../exceptions/define-exception.ts';
 import {
   CONTRACT_FORMAT,
   type ContractDocument,
+  type ContractExceptionKind,
+  type ContractImplementation,
+  type ContractPolicySet,
   type ContractTool,
   idempotencyPolicySchema,
 } from './contract-document.ts';
@@ -81,26 +86,68 @@ function contractTool(tool: RegisteredTool): ContractTool {
 }
 
 /** The toolgate build this is, as exported contracts and evaluation results name it. */
-export const IMPLEMENTATION = `toolgate ${packageJson.version}`;
+export const FRAMEWORK_BUILD = `toolgate ${packageJson.version}`;
+
+/** What a gateway serves besides its tools: who serves them, its policy set and its modules' exception kinds. */
+export interface ContractSurroundings {
+  /** The project serving the tools; absent: only the toolgate build is named. */
+  readonly implementation?: ContractImplementation;
+  /** The Cedar policy set calls are decided by; absent or null: none. */
+  readonly policySet?: ContractPolicySet | null;
+  /** The exception kinds the gateway's modules declare (ExceptionCatalog.all()). */
+  readonly exceptionKinds?: readonly ExceptionDefinition[];
+}
 
 /**
- * Every registered tool as a contract document, tools sorted by name, naming the toolgate build that
- * exported it. Contains no clock or host data.
+ * Every registered tool as a contract document, tools sorted by name, with who serves them, the policy
+ * set, and the approver scopes and exception kinds the modules declare. Contains no clock or host data.
  */
-export function buildContractDocument(registry: ToolRegistry): ContractDocument {
+export function buildContractDocument(
+  registry: ToolRegistry,
+  surroundings: ContractSurroundings = {},
+): ContractDocument {
   const tools = registry
     .all()
     .map(contractTool)
     .sort((a, b) => compareText(a.name, b.name));
-  return { format: CONTRACT_FORMAT, implementation: IMPLEMENTATION, tools };
+  const kinds = surroundings.exceptionKinds ?? [];
+  return {
+    format: CONTRACT_FORMAT,
+    implementation: surroundings.implementation ?? { name: null, version: null, framework: FRAMEWORK_BUILD },
+    policy_set: surroundings.policySet ?? null,
+    approver_scopes: approverScopesOf(
+      kinds,
+      registry.all().map((t) => t.definition),
+    ).map(({ scope, gates }) => ({ scope, gates: [...gates] })),
+    exceptions: kinds.map(contractExceptionKind).sort((a, b) => compareText(a.kind, b.kind)),
+    tools,
+  };
+}
+
+function contractExceptionKind(kind: ExceptionDefinition): ContractExceptionKind {
+  return {
+    kind: kind.kind,
+    title: kind.title,
+    description: kind.description,
+    grant_scope: kind.grantScope,
+    max_duration_seconds: kind.maxDurationSeconds,
+    target_schema: kind.targetJsonSchema,
+  };
 }
 
 /**
- * SHA-256 of the contract as `contract export` writes it, without its `implementation` line: the same
- * tools hash the same whichever toolgate build exported them (or an older export without the field).
+ * SHA-256 of the contract as `contract export` writes it, without who serves it, its policy set, its
+ * approver scopes and exception kinds: the same tools hash the same whichever build and project
+ * exported them, and the hashes of exports made before those fields were written stay what they were.
  */
 export function contractSha256(document: ContractDocument): string {
-  const { implementation: _implementation, ...tools } = document;
+  const {
+    implementation: _implementation,
+    policy_set: _policySet,
+    approver_scopes: _approverScopes,
+    exceptions: _exceptions,
+    ...tools
+  } = document;
   return sha256Hex(serializeContract(tools));
 }
 

@@ -2,6 +2,7 @@ import { text } from 'node:stream/consumers';
 import { ShiftableClock } from '../app/clock.ts';
 import type { ModuleInstance, ToolgateModule } from '../app/module.ts';
 import { ToolRegistry } from '../contract/tool-registry.ts';
+import { ExceptionCatalog } from '../exceptions/exception-catalog.ts';
 import {
   DEFAULT_RETENTION_SECONDS,
   FRAMEWORK_MIGRATIONS,
@@ -10,8 +11,14 @@ import {
 import { OperationStore } from '../operations/operation-store.ts';
 import { PolicyExceptions } from '../operations/policy-exceptions.ts';
 import { ContractDatabase } from './contract-database.ts';
-import { type ContractDocument, parseContract, readContractFile } from './contract-document.ts';
+import {
+  type ContractDocument,
+  type ContractImplementation,
+  parseContract,
+  readContractFile,
+} from './contract-document.ts';
 import { buildContractDocument } from './contract-export.ts';
+import { contractPolicySet } from './contract-policy-set.ts';
 import { deferredSilentLogger } from './deferred-logger.ts';
 
 export interface ServedContractOptions {
@@ -20,6 +27,16 @@ export interface ServedContractOptions {
    * explicit: the committed contract uses the default whatever the environment says.
    */
   readonly retentionSeconds?: number;
+  /** The project serving the tools (projectImplementation); absent: only the toolgate build is named. */
+  readonly implementation?: ContractImplementation;
+  /** The Cedar policy directory the gateway decides calls by; absent: none. */
+  readonly policyDir?: string;
+}
+
+/** What a gateway of these modules serves: its registry and the exception kinds its modules declare. */
+export interface ServedGateway {
+  readonly registry: ToolRegistry;
+  readonly exceptionKinds: ExceptionCatalog;
 }
 
 /**
@@ -33,6 +50,14 @@ export async function loadServedRegistry(
   modules: readonly ToolgateModule[],
   options: ServedContractOptions = {},
 ): Promise<ToolRegistry> {
+  return (await loadServedGateway(modules, options)).registry;
+}
+
+/** The registry loadServedRegistry builds, with the exception kinds the modules declare, as createApp catalogs them. */
+export async function loadServedGateway(
+  modules: readonly ToolgateModule[],
+  options: ServedContractOptions = {},
+): Promise<ServedGateway> {
   const registry = new ToolRegistry({
     retentionSeconds: options.retentionSeconds ?? DEFAULT_RETENTION_SECONDS,
   });
@@ -47,6 +72,7 @@ export async function loadServedRegistry(
     for (const instance of instances) await instance.close?.();
     await db.close();
   };
+  let exceptionKinds: ExceptionCatalog;
   try {
     for (const module of modules) {
       instances.push(
@@ -60,20 +86,27 @@ export async function loadServedRegistry(
       );
     }
     registry.register(...frameworkTools(new OperationStore(db)), ...instances.flatMap((m) => m.tools));
+    exceptionKinds = new ExceptionCatalog(instances.flatMap((m) => m.exceptions ?? []));
   } catch (error) {
     await close().catch(() => undefined);
     throw error;
   }
   await close();
-  return registry;
+  return { registry, exceptionKinds };
 }
 
-/** The contract of the tools these modules serve. */
+/** The contract of what a gateway of these modules serves: its tools, policy set and exception kinds. */
 export async function buildServedContract(
   modules: readonly ToolgateModule[],
   options: ServedContractOptions = {},
 ): Promise<ContractDocument> {
-  return buildContractDocument(await loadServedRegistry(modules, options));
+  const policySet = contractPolicySet(options.policyDir);
+  const { registry, exceptionKinds } = await loadServedGateway(modules, options);
+  return buildContractDocument(registry, {
+    ...(options.implementation ? { implementation: options.implementation } : {}),
+    policySet,
+    exceptionKinds: exceptionKinds.all(),
+  });
 }
 
 /**

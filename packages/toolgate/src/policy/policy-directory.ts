@@ -26,11 +26,19 @@ export interface PolicyDirectory {
   readonly dir: string;
   /** First 12 hex characters of the SHA-256 of the schema and policy files, in file-name order. */
   readonly version: string;
+  /** The schema and policy files the version is made of, in that order, each with the SHA-256 of its text. */
+  readonly files: readonly PolicyFile[];
   readonly schema: string;
   readonly policies: Readonly<Record<string, string>>;
   readonly meta: ReadonlyMap<string, PolicyMeta>;
   /** Per action the schema declares, the action groups it is in (transitively). */
   readonly actionGroups: ReadonlyMap<string, ReadonlySet<string>>;
+}
+
+/** One file of a policy set, named as it sits in the directory. */
+export interface PolicyFile {
+  readonly name: string;
+  readonly sha256: string;
 }
 
 export type PolicyDirectoryLoad =
@@ -80,9 +88,11 @@ export function loadPolicyDirectory(dir: string): PolicyDirectoryLoad {
   const schemaFile = schemaFiles[0]!;
   const schema = readFileSync(join(dir, schemaFile), 'utf8');
   const hash = createHash('sha256');
+  const files: PolicyFile[] = [];
   for (const name of [...schemaFiles, ...policyFiles]) {
     const text = name === schemaFile ? schema : readFileSync(join(dir, name), 'utf8');
     hash.update(`${name}\0${text}\0`);
+    files.push({ name, sha256: createHash('sha256').update(text).digest('hex') });
   }
   const parsedSchema = cedar.checkParseSchema(schema);
   if (parsedSchema.type === 'failure') {
@@ -112,7 +122,7 @@ export function loadPolicyDirectory(dir: string): PolicyDirectoryLoad {
   const version = hash.digest('hex').slice(0, 12);
   return {
     ok: true,
-    directory: { dir, version, schema, policies, meta, actionGroups: actionGroupsOf(schema) },
+    directory: { dir, version, files, schema, policies, meta, actionGroups: actionGroupsOf(schema) },
   };
 }
 

@@ -148,6 +148,13 @@ export class GatewayMetrics {
     },
   });
 
+  readonly releaseInfo = new Gauge({
+    name: 'toolgate_release_info',
+    help: 'The release record this gateway was started pinned to (serve --release): 1, labelled with its id.',
+    labelNames: ['release_id'] as const,
+    registers: [this.registry],
+  });
+
   readonly #scrapeDeadlineMs: number;
 
   constructor(options: { processMetrics?: boolean; scrapeDatabaseDeadlineMs?: number } = {}) {

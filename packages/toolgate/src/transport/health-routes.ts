@@ -10,7 +10,10 @@ export function serveHealth(res: ServerResponse): void {
 /** How long /readyz waits for the database before it answers 503. */
 export const READINESS_DEADLINE_MS = 1_000;
 
-/** /readyz: the database answers within a second, so tool calls can be served; 503 otherwise. */
+/**
+ * /readyz: the database answers within a second, so tool calls can be served, with the release the
+ * gateway is pinned to (`release_id`, null for none); 503 otherwise.
+ */
 export async function serveReadiness(
   res: ServerResponse,
   app: App,
@@ -29,7 +32,7 @@ export async function serveReadiness(
   );
   const verdict = await Promise.race([probe, late]);
   clearTimeout(timer);
-  if (verdict === 'ready') return sendJson(res, 200, { status: 'ready' });
+  if (verdict === 'ready') return sendJson(res, 200, { status: 'ready', release_id: app.releaseId });
   if (verdict === 'late')
     app.logger.warn({ deadlineMs }, 'readiness check: the database did not answer in time');
   sendJson(res, 503, { status: 'unavailable', reason: 'database did not answer' });
