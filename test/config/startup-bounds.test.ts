@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -36,10 +36,10 @@ function accepts(port: number): Promise<boolean> {
 }
 
 /** Runs serve to its exit, trying the port all the while; says whether it was ever bound. */
-async function serveUntilExit(config: string, port: number, dataDir: string) {
+async function serveUntilExit(config: string, port: number, dataDir: string, extra: string[] = []) {
   const child = spawn(
     process.execPath,
-    [BIN, 'serve', '--config', config, '--port', String(port), '--data-dir', dataDir],
+    [BIN, 'serve', '--config', config, '--port', String(port), '--data-dir', dataDir, ...extra],
     { env: { ...process.env, ...SHORT }, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let stdout = '';
@@ -88,6 +88,29 @@ describe('bounded start-up', () => {
     expect(run.stdout).toBe('');
     expect(run.bound).toBe(false);
   });
+
+  test('serve gives up on a policy set that loads past the bound, naming the set; the port is never bound', async () => {
+    const policies = join(dir, 'many-policies');
+    mkdirSync(policies);
+    copyFileSync(
+      join(import.meta.dirname, '../../packages/domains/policies/toolgate.cedarschema'),
+      join(policies, 'toolgate.cedarschema'),
+    );
+    const permits = Array.from(
+      { length: 8_000 },
+      (_, i) =>
+        `@id("reader-${i}")\npermit (principal == Principal::"acme/u${i}", action == Action::"orders_get", resource);`,
+    );
+    writeFileSync(join(policies, 'readers.cedar'), permits.join('\n'));
+    const port = await freePort();
+    const run = await serveUntilExit(NOTES, port, dir, ['--policy', policies]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(
+      `toolgate serve: start-up gave up after 1500 ms waiting on the policy set ${policies}; TOOLGATE_STARTUP_TIMEOUT_MS sets the bound`,
+    );
+    expect(run.stdout).toBe('');
+    expect(run.bound).toBe(false);
+  }, 60_000);
 
   test('lint and contract export give up on the same configs, naming what they waited on', async () => {
     const lint = await runCommand(BIN, ['lint', '--config', HANGING_CREATE], { env: SHORT });

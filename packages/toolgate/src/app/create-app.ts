@@ -47,6 +47,8 @@ export interface AppConfig extends DatabaseConfig {
    * (default deny); absent: no policy layer. A set that does not load refuses to start the app.
    */
   readonly policyDir?: string;
+  /** The longest loading the policy set may take (PolicySetTimeout past it); unbounded when absent. */
+  readonly policyLoadTimeoutMs?: number;
   /** The release the caller checked this gateway against (`serve --release`); shown on /readyz and /metrics. */
   readonly releaseId?: string;
 }
@@ -78,7 +80,13 @@ export { DEFAULT_RETENTION_SECONDS };
  */
 export async function createApp(config: AppConfig): Promise<App> {
   const { logger } = config;
-  const policy = config.policyDir === undefined ? undefined : loadPolicyEngine(config.policyDir);
+  const policy =
+    config.policyDir === undefined
+      ? undefined
+      : loadPolicyEngine(
+          config.policyDir,
+          config.policyLoadTimeoutMs === undefined ? {} : { timeoutMs: config.policyLoadTimeoutMs },
+        );
   if (policy) logger.info({ dir: config.policyDir, policy_version: policy.version }, 'policy set loaded');
   const db = await openDatabase(config);
   const loops: BackgroundLoop[] = [];

@@ -9,6 +9,7 @@ import { consoleRoutes } from '../console/console-routes.ts';
 import { ToolContractError } from '../contract/tool-contract-error.ts';
 import { ProtocolError } from '../gateway/protocol-layer.ts';
 import { operatorRoutes } from '../operator/operator-routes.ts';
+import { PolicySetTimeout } from '../policy/policy-directory.ts';
 import { PolicySetError } from '../policy/policy-problem.ts';
 import { createLogger } from '../telemetry/logger.ts';
 import { tracingFromEnvironment } from '../telemetry/tracing-setup.ts';
@@ -21,6 +22,7 @@ import { limitsSummary } from './serve-limits.ts';
 import { ConfigError, type RawServeOptions, resolveServeConfig, type ServeConfig } from './serve-options.ts';
 import { pinnedReleaseId } from './serve-release-pin.ts';
 import { exitOnConfigError, type ServedModules, servedModules } from './served-modules.ts';
+import { startupDeadline } from './startup-deadline.ts';
 
 /** Resolves the configuration (every problem named, exit 2) and serves until SIGINT/SIGTERM. */
 export async function runServe(raw: RawServeOptions): Promise<void> {
@@ -39,6 +41,12 @@ export async function runServe(raw: RawServeOptions): Promise<void> {
   }
   const releaseId = await pinnedReleaseId(config, served);
   await serve(config, served, releaseId).catch((error: unknown) => {
+    if (error instanceof PolicySetTimeout) {
+      process.stderr.write(
+        `toolgate serve: start-up gave up after ${error.timeoutMs} ms waiting on the policy set ${error.dir}; TOOLGATE_STARTUP_TIMEOUT_MS sets the bound\n`,
+      );
+      process.exit(2);
+    }
     if (error instanceof PolicySetError) {
       process.stderr.write(`toolgate serve: ${error.message.split('\n').join('\n  ')}\n`);
       process.exit(2);
@@ -78,6 +86,8 @@ async function serve(config: ServeConfig, served: ServedModules, releaseId: stri
     tasksPageSize: config.tasksPageSize,
     ...(config.operations ? { operations: config.operations } : {}),
     ...policyOf(config),
+    // Loading the set is one step of start-up, held to the same bound as importing the config.
+    policyLoadTimeoutMs: startupDeadline('toolgate serve').timeoutMs,
     ...(releaseId === null ? {} : { releaseId }),
   });
   let kit: SimulationKit | null;

@@ -55,12 +55,46 @@ function located(file: string, text: string, error: cedar.DetailedError, offset 
   return { file, ...at, message: `${error.message}${label ? `: ${label}` : ''}${help}` };
 }
 
+export interface PolicyLoadOptions {
+  /**
+   * The longest loading may take (start-up's bound): past it, loading stops with PolicySetTimeout
+   * between two files or two policies. Unbounded when absent.
+   */
+  readonly timeoutMs?: number;
+}
+
+/** Loading a policy set ran past its bound: the gateway does not start on half a set. */
+export class PolicySetTimeout extends Error {
+  readonly dir: string;
+  readonly timeoutMs: number;
+  constructor(dir: string, timeoutMs: number) {
+    super(`loading the policy set ${dir} took longer than ${timeoutMs} ms`);
+    this.name = 'PolicySetTimeout';
+    this.dir = dir;
+    this.timeoutMs = timeoutMs;
+  }
+}
+
+interface LoadDeadline {
+  check(): void;
+}
+
+function loadDeadline(dir: string, timeoutMs: number): LoadDeadline {
+  const until = performance.now() + timeoutMs;
+  return {
+    check() {
+      if (performance.now() > until) throw new PolicySetTimeout(dir, timeoutMs);
+    },
+  };
+}
+
 /**
  * Reads a policy directory: every `*.cedar` file and exactly one `*.cedarschema` file at its top
  * level. Each policy file is parsed and validated against the schema (strict mode); every problem is
  * named by file, line and column. The version changes whenever any of these files does.
  */
-export function loadPolicyDirectory(dir: string): PolicyDirectoryLoad {
+export function loadPolicyDirectory(dir: string, options: PolicyLoadOptions = {}): PolicyDirectoryLoad {
+  const deadline = options.timeoutMs === undefined ? undefined : loadDeadline(dir, options.timeoutMs);
   let names: string[];
   try {
     names = readdirSync(dir)
@@ -102,9 +136,11 @@ export function loadPolicyDirectory(dir: string): PolicyDirectoryLoad {
   const meta = new Map<string, PolicyMeta>();
   for (const file of policyFiles) {
     const text = readFileSync(join(dir, file), 'utf8');
+    deadline?.check();
     problems.push(...policyFileProblems(file, text, schema));
     if (problems.length > 0) continue;
-    for (const policy of splitPolicies(file, text, problems)) {
+    deadline?.check();
+    for (const policy of splitPolicies(file, text, problems, deadline)) {
       if (meta.has(policy.id)) {
         problems.push({
           file,
@@ -172,6 +208,7 @@ function splitPolicies(
   file: string,
   text: string,
   problems: PolicyProblem[],
+  deadline: LoadDeadline | undefined,
 ): (PolicyMeta & { readonly text: string })[] {
   const parts = cedar.policySetTextToParts(text);
   if (parts.type === 'failure') {
@@ -184,10 +221,16 @@ function splitPolicies(
   }
   const found: (PolicyMeta & { readonly text: string })[] = [];
   let from = 0;
+  // Lines are counted once through the file, not from its start for every policy.
+  let line = 1;
+  let counted = 0;
   for (const part of parts.policies) {
     const offset = Math.max(0, text.indexOf(part, from));
     from = offset + part.length;
-    const { line } = lineAndColumn(text, offset);
+    for (let at = text.indexOf('\n', counted); at !== -1 && at < offset; at = text.indexOf('\n', at + 1))
+      line += 1;
+    counted = offset;
+    deadline?.check();
     const json = cedar.policyToJson(part);
     if (json.type === 'failure') {
       problems.push(...json.errors.map((e) => located(file, text, e, offset)));
