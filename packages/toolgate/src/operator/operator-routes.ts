@@ -310,7 +310,7 @@ export function operatorRoutes(app: App): HttpRouteFamily {
     decision: 'confirmation' | 'review',
   ): Promise<boolean> {
     const row = await findTenantOperation(db, principal.tenant, operationId);
-    const definition = row ? registry.get(row.tool)?.definition : undefined;
+    const definition = row ? registry.get(row.tool, row.contract_version)?.definition : undefined;
     const scope = decision === 'confirmation' ? definition?.confirm?.approverScope : definition?.reviewScope;
     if (!scope || principal.scopes.has(scope)) return false;
     refuseScope(res, `scope ${scope} (it decides ${definition!.name}'s ${decision}s)`);
