@@ -30,6 +30,9 @@ const reportedStatus = z.enum(OPERATION_STATUSES).exclude(['awaiting_confirmatio
 const operationView = z.strictObject({
   operation_id: z.string().describe('The operation id, as requested.'),
   tool: z.string().describe('The tool whose call created the operation.'),
+  contract_version: z
+    .string()
+    .describe('The contract version of that tool that served the call (its later deliveries too).'),
   status: reportedStatus.describe(
     'in_progress, a settled status, outcome_unknown (being reconciled) or needs_review (an operator decides).',
   ),
@@ -70,7 +73,7 @@ export function operationsGetTool(
       'operation_id a write or request tool returned. Use it after outcome_unknown or in_progress instead of ' +
       'starting a new operation. Operators see every operation of their tenant.',
     kind: 'read',
-    version: '2.2.1',
+    version: '2.3.0',
     input: z.strictObject({
       operation_id: z
         .string()
@@ -178,6 +181,7 @@ function viewOf(
   return {
     operation_id: record.id,
     tool: record.tool,
+    contract_version: record.contractVersion,
     status: record.status === 'awaiting_confirmation' ? 'in_progress' : record.status,
     outcome:
       sensitiveFields !== null && stored && result !== null && typeof result === 'object'
