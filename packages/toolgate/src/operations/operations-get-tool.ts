@@ -9,8 +9,11 @@ import type { OperationStore } from './operation-store.ts';
 import type { OperatorConfirmations } from './operator-confirmations.ts';
 import { withholdingView } from './request-summary.ts';
 
-/** The fields a served tool marks sensitive (undefined for none or a tool no longer served). */
-export type SensitiveFieldsOf = (tool: string) => readonly string[] | undefined;
+/**
+ * The fields a served tool marks sensitive, in the contract version given (undefined for none or a
+ * tool no longer served).
+ */
+export type SensitiveFieldsOf = (tool: string, contractVersion: string) => readonly string[] | undefined;
 
 const errors = defineErrorCodes({
   OPERATION_NOT_FOUND: {
@@ -107,10 +110,13 @@ export function operationsGetTool(
       // The requester reads its own outcome whole (a retry of its key replays the same); anyone else
       // reads it through the operator API's rule.
       const own = record.subject === ctx.principal.subject;
-      return outcome.completed(viewOf(record, own ? null : (sensitiveFieldsOf(record.tool) ?? [])), {
-        message,
-        ...(resolution ? { resolution } : {}),
-      });
+      return outcome.completed(
+        viewOf(record, own ? null : (sensitiveFieldsOf(record.tool, record.contractVersion) ?? [])),
+        {
+          message,
+          ...(resolution ? { resolution } : {}),
+        },
+      );
     },
   });
 }
