@@ -10,6 +10,7 @@ import {
   CONTRACT_VERSION_META_KEY,
   pinAllows,
   servedVersion,
+  servedVersionsFor,
 } from '../../packages/toolgate/src/contract/tool-versions.ts';
 
 /** Some specs below are meant to be refused, so their types are erased. */
@@ -112,6 +113,22 @@ describe('two versions of one tool', () => {
       { 'io.toolgate/contract': expect.objectContaining({ version: '1.2.0' }) },
     ]);
     expect(reg.listingFor(scopes).length).toBe(1);
+  });
+
+  it('keeps one cached listing per cohort of served versions', () => {
+    const reg = registry().register(
+      defineTool(notesGet),
+      defineTool({ ...notesGet, version: '2.0.0', rollout: { groups: ['beta'] } }),
+    );
+    const scopes = new Set(['notes:read']);
+    const versionsIn = (listing: Record<string, unknown>[]) =>
+      listing.map((t) => (t._meta as Record<string, { version: string }>)['io.toolgate/contract']!.version);
+    const beta = reg.listingFor(scopes, undefined, servedVersionsFor(reg, principal('ann', ['beta'])));
+    const rest = reg.listingFor(scopes, undefined, servedVersionsFor(reg, principal('bob')));
+    expect(versionsIn(beta)).toEqual(['2.0.0']);
+    expect(versionsIn(rest)).toEqual(['1.2.0']);
+    expect(reg.listingFor(scopes, undefined, servedVersionsFor(reg, principal('cat', ['beta'])))).toBe(beta);
+    expect(reg.listingFor(scopes, undefined, servedVersionsFor(reg, principal('dan')))).toBe(rest);
   });
 
   it('puts a subject in a stable bucket per tenant, subject and tool, and admits buckets below the percent', () => {
