@@ -5,7 +5,12 @@ import { compareRuns, type PriorResults } from '../../packages/eval/src/report/c
 import { markdownReport } from '../../packages/eval/src/report/markdown-report.ts';
 import type { TrialResult } from '../../packages/eval/src/trial-runner.ts';
 
-const trial = (scenario: string, passed: boolean, reasons: string[] = []): TrialResult => ({
+const trial = (
+  scenario: string,
+  passed: boolean,
+  reasons: string[] = [],
+  servedVersions: Record<string, string[]> = { lamps_get: ['1.0.0'] },
+): TrialResult => ({
   scenario,
   title: scenario,
   split: 'dev',
@@ -45,6 +50,7 @@ const trial = (scenario: string, passed: boolean, reasons: string[] = []): Trial
     selectionCorrect: true,
   },
   transcript: [],
+  servedVersions,
 });
 
 const report = (trials: TrialResult[]) =>
@@ -101,6 +107,29 @@ describe('--compare', () => {
     const markdown = markdownReport({ ...after, comparison });
     expect(markdown).toContain('  - trial 2: passed -> failed');
     expect(markdown.indexOf('- **a**')).toBeLessThan(markdown.indexOf('| Scope | Metric | Before | After |'));
+  });
+
+  it('reports selection and success per contract version when the runs were served different versions', () => {
+    const v1 = { lamps_get: ['1.0.0'] };
+    const v2 = { lamps_get: ['2.0.0'] };
+    const before = report([trial('a', true, [], v1), trial('b', true, [], v1)]);
+    const unselected = { ...trial('b', false, ['x'], v2) };
+    const after = report([
+      trial('a', true, [], v1),
+      { ...unselected, metrics: { ...unselected.metrics, selectionCorrect: false } },
+      trial('c', true, [], v2),
+    ]);
+    const comparison = compareRuns(asPrior(before), 'old.json', after);
+    expect(comparison.versions).toEqual([
+      { tool: 'lamps_get', version: '1.0.0', run: 'before', runs: 2, selectionRate: 1, successRate: 1 },
+      { tool: 'lamps_get', version: '1.0.0', run: 'after', runs: 1, selectionRate: 1, successRate: 1 },
+      { tool: 'lamps_get', version: '2.0.0', run: 'after', runs: 2, selectionRate: 0.5, successRate: 0.5 },
+    ]);
+    expect(markdownReport({ ...after, comparison })).toContain(
+      '| lamps_get | 2.0.0 | after | 2 | 50% | 50% |',
+    );
+    // The same versions served in both runs: nothing to tell apart.
+    expect(compareRuns(asPrior(before), 'old.json', before).versions).toBeUndefined();
   });
 
   it('marks better and worse, and reads an older results format without the new scores', () => {

@@ -52,6 +52,10 @@ describe('evaluation harness on the lamps domain', () => {
     expect(kinds).toEqual(['user', 'lamps_get', 'world', 'lamps_switch', 'agent']);
     const write = result.transcript.find((e) => e.kind === 'call' && e.tool === 'lamps_switch');
     expect(write?.kind === 'call' && write.envelope?.status).toBe('rejected');
+    // Each call and the trial record the contract version that served it.
+    const version = write?.kind === 'call' ? write.contractVersion : null;
+    expect(version).toMatch(/^\d+\.\d+\.\d+$/);
+    expect(result.servedVersions.lamps_switch).toEqual([version]);
     expect(await lamps.world.effects({ system: 'grid', action: 'lock' })).toHaveLength(1);
     expect(await lamps.world.effects({ system: 'grid', action: 'switch' })).toHaveLength(0);
   });

@@ -112,6 +112,7 @@ describe('confirmation fidelity: what executed against what the person said', ()
     tool: 'lamps_remove',
     args,
     envelope: { status } as CallRecord['envelope'],
+    contractVersion: '1.0.0',
     protocolError: null,
     bytes: 0,
     ms: 0,

@@ -116,6 +116,7 @@ function call(
     tool,
     args,
     envelope,
+    contractVersion: envelope?.contract_version ?? null,
     protocolError: status === null ? 'boom' : null,
     bytes: 0,
     ms: 0,

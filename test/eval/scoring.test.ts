@@ -48,6 +48,7 @@ const trial = (scenario: string, passed: boolean, over: Partial<TrialMetrics> = 
   expectedClaim: 'completed',
   metrics: metrics(over),
   transcript: [],
+  servedVersions: {},
 });
 
 describe('scoring', () => {

@@ -45,6 +45,7 @@ for (const target of storeTargets) {
         result: {
           operation_id: done.operation_id,
           tool: 'testing_credit_account',
+          contract_version: done.contract_version,
           status: 'completed',
           outcome: { ...done, replayed: false },
           delivery_attempts: 1,

@@ -17,7 +17,8 @@ export {
   releaseRefusals,
   serializeReleaseRecord,
 } from './release-record.ts';
-export { compareRuns, type PriorResults, readPriorResults } from './report/comparison.ts';
+export { type Comparison, compareRuns, type PriorResults, readPriorResults } from './report/comparison.ts';
+export type { VersionScore } from './report/version-comparison.ts';
 export { writeReports } from './report/write-reports.ts';
 export { ScenarioLoadError } from './scenario-loader.ts';
 export { selectScenarios } from './scenario-selection.ts';

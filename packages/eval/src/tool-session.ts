@@ -73,6 +73,7 @@ export class ToolSession {
       args,
       ...(meta ? { meta } : {}),
       envelope: answer.envelope,
+      contractVersion: answer.envelope?.contract_version ?? null,
       protocolError: answer.protocolError,
       bytes: Buffer.byteLength(answer.text),
       at: started,

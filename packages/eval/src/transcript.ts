@@ -11,6 +11,8 @@ export interface CallRecord {
   readonly meta?: Record<string, unknown>;
   /** The outcome envelope; null when the call was answered with a JSON-RPC error. */
   readonly envelope: OutcomeEnvelope | null;
+  /** The contract version of the tool that served the call (its envelope's); null without an envelope. */
+  readonly contractVersion: string | null;
   readonly protocolError: string | null;
   /** Size of the tool result the agent had to read. */
   readonly bytes: number;

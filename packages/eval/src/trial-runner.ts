@@ -2,6 +2,7 @@ import type { AgentKind, EvalAgent } from './agents/eval-agent.ts';
 import type { Claim } from './claim.ts';
 import type { EvalWorld } from './eval-world.ts';
 import { judgeTrial, type TrialMetrics } from './judge.ts';
+import { servedVersionsOf } from './report/version-comparison.ts';
 import { requestStatus } from './request-status.ts';
 import type { Violation } from './rules/rule-check.ts';
 import { toolCatalog } from './rules/trial-facts.ts';
@@ -35,6 +36,8 @@ export interface TrialResult {
   readonly expectedClaim: Claim | readonly Claim[];
   readonly metrics: TrialMetrics;
   readonly transcript: readonly TranscriptEvent[];
+  /** The contract versions that served each tool's calls, by tool (see servedVersionsOf). */
+  readonly servedVersions: Readonly<Record<string, readonly string[]>>;
   /** The judge model's reading of the final message (`--judge-model`): advisory, never part of the verdict. */
   readonly judge?: SecondOpinion;
 }
@@ -139,10 +142,17 @@ export async function runTrial(options: TrialOptions): Promise<TrialResult> {
         passed: false,
         reasons: [...verdict.reasons, ...idle],
         transcript: transcript.events,
+        servedVersions: servedVersionsOf(transcript.calls()),
         ...judge,
       };
     }
-    return { ...base, ...verdict, transcript: transcript.events, ...judge };
+    return {
+      ...base,
+      ...verdict,
+      transcript: transcript.events,
+      servedVersions: servedVersionsOf(transcript.calls()),
+      ...judge,
+    };
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     return {
@@ -154,6 +164,7 @@ export async function runTrial(options: TrialOptions): Promise<TrialResult> {
       claim: null,
       metrics: emptyMetrics(performance.now() - started, transcript),
       transcript: transcript.events,
+      servedVersions: servedVersionsOf(transcript.calls()),
     };
   } finally {
     clearTimeout(timer);

@@ -62,10 +62,12 @@ export type { ErrorCategory, ErrorCodeSpec } from './contract/error-catalog.ts';
 export { defineErrorCodes, gatewayErrors } from './contract/error-catalog.ts';
 export type { ToolOutcome } from './contract/outcome.ts';
 export { outcome } from './contract/outcome.ts';
+export type { RolloutRule } from './contract/rollout.ts';
 export type { TextSchemaOptions } from './contract/schema-helpers.ts';
 export { cursorSchema, idempotencyKeySchema, pageSizeSchema, textSchema } from './contract/schema-helpers.ts';
 export type { ToolContractProblem } from './contract/tool-contract-error.ts';
 export { ToolContractError } from './contract/tool-contract-error.ts';
+export { CONTRACT_VERSION_META_KEY } from './contract/tool-versions.ts';
 // Exceptions people grant to a module's rules (docs/exceptions.md).
 export type {
   ExceptionDefinition,

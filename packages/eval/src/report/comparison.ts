@@ -4,6 +4,7 @@ import { z } from 'zod';
 import type { EvaluationReport } from '../evaluation.ts';
 import type { Score } from '../scoring.ts';
 import { METRIC_ROWS, type MetricRow } from './metric-rows.ts';
+import { compareVersions, type VersionScore } from './version-comparison.ts';
 
 /** One metric in one scope (all, a split, a family) before and after. */
 export interface MetricChange {
@@ -35,6 +36,11 @@ export interface Comparison {
   readonly metrics: readonly MetricChange[];
   readonly scenarios: readonly ScenarioChange[];
   readonly unchangedScenarios: number;
+  /**
+   * Selection and success per contract version of a tool, when the two runs were served different
+   * versions of it; absent when both were served the same.
+   */
+  readonly versions?: readonly VersionScore[];
 }
 
 /** Only what a comparison reads; older formats lack some scores, which then show as n/a. */
@@ -55,7 +61,16 @@ const priorSchema = z.looseObject({
     }),
   ),
   trials: z
-    .array(z.looseObject({ scenario: z.string(), label: z.string(), trial: z.number(), passed: z.boolean() }))
+    .array(
+      z.looseObject({
+        scenario: z.string(),
+        label: z.string(),
+        trial: z.number(),
+        passed: z.boolean(),
+        metrics: z.looseObject({ selectionCorrect: z.boolean().optional() }).optional(),
+        servedVersions: z.record(z.string(), z.array(z.string())).optional(),
+      }),
+    )
     .optional(),
 });
 export type PriorResults = z.infer<typeof priorSchema>;
@@ -151,10 +166,12 @@ export function compareRuns(prior: PriorResults, file: string, report: Evaluatio
       flipped,
     });
   }
+  const versions = compareVersions(prior.trials ?? [], report.trials);
   return {
     against: { file, startedAt: prior.startedAt, agent: prior.agent },
     metrics,
     scenarios: scenarios.sort((a, b) => (key(a) < key(b) ? -1 : 1)),
     unchangedScenarios: unchanged,
+    ...(versions ? { versions } : {}),
   };
 }

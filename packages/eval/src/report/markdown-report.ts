@@ -143,5 +143,25 @@ function comparisonLines(comparison: Comparison): string[] {
         )
       : ['No metric moved.']),
     '',
+    ...(comparison.versions
+      ? [
+          'Served contract versions differ between the runs:',
+          '',
+          ...table(
+            ['Tool', 'Version', 'Run', 'Trials', 'Tool selection', 'Success'],
+            comparison.versions.map((v) => [
+              v.tool,
+              v.version,
+              v.run,
+              String(v.runs),
+              percent(v.selectionRate),
+              percent(v.successRate),
+            ]),
+          ),
+          '',
+        ]
+      : []),
   ];
 }
+
+const percent = (share: number) => `${Math.round(share * 1000) / 10}%`;

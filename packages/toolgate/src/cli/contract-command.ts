@@ -1,5 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import type { Command } from 'commander';
+import type { ContractDiff } from '../contract-artifacts/contract-diff.ts';
 import type { ReleaseFlags } from './contract-release-run.ts';
 import { guarded } from './guarded.ts';
 
@@ -62,28 +63,39 @@ export function registerContractCommand(program: Command): void {
     .command('diff')
     .description(
       'Classify every change from OLD to NEW as breaking or compatible; exit 1 when a breaking change ' +
-        'is not matched by a major version bump of that tool. NEW defaults to the served contract.',
+        'is not matched by a major version bump of that tool. NEW defaults to the served contract. ' +
+        'With --versions NAME, compare the versions of NAME served side by side in one contract ' +
+        '(OLD, or the served tools).',
     )
-    .argument('<old>', 'the earlier contract file (- for standard input)')
+    .argument('[old]', 'the earlier contract file (- for standard input)')
     .argument('[new]', 'the later contract file (default: the served tools)')
     .option('--config <file>', CONFIG_HELP)
     .option('--json', 'machine-readable report')
-    .option('--allow-removed <tools...>', 'tools whose removal or rename is intended')
+    .option('--allow-removed <tools...>', 'tools whose removal or rename is intended (name, or name@major)')
+    .option('--versions <name>', 'compare the two served majors of this tool within one contract')
     .action(
       async (
-        oldFile: string,
+        oldFile: string | undefined,
         newFile: string | undefined,
-        options: { json?: boolean; allowRemoved?: string[]; config?: string },
+        options: { json?: boolean; allowRemoved?: string[]; config?: string; versions?: string },
       ) =>
         guarded('contract diff', async () => {
           const { servedContractLoader } = await import('./served-contract-loader.ts');
           const { loadContract } = await import('../contract-artifacts/served-contract.ts');
-          const { diffContracts } = await import('../contract-artifacts/contract-diff.ts');
+          const { diffContracts, diffVersions } = await import('../contract-artifacts/contract-diff.ts');
           const { diffReportJson, diffReportText } = await import('../contract-artifacts/diff-report.ts');
           const served = servedContractLoader('contract diff', options.config);
-          const before = await loadContract(oldFile, served);
-          const after = await loadContract(newFile, served);
-          const diff = diffContracts(before, after, { allowRemoved: options.allowRemoved ?? [] });
+          let diff: ContractDiff;
+          if (options.versions !== undefined) {
+            if (newFile !== undefined)
+              throw new Error('--versions compares within one contract: give at most one file');
+            diff = diffVersions(await loadContract(oldFile, served), options.versions);
+          } else {
+            if (oldFile === undefined) throw new Error('give the earlier contract file, or --versions NAME');
+            const before = await loadContract(oldFile, served);
+            const after = await loadContract(newFile, served);
+            diff = diffContracts(before, after, { allowRemoved: options.allowRemoved ?? [] });
+          }
           process.stdout.write(options.json ? diffReportJson(diff) : diffReportText(diff));
           process.exitCode = diff.ok ? 0 : 1;
         }),

@@ -39,9 +39,7 @@ export function registerLintCommand(program: Command): void {
           if (profile !== undefined) {
             const report = lintContract(document, profiles.LINT_PROFILES[profile]);
             process.stdout.write(
-              options.json
-                ? lintReportJson(report)
-                : profiles.profileReportText(profile, report, document.tools),
+              options.json ? lintReportJson(report) : profiles.profileReportText(profile, report, document),
             );
             process.exitCode = report.ok ? 0 : 1;
             return;

@@ -61,7 +61,12 @@ export async function loadConfigFile(path: string): Promise<LoadedConfig> {
   }
   const { tools = [], modules = [], exceptions = [] } = config as ToolgateConfig;
   const registry = new ToolRegistry({ retentionSeconds: 86_400 });
-  for (const [index, tool] of tools.entries()) {
+  // Each tool is registered alone, so its problems are named apart; the version every rollout is
+  // served beside goes first, so that a second major finds it.
+  const rolledOutLast = [...tools.entries()].sort(
+    ([, a], [, b]) => Number(isRolledOut(a)) - Number(isRolledOut(b)),
+  );
+  for (const [index, tool] of rolledOutLast) {
     if (!isToolDefinition(tool)) {
       problems.push(`tools[${index}]: not a tool made by defineTool`);
       continue;
@@ -93,6 +98,10 @@ export async function loadConfigFile(path: string): Promise<LoadedConfig> {
     config: relativeToFile(config as ToolgateConfig, dirname(file)),
     modules: [...modules, ...fromTools],
   };
+}
+
+function isRolledOut(tool: unknown): boolean {
+  return isToolDefinition(tool) && tool.rollout !== undefined;
 }
 
 /** A contract error's problems, or the one message of any other error (never a stack). */

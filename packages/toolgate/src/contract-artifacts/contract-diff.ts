@@ -31,6 +31,7 @@ export interface DiffOptions {
 /** Server-side operation policy published in the contract; changes are reported, never breaking. */
 const POLICY_FIELDS = [
   'idempotency',
+  'rollout',
   'duplicate_suspicion',
   'confirmation',
   'supports_dry_run',
@@ -174,50 +175,98 @@ function verdictFor(
 }
 
 /**
+ * Each contract's tools by the key they are paired under: the name, or `name@major` for a name either
+ * contract holds in more than one version, so the versions served side by side are compared major by
+ * major (and the one a migration retires shows as removed).
+ */
+function pairingKeys(
+  before: ContractDocument,
+  after: ContractDocument,
+): { readonly old: Map<string, ContractTool>; readonly now: Map<string, ContractTool> } {
+  const several = (document: ContractDocument, name: string) =>
+    document.tools.filter((t) => t.name === name).length > 1;
+  const keyOf = (tool: ContractTool) =>
+    several(before, tool.name) || several(after, tool.name)
+      ? `${tool.name}@${major(tool.version)}`
+      : tool.name;
+  return {
+    old: new Map(before.tools.map((t) => [keyOf(t), t])),
+    now: new Map(after.tools.map((t) => [keyOf(t), t])),
+  };
+}
+
+/**
  * Compares two contracts tool by tool. A tool that disappears while another appears with the same
  * input and output schemas and kind is reported as a rename (breaking for every caller of the old name).
+ * A name served in two versions is compared major by major, each reported as `name@major`.
  */
 export function diffContracts(
   before: ContractDocument,
   after: ContractDocument,
   options: DiffOptions = {},
 ): ContractDiff {
-  const oldTools = new Map(before.tools.map((t) => [t.name, t]));
-  const newTools = new Map(after.tools.map((t) => [t.name, t]));
-  const added = after.tools.filter((t) => !oldTools.has(t.name));
+  const { old: oldTools, now: newTools } = pairingKeys(before, after);
+  const added = [...newTools].filter(([key]) => !oldTools.has(key)).map(([, t]) => t);
   const renamedTo = new Map<string, ContractTool>();
-  for (const gone of before.tools.filter((t) => !newTools.has(t.name))) {
+  for (const [key, gone] of [...oldTools].filter(([k]) => !newTools.has(k))) {
     const twin = added.find(
       (t) =>
+        t.name !== gone.name &&
         t.kind === gone.kind &&
         same(t.input_schema, gone.input_schema) &&
         same(t.output_schema, gone.output_schema) &&
         ![...renamedTo.values()].includes(t),
     );
-    if (twin) renamedTo.set(gone.name, twin);
+    if (twin) renamedTo.set(key, twin);
   }
   const changes: ContractChange[] = [];
   const verdicts: ToolVerdict[] = [];
-  const names = [...new Set([...oldTools.keys(), ...newTools.keys()])].sort(compareText);
-  for (const name of names) {
-    const was = oldTools.get(name);
-    const now = newTools.get(name);
+  const keys = [...new Set([...oldTools.keys(), ...newTools.keys()])].sort(compareText);
+  for (const key of keys) {
+    const was = oldTools.get(key);
+    const now = newTools.get(key);
     let own: ContractChange[];
-    if (was && now) own = diffTool(was, now);
+    if (was && now) own = diffTool(was, now).map((change) => ({ ...change, tool: key }));
     else if (was) {
-      const twin = renamedTo.get(name);
+      const twin = renamedTo.get(key);
       own = [
         twin
-          ? toolChange(name, 'tool_renamed', '', `renamed to ${twin.name}`)
-          : toolChange(name, 'tool_removed', '', `version ${was.version} is gone`),
+          ? toolChange(key, 'tool_renamed', '', `renamed to ${twin.name}`)
+          : toolChange(key, 'tool_removed', '', `version ${was.version} is gone`),
       ];
     } else {
-      const origin = [...renamedTo.entries()].find(([, t]) => t.name === name)?.[0];
+      const origin = [...renamedTo.entries()].find(([, t]) => t === now)?.[0];
       const version = `version ${now?.version ?? '?'}`;
-      own = [toolChange(name, 'tool_added', '', origin ? `${version}, renamed from ${origin}` : version)];
+      own = [toolChange(key, 'tool_added', '', origin ? `${version}, renamed from ${origin}` : version)];
     }
     changes.push(...own);
-    verdicts.push(verdictFor(name, was, now, own, options));
+    verdicts.push(verdictFor(key, was, now, own, options));
+  }
+  return { changes, verdicts, ok: verdicts.every((v) => v.accepted) };
+}
+
+/**
+ * Compares the versions of one name served side by side in one contract, each with the next major:
+ * what a principal moved to the newer version meets. Throws when the contract serves fewer than two.
+ */
+export function diffVersions(document: ContractDocument, name: string): ContractDiff {
+  const versions = document.tools
+    .filter((t) => t.name === name)
+    .sort((a, b) => major(a.version) - major(b.version));
+  if (versions.length < 2) {
+    throw new Error(
+      `${name} is served in ${versions.length} version(s) in this contract; --versions compares two majors of one name`,
+    );
+  }
+  const changes: ContractChange[] = [];
+  const verdicts: ToolVerdict[] = [];
+  for (let index = 1; index < versions.length; index += 1) {
+    const older = versions[index - 1]!;
+    const newer = versions[index]!;
+    const label = versions.length === 2 ? name : `${name}@${major(newer.version)}`;
+    const own = diffTool(older, newer).map((change) => ({ ...change, tool: label }));
+    changes.push(...own);
+    verdicts.push(verdictFor(label, older, newer, own, {}));
   }
   return { changes, verdicts, ok: verdicts.every((v) => v.accepted) };
 }

@@ -48,6 +48,13 @@ export const confirmationPolicySchema = z.strictObject({
   fallback: z.enum(CONFIRM_FALLBACKS),
 });
 
+/** Who is served this version while another major of its name is served too (docs/versions.md). */
+export const rolloutPolicySchema = z.strictObject({
+  groups: z.array(z.string()),
+  percent: z.number().int().min(0).max(100),
+});
+export type ContractRollout = z.infer<typeof rolloutPolicySchema>;
+
 /** One tool as published: what the agent sees plus what the server enforces. */
 export const contractToolSchema = z.strictObject({
   name: z.string(),
@@ -69,6 +76,8 @@ export const contractToolSchema = z.strictObject({
   duplicate_suspicion: duplicateSuspicionSchema.nullable(),
   /** Present only for tools that ask a person to confirm (`defineTool({ confirm })`). */
   confirmation: confirmationPolicySchema.optional(),
+  /** Present only for a version served beside another major of its name, to the principals it admits. */
+  rollout: rolloutPolicySchema.optional(),
   external_systems: z.array(z.string()),
   notes: z.array(z.string()),
   /** MCP `execution.taskSupport` (absent in contracts exported before tasks were served). */
@@ -142,6 +151,15 @@ export const contractDocumentSchema = z.strictObject({
   tools: z.array(contractToolSchema),
 });
 export type ContractDocument = z.infer<typeof contractDocumentSchema>;
+
+/**
+ * How findings and reports name a tool: its name, or `name@version` for a name the document holds in
+ * more than one version.
+ */
+export function toolLabel(tool: ContractTool, document: ContractDocument): string {
+  const versions = document.tools.filter((other) => other.name === tool.name).length;
+  return versions > 1 ? `${tool.name}@${tool.version}` : tool.name;
+}
 
 /** Reads and checks a contract file; throws with the file name and the first problems when it is not one. */
 export function readContractFile(path: string): ContractDocument {

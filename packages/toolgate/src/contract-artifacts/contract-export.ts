@@ -78,6 +78,15 @@ function contractTool(tool: RegisteredTool): ContractTool {
     ...(definition.confirm
       ? { confirmation: { when: definition.confirm.when, fallback: definition.confirm.fallback ?? 'refuse' } }
       : {}),
+    // Both fields published, none left to a default.
+    ...(definition.rollout
+      ? {
+          rollout: {
+            groups: [...(definition.rollout.groups ?? [])].sort(),
+            percent: definition.rollout.percent ?? 0,
+          },
+        }
+      : {}),
     external_systems: [...(definition.externalSystems ?? [])].sort(),
     notes: [...(definition.notes ?? []), ...taskNotesOf(definition.kind)],
     task_support: taskSupportOf(definition.kind),
@@ -109,7 +118,11 @@ export function buildContractDocument(
   const tools = registry
     .all()
     .map(contractTool)
-    .sort((a, b) => compareText(a.name, b.name));
+    // Two served versions of one name sit together, oldest major first.
+    .sort(
+      (a, b) =>
+        compareText(a.name, b.name) || Number.parseInt(a.version, 10) - Number.parseInt(b.version, 10),
+    );
   const kinds = surroundings.exceptionKinds ?? [];
   return {
     format: CONTRACT_FORMAT,

@@ -1,4 +1,4 @@
-import type { ContractDocument } from './contract-document.ts';
+import { type ContractDocument, toolLabel } from './contract-document.ts';
 import { safeDefaultsRule } from './lint-default-rules.ts';
 import { descriptionRules } from './lint-description-rules.ts';
 import { namingRules } from './lint-naming-rules.ts';
@@ -36,7 +36,7 @@ export function lintContract(
   for (const tool of document.tools) {
     for (const rule of rules) {
       for (const found of rule.check(tool, document)) {
-        findings.push({ rule: rule.id, severity: rule.severity, tool: tool.name, ...found });
+        findings.push({ rule: rule.id, severity: rule.severity, tool: toolLabel(tool, document), ...found });
       }
     }
   }

@@ -112,9 +112,15 @@ export const nameNamespaceRule: LintRule = {
 export const nameUniqueRule: LintRule = {
   id: 'name-unique',
   severity: 'error',
-  summary: 'Every tool name appears once, also ignoring case.',
+  summary:
+    'Every tool name appears once, also ignoring case; only two majors of one name are served side by side.',
   check(tool, document) {
-    const twins = document.tools.filter((t) => t.name.toLowerCase() === tool.name.toLowerCase());
+    // Two majors of exactly this name are versions of one tool (docs/versions.md), not twins.
+    const twins = document.tools.filter(
+      (t) =>
+        t.name.toLowerCase() === tool.name.toLowerCase() &&
+        (t.name !== tool.name || Number.parseInt(t.version, 10) === Number.parseInt(tool.version, 10)),
+    );
     if (twins.length < 2) return [];
     return [
       hit(

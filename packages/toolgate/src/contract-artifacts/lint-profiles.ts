@@ -1,3 +1,4 @@
+import { type ContractDocument, toolLabel } from './contract-document.ts';
 import type { LintReport } from './contract-lint.ts';
 import { anthropicRules } from './lint-anthropic-rules.ts';
 import { geminiRules } from './lint-gemini-rules.ts';
@@ -25,13 +26,14 @@ export function isLintProfileName(name: string): name is LintProfileName {
 export function profileReportText(
   profile: LintProfileName,
   report: LintReport,
-  tools: readonly { readonly name: string }[],
+  document: ContractDocument,
 ): string {
+  const { tools } = document;
   const lines = report.findings.map(
     (f) =>
       `${f.severity.padEnd(7)} ${f.rule}  ${f.tool} ${f.pointer}\n        ${f.message}\n        fix: ${f.fix}`,
   );
-  for (const { name } of tools) {
+  for (const name of tools.map((tool) => toolLabel(tool, document))) {
     const count = report.findings.filter((f) => f.tool === name).length;
     lines.push(
       `${name}: ${count === 0 ? `accepted by ${profile}` : `${count} finding(s) ${profile} rejects`}`,

@@ -1,4 +1,9 @@
-import type { ContractDocument, ContractError, ContractTool } from './contract-document.ts';
+import {
+  type ContractDocument,
+  type ContractError,
+  type ContractTool,
+  toolLabel,
+} from './contract-document.ts';
 import { compareText, sortKeysDeep } from './contract-export.ts';
 import {
   branchesOf,
@@ -131,8 +136,24 @@ function commonErrors(document: ContractDocument): ContractError[] {
   return first.errors.filter((e) => rest.every((t) => t.errors.some((o) => key(o) === key(e))));
 }
 
-function toolSection(tool: ContractTool, common: ReadonlySet<string>): string {
-  const out: string[] = [`## ${tool.name}`, '', `**${tool.title}**`, '', tool.description, ''];
+/**
+ * A tool's heading: its name, with the version for a name the catalog lists in more than one (each
+ * section keeps an anchor of its own).
+ */
+function headingOf(tool: ContractTool, document: ContractDocument): string {
+  return toolLabel(tool, document).replace('@', ' ');
+}
+
+/** The anchor GitHub gives a heading: lower case, spaces as hyphens, other punctuation but _ and - dropped. */
+function anchorOf(heading: string): string {
+  return heading
+    .toLowerCase()
+    .replace(/[^a-z0-9_ -]/g, '')
+    .replace(/ /g, '-');
+}
+
+function toolSection(tool: ContractTool, common: ReadonlySet<string>, heading: string): string {
+  const out: string[] = [`## ${heading}`, '', `**${tool.title}**`, '', tool.description, ''];
   const policy = tool.idempotency
     ? `required key; records kept ${tool.idempotency.retention_seconds} s; scope: ${tool.idempotency.scope}`
     : 'not applicable (read)';
@@ -147,6 +168,14 @@ function toolSection(tool: ContractTool, common: ReadonlySet<string>): string {
     `| Dry run | ${tool.supports_dry_run ? 'supported (`dry_run`)' : 'no'} |`,
   );
   if (tool.task_support) out.push(`| MCP task | ${tool.task_support} |`);
+  if (tool.rollout) {
+    const { groups, percent } = tool.rollout;
+    const who = [
+      ...(groups.length > 0 ? [`groups ${groups.map(code).join(', ')}`] : []),
+      `${percent}% of subjects`,
+    ];
+    out.push(`| Rollout | served to ${who.join(' or ')}; everyone else gets the version without a rollout |`);
+  }
   if (tool.duplicate_suspicion) {
     const { window_seconds, confirm_field } = tool.duplicate_suspicion;
     out.push(`| Duplicate check | within ${window_seconds} s; confirm with ${code(confirm_field)} |`);
@@ -212,7 +241,7 @@ export function renderToolCatalog(source: ContractDocument): string {
     for (const t of document.tools) {
       const scopes = t.scopes.map(code).join(', ');
       out.push(
-        `| [${t.name}](#${t.name}) | ${t.kind} | ${t.version} | ${scopes} | ${cell(firstSentence(t.description))} |`,
+        `| [${headingOf(t, document)}](#${anchorOf(headingOf(t, document))}) | ${t.kind} | ${t.version} | ${scopes} | ${cell(firstSentence(t.description))} |`,
       );
     }
     out.push('');
@@ -223,5 +252,5 @@ export function renderToolCatalog(source: ContractDocument): string {
     out.push(...errorTable(common), '');
   }
   const commonCodes = new Set(common.map((e) => e.code));
-  return `${[...out, ...document.tools.map((t) => toolSection(t, commonCodes))].join('\n').trimEnd()}\n`;
+  return `${[...out, ...document.tools.map((t) => toolSection(t, commonCodes, headingOf(t, document)))].join('\n').trimEnd()}\n`;
 }

@@ -18,6 +18,7 @@ import { duplicateErrors, type ErrorCodeSpec } from './error-catalog.ts';
 import type { OperationMode } from './fingerprint.ts';
 import type { ToolOutcome } from './outcome.ts';
 import { paramHeaderProblems } from './param-headers.ts';
+import { type RolloutRule, rolloutProblems } from './rollout.ts';
 import { reportContractProblems, type ToolContractProblem } from './tool-contract-error.ts';
 import { environmentReader, type ToolTelemetrySpec, toolTelemetryProblems } from './tool-telemetry.ts';
 
@@ -142,6 +143,11 @@ export interface ToolSpec<I extends z.ZodObject, O extends z.ZodType> {
   readonly externalSystems?: readonly string[];
   /** Semver of the agent-visible contract; bump the major for breaking changes. */
   readonly version: string;
+  /**
+   * Who is served this version while another major of the same name is served too (docs/versions.md):
+   * principals the rule admits see and call this one, everyone else the version without a rollout.
+   */
+  readonly rollout?: RolloutRule;
   readonly input: I;
   readonly output: O;
   /** Every code the handler may answer with (gateway codes are added automatically). */
@@ -288,6 +294,7 @@ export function defineTool<I extends z.ZodObject, O extends z.ZodType>(
   }
   const semver = SEMVER_PATTERN.exec(spec.version);
   if (!semver) broken('version', `version ${spec.version} is not semver MAJOR.MINOR.PATCH`);
+  for (const problem of spec.rollout ? rolloutProblems(spec.rollout) : []) broken('rollout', problem);
   if (spec.title.trim().length === 0) broken('title', 'title is empty');
   if (spec.description.trim().length < 40) broken('description', 'description is missing or too short');
   if (spec.kind !== 'read' && !spec.mutation) broken('mutation', `${spec.kind} tool must declare mutation`);

@@ -32,6 +32,14 @@ export interface RegisteredTool {
 }
 
 export const CONTRACT_META_KEY = 'io.toolgate/contract';
+
+/** The version of each multi-version name one principal is served (see tool-versions.ts). */
+export interface ServedVersions {
+  /** Names with more than one version and the major chosen, e.g. "notes_get@2"; empty without any. */
+  readonly key: string;
+  /** The version of `name` served, or undefined to serve its only version. */
+  of(name: string): RegisteredTool | undefined;
+}
 const MAX_VIEWS = 256;
 /**
  * The key of the view of every tool (a transport that knows no principal). A scope set's key is its
@@ -51,10 +59,12 @@ export interface ListingPolicy {
 }
 
 export class ToolRegistry {
-  readonly #tools = new Map<string, RegisteredTool>();
+  /** The served versions of each name, oldest major first. */
+  readonly #tools = new Map<string, RegisteredTool[]>();
   /**
    * The one listing cache: tools/list payloads by the class of principals that sees them (every tool,
-   * a scope set, a policy class); few distinct classes exist, so few entries.
+   * a scope set, a policy class) and the versions they are served; few distinct classes exist, so few
+   * entries.
    */
   readonly #views = new Map<string, Record<string, unknown>[]>();
   /** Serialized forms of each cached view (page bytes by form and cursor), dropped with their view. */
@@ -62,45 +72,84 @@ export class ToolRegistry {
   readonly #catalog = new Map<string, ErrorCodeSpec>(Object.values(gatewayErrors).map((e) => [e.code, e]));
   /** Bytes of every registered tool's tools/list entry as JSON, with the separators of one array. */
   #listingBytes = 0;
+  /** Names served in more than one version, sorted. */
+  #versioned: readonly string[] = [];
 
   constructor(readonly options: RegistryOptions) {}
 
+  /**
+   * Registers the tools; two majors of one name are served side by side when exactly one of them has
+   * no rollout (docs/versions.md). The versions of every name are checked once the batch is in.
+   */
   register(...definitions: AnyToolDefinition[]): this {
     for (const definition of definitions) this.#registerOne(definition);
+    const problems = [...new Set(definitions.map((d) => d.name))].flatMap((name) =>
+      servedVersionsProblems(name, this.versionsOf(name)),
+    );
+    if (problems.length > 0) throw new ToolContractError(problems);
     return this;
   }
 
-  get(name: string): RegisteredTool | undefined {
-    return this.#tools.get(name);
+  /**
+   * The tool of this name: of the major `version` names (a semver or a bare major) when given, else
+   * the version served to principals no rollout admits.
+   */
+  get(name: string, version?: string): RegisteredTool | undefined {
+    const versions = this.#tools.get(name);
+    if (!versions) return undefined;
+    if (version === undefined) return versions.find((tool) => !tool.definition.rollout) ?? versions[0];
+    const major = majorOf(version);
+    return versions.find((tool) => tool.definition.majorVersion === major);
   }
 
-  /** Tools sorted by name. */
+  /** Every served version of this name, oldest major first; empty for a name not served. */
+  versionsOf(name: string): readonly RegisteredTool[] {
+    return this.#tools.get(name) ?? [];
+  }
+
+  /** The names served in more than one version, sorted. */
+  versionedNames(): readonly string[] {
+    return this.#versioned;
+  }
+
+  /** Every served tool version, sorted by name, then major. */
   all(): RegisteredTool[] {
-    return [...this.#tools.values()].sort((a, b) => (a.definition.name < b.definition.name ? -1 : 1));
+    return [...this.#tools.keys()].sort().flatMap((name) => this.#tools.get(name)!);
   }
 
-  /** The tools/list payload of every tool, built once and reused for every request. */
+  /** The tools/list payload a transport that knows no principal serves: each name's unrolled version. */
   listing(): Record<string, unknown>[] {
     return (
       this.#views.get(ALL_TOOLS) ??
       this.#keepView(
         ALL_TOOLS,
-        this.all().map((tool) => tool.listing),
+        this.all()
+          .filter((tool) => tool === this.get(tool.definition.name))
+          .map((tool) => tool.listing),
       )
     );
   }
 
   /**
-   * The tools/list payload a holder of these scopes sees: the tools whose scopes it holds. Calls to
-   * the others still answer FORBIDDEN; hiding them only keeps an agent from choosing them.
+   * The tools/list payload a holder of these scopes sees: the tools whose scopes it holds, each name
+   * in the version `served` chose for it (the unrolled one without `served`). Calls to the others
+   * still answer FORBIDDEN; hiding them only keeps an agent from choosing them.
    */
-  listingFor(scopes: ReadonlySet<string>, policy?: ListingPolicy): Record<string, unknown>[] {
-    const key = policy ? `policy\n${policy.key}` : [...scopes].sort().join(' ');
+  listingFor(
+    scopes: ReadonlySet<string>,
+    policy?: ListingPolicy,
+    served?: ServedVersions,
+  ): Record<string, unknown>[] {
+    const classKey = policy ? `policy\n${policy.key}` : [...scopes].sort().join(' ');
+    const key = served && served.key.length > 0 ? `${classKey}\nversions\n${served.key}` : classKey;
+    const chosen = (tool: RegisteredTool) =>
+      tool === (served?.of(tool.definition.name) ?? this.get(tool.definition.name));
     return (
       this.#views.get(key) ??
       this.#keepView(
         key,
         this.all()
+          .filter(chosen)
           .filter((tool) => tool.definition.scopes.every((scope) => scopes.has(scope)))
           .filter((tool) => !policy || policy.permits(tool.definition.name))
           .map((tool) => tool.listing),
@@ -138,7 +187,9 @@ export class ToolRegistry {
     const { name } = definition;
     const problems: ToolContractProblem[] = [];
     const broken = (rule: string, message: string) => problems.push({ tool: name, rule, message });
-    if (this.#tools.has(name)) broken('unique-name', `tool ${name} is registered twice`);
+    const twin = this.get(name, String(definition.majorVersion));
+    if (twin)
+      broken('unique-name', `tool ${name} is registered twice (both major ${definition.majorVersion})`);
     // The top-level object is counted before conversion, which is what takes long for a huge one.
     const wide = propertiesProblem('input', Object.keys(definition.input.shape).length, '/');
     if (wide) {
@@ -228,17 +279,32 @@ export class ToolRegistry {
     }
     this.#listingBytes += entryBytes;
     for (const spec of definition.errors) this.#catalog.set(spec.code, spec);
-    this.#tools.set(name, {
-      definition,
-      inputSchema,
-      outputSchema,
-      paramHeaders: mirrored.declarations,
-      errors,
-      meta,
-      listing,
-    });
+    const versions = [
+      ...this.versionsOf(name),
+      { definition, inputSchema, outputSchema, paramHeaders: mirrored.declarations, errors, meta, listing },
+    ].sort((a, b) => a.definition.majorVersion - b.definition.majorVersion);
+    this.#tools.set(name, versions);
+    if (versions.length === 2) this.#versioned = [...this.#versioned, name].sort();
     this.#views.clear();
   }
+}
+
+/** The major of a semver (`2.1.0`) or a bare major (`2`); NaN for anything else. */
+function majorOf(version: string): number {
+  const match = /^(0|[1-9]\d*)(?:\.(0|[1-9]\d*)\.(0|[1-9]\d*))?$/.exec(version);
+  return match ? Number(match[1]) : Number.NaN;
+}
+
+/** Exactly one served version of a name has no rollout: the one everyone else is served. */
+function servedVersionsProblems(name: string, versions: readonly RegisteredTool[]): ToolContractProblem[] {
+  const unrolled = versions.filter((tool) => !tool.definition.rollout);
+  if (unrolled.length === 1) return [];
+  const listed = versions.map((tool) => tool.definition.version).join(', ');
+  const message =
+    unrolled.length === 0
+      ? `every served version (${listed}) has a rollout; the version served to everyone else must have none`
+      : `versions ${unrolled.map((tool) => tool.definition.version).join(' and ')} both lack a rollout; all but one served version must name who sees it`;
+  return [{ tool: name, rule: 'rollout', message }];
 }
 
 type ConvertedSchemas =

@@ -6,6 +6,7 @@ import type { ConfirmationView } from '../contract/confirmation.ts';
 import type { OperationHandle } from '../contract/define-tool.ts';
 import type { OutcomeEnvelope } from '../contract/envelope.ts';
 import type { RegisteredTool, ToolRegistry } from '../contract/tool-registry.ts';
+import { servedVersionsFor } from '../contract/tool-versions.ts';
 import { type GatewayExceptions, NO_EXCEPTIONS, toolExceptions } from '../exceptions/tool-exceptions.ts';
 import type { PolicyEngine } from '../policy/policy-engine.ts';
 import type { SqlExecutor } from '../store/sql-database.ts';
@@ -155,16 +156,19 @@ export class Gateway {
 
   /**
    * The tools this principal may call (every tool when the transport knows no principal): those whose
-   * scopes it holds and, under a policy set, that some policy could permit it.
+   * scopes it holds and, under a policy set, that some policy could permit it; of a name served in two
+   * versions, the one it is served.
    */
   listTools(principal: Principal | null): Record<string, unknown>[] {
-    if (!principal) return this.#deps.registry.listing();
+    const { registry } = this.#deps;
+    if (!principal) return registry.listing();
     const policy = this.#deps.policy;
-    return this.#deps.registry.listingFor(
+    return registry.listingFor(
       principal.scopes,
       policy
         ? { key: policyListingKey(principal), permits: (tool) => policy.couldPermit(principal, tool) }
         : undefined,
+      registry.versionedNames().length > 0 ? servedVersionsFor(registry, principal) : undefined,
     );
   }
 
@@ -302,7 +306,7 @@ export class Gateway {
     onSettled: (call: CallState) => void,
   ): Promise<OutcomeEnvelope | Asking> {
     // The protocol layer: an unknown tool or arguments that are not an object are JSON-RPC errors.
-    const tool = resolveTool(this.#deps.registry, request.name, principal);
+    const tool = resolveTool(this.#deps.registry, request.name, principal, request._meta);
     const rawArgs = requireArgumentsObject(request.arguments);
     // The identity layer: the transport verified the principal; a call without one is refused.
     const who = requirePrincipal(principal);

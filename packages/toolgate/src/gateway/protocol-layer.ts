@@ -1,6 +1,7 @@
 import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
 import type { Principal } from '../auth/principal.ts';
 import type { RegisteredTool, ToolRegistry } from '../contract/tool-registry.ts';
+import { pinAllows, servedVersion } from '../contract/tool-versions.ts';
 import { missingScopes } from './authorization-layer.ts';
 
 /**
@@ -20,18 +21,21 @@ export class ProtocolError extends Error {
 /**
  * The protocol layer. An unknown tool or arguments that are not an object could not be interpreted at all:
  * that is a JSON-RPC error (-32602), not a tool result. An unknown name is answered with the closest
- * names among the tools this caller may use.
+ * names among the tools this caller may use. A name served in two versions resolves to the one this
+ * principal is served; a call pinning another version (`_meta`) is answered as for an unknown name,
+ * so a caller cannot reach a version it is not shown.
  */
 export function resolveTool(
   registry: ToolRegistry,
   name: string,
   principal: Principal | null,
+  meta?: Readonly<Record<string, unknown>>,
 ): RegisteredTool {
-  const tool = registry.get(name);
-  if (tool) return tool;
+  const tool = servedVersion(registry, name, principal);
+  if (tool && pinAllows(meta, tool)) return tool;
   const shown = name.slice(0, 64);
-  const usable = registry
-    .all()
+  const usable = [...new Set(registry.all().map((candidate) => candidate.definition.name))]
+    .map((candidate) => registry.get(candidate)!)
     .filter((candidate) => principal !== null && missingScopes(candidate, principal).length === 0)
     .map((candidate) => candidate.definition.name);
   const nearest = usable

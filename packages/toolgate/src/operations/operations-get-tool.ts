@@ -8,8 +8,11 @@ import type { OperationStore } from './operation-store.ts';
 import type { OperatorConfirmations } from './operator-confirmations.ts';
 import { withholdingView } from './request-summary.ts';
 
-/** The fields a served tool marks sensitive (undefined for none or a tool no longer served). */
-export type SensitiveFieldsOf = (tool: string) => readonly string[] | undefined;
+/**
+ * The fields a served tool marks sensitive, in the contract version given (undefined for none or a
+ * tool no longer served).
+ */
+export type SensitiveFieldsOf = (tool: string, contractVersion: string) => readonly string[] | undefined;
 
 const errors = defineErrorCodes({
   OPERATION_NOT_FOUND: {
@@ -29,6 +32,9 @@ const reportedStatus = z.enum(OPERATION_STATUSES).exclude(['awaiting_confirmatio
 const operationView = z.strictObject({
   operation_id: z.string().describe('The operation id, as requested.'),
   tool: z.string().describe('The tool whose call created the operation.'),
+  contract_version: z
+    .string()
+    .describe('The contract version of that tool that served the call (its later deliveries too).'),
   status: reportedStatus.describe(
     'in_progress, a settled status, outcome_unknown (being reconciled) or needs_review (an operator decides).',
   ),
@@ -69,7 +75,7 @@ export function operationsGetTool(
       'operation_id a write or request tool returned. Use it after outcome_unknown or in_progress instead of ' +
       'starting a new operation. Operators see every operation of their tenant.',
     kind: 'read',
-    version: '2.2.1',
+    version: '2.3.0',
     input: z.strictObject({
       operation_id: z
         .string()
@@ -104,10 +110,13 @@ export function operationsGetTool(
       // The requester reads its own outcome whole (a retry of its key replays the same); anyone else
       // reads it through the operator API's rule.
       const own = record.subject === ctx.principal.subject;
-      return outcome.completed(viewOf(record, own ? null : (sensitiveFieldsOf(record.tool) ?? [])), {
-        message,
-        ...(resolution ? { resolution } : {}),
-      });
+      return outcome.completed(
+        viewOf(record, own ? null : (sensitiveFieldsOf(record.tool, record.contractVersion) ?? [])),
+        {
+          message,
+          ...(resolution ? { resolution } : {}),
+        },
+      );
     },
   });
 }
@@ -173,6 +182,7 @@ function viewOf(
   return {
     operation_id: record.id,
     tool: record.tool,
+    contract_version: record.contractVersion,
     status: record.status === 'awaiting_confirmation' ? 'in_progress' : record.status,
     outcome:
       sensitiveFields !== null && stored && result !== null && typeof result === 'object'

@@ -142,7 +142,11 @@ export function createOperationsRuntime(options: OperationsRuntimeOptions): Oper
     idempotency,
     durable: idempotency,
     confirmations,
-    tools: frameworkTools(store, confirmations, (tool) => registry.get(tool)?.definition.sensitiveFields),
+    tools: frameworkTools(
+      store,
+      confirmations,
+      (tool, version) => registry.get(tool, version)?.definition.sensitiveFields,
+    ),
     store,
     reconciler,
     reviews: new ReviewQueue(db, registry.catalog(), audit),

@@ -83,7 +83,7 @@ export class Reconciler {
 
   async #reconcile(record: OperationRecord): Promise<'settled' | 'deferred' | 'escalated'> {
     const { queue, clock, tuning, registry, retentionSeconds } = this.deps;
-    const tool = registry.get(record.tool);
+    const tool = registry.get(record.tool, record.contractVersion);
     const verdict = tool
       ? await this.#ask(tool, record)
       : { settled: false as const, note: 'tool not served' };

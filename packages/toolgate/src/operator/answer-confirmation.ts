@@ -114,7 +114,7 @@ export async function answerConfirmation(
     if (!(await confirmations.decline(record, by))) return notPending();
     return answered(app, approver.tenant, operationId);
   }
-  const tool = app.registry.get(parked.tool);
+  const tool = app.registry.get(parked.tool, record.contractVersion);
   if (!tool) return { kind: 'not_served', tool: parked.tool };
   const problems = choiceProblems(parked, answer.choice);
   if (problems.length > 0) return { kind: 'invalid', problems };

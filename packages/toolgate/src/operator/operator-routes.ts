@@ -114,7 +114,7 @@ export function operatorRoutes(app: App): HttpRouteFamily {
     const found = await findTenantOperation(db, principal.tenant, id!);
     if (!found) return reply(res, 404, { error: 'not_found' });
     // An approver who only confirms reads the operations it was asked about, nothing else of the tenant.
-    if (!readsPlane && !(await askedOf(principal, found.id, found.tool)))
+    if (!readsPlane && !(await askedOf(principal, found.id, found.tool, found.contract_version)))
       return reply(res, 404, { error: 'not_found' });
     // A question that waited past its expiry is settled before it is shown.
     await operations.confirmations.expireIfDue(recordFromRow(found));
@@ -312,7 +312,7 @@ export function operatorRoutes(app: App): HttpRouteFamily {
     decision: 'confirmation' | 'review',
   ): Promise<boolean> {
     const row = await findTenantOperation(db, principal.tenant, operationId);
-    const definition = row ? registry.get(row.tool)?.definition : undefined;
+    const definition = row ? registry.get(row.tool, row.contract_version)?.definition : undefined;
     const scope = decision === 'confirmation' ? definition?.confirm?.approverScope : definition?.reviewScope;
     if (!scope || principal.scopes.has(scope)) return false;
     refuseScope(res, `scope ${scope} (it decides ${definition!.name}'s ${decision}s)`);
@@ -320,9 +320,16 @@ export function operatorRoutes(app: App): HttpRouteFamily {
   }
 
   /** The operation parked a question this approver may answer (it holds the tool's approver scope). */
-  async function askedOf(principal: RouteRequest['principal'], operationId: string, tool: string) {
+  async function askedOf(
+    principal: RouteRequest['principal'],
+    operationId: string,
+    tool: string,
+    version: string,
+  ) {
     if (!(await operations.confirmations.find(principal.tenant, operationId))) return false;
-    return mayConfirmOperations(principal, registry.get(tool)?.definition.confirm?.approverScope);
+    // The version that reserved the operation asked the question, and names its approver scope.
+    const definition = registry.get(tool, version)?.definition;
+    return mayConfirmOperations(principal, definition?.confirm?.approverScope);
   }
 
   async function handle(request: RouteRequest): Promise<void> {

@@ -122,7 +122,7 @@ async function toolRefusal(
   request: ResolveRequest,
 ): Promise<string | null> {
   if (record.status !== 'needs_review' && record.status !== 'outcome_unknown') return null;
-  const check = deps.registry.get(record.tool)?.definition.checkReviewDecision;
+  const check = deps.registry.get(record.tool, record.contractVersion)?.definition.checkReviewDecision;
   if (!check) return null;
   try {
     const verdict = await check(snapshotOf(record), reviewDecisionView(request));
@@ -143,7 +143,7 @@ async function runReviewHook(
   record: OperationRecord,
   request: ResolveRequest,
 ): Promise<'ran' | 'none' | 'failed'> {
-  const follow = deps.registry.get(record.tool)?.definition.onReviewResolved;
+  const follow = deps.registry.get(record.tool, record.contractVersion)?.definition.onReviewResolved;
   if (!follow) return 'none';
   try {
     await follow(snapshotOf(record), reviewDecisionView(request));

@@ -1,6 +1,7 @@
 import { type CreateTaskResult, ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { Principal } from '../auth/principal.ts';
 import type { OutcomeEnvelope } from '../contract/envelope.ts';
+import { servedVersion } from '../contract/tool-versions.ts';
 import type { Gateway, ToolCallRequest } from '../gateway/gateway.ts';
 import type { OperationTasks } from './operation-tasks.ts';
 
@@ -21,7 +22,7 @@ export async function callToolAsTask(
   request: ToolCallRequest,
   principal: Principal | null,
 ): Promise<CreateTaskResult> {
-  const tool = gateway.registry.get(request.name);
+  const tool = servedVersion(gateway.registry, request.name, principal);
   if (tool?.definition.kind === 'read') {
     throw new McpError(
       ErrorCode.MethodNotFound,

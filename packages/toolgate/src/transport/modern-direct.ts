@@ -1,6 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { CLIENT_CAPABILITIES_META_KEY } from '@modelcontextprotocol/server';
 import type { Principal } from '../auth/principal.ts';
+import { servedVersion } from '../contract/tool-versions.ts';
 import type { Gateway } from '../gateway/gateway.ts';
 import { acceptsTasksIn } from '../tasks/task-extension.ts';
 import { declaresFormElicitation } from './confirmation-elicitation.ts';
@@ -57,7 +58,7 @@ export class ModernDirect {
     if (typeof name !== 'string' || headers['mcp-name']?.toString().trim() !== name) return null;
     const args = params?.arguments;
     if (args !== undefined && (args === null || typeof args !== 'object' || Array.isArray(args))) return null;
-    const definition = this.#gateway.registry.get(name)?.definition;
+    const definition = servedVersion(this.#gateway.registry, name, principal)?.definition;
     const kind = definition?.kind;
     if (this.#tasksServed && kind !== undefined && kind !== 'read' && acceptsTasksIn(params?._meta))
       return null;

@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createMcpHandler, type McpHttpHandler } from '@modelcontextprotocol/server';
 import type { Principal } from '../auth/principal.ts';
+import { servedVersion } from '../contract/tool-versions.ts';
 import { oversizedTaskParam } from '../tasks/task-request-checks.ts';
 import type { DirectHandler } from './direct-methods.ts';
 import { sendJson } from './http-replies.ts';
@@ -45,7 +46,7 @@ export class ModernEndpoint {
    * when `serve` must answer it (anything unusual, every refusal included).
    */
   directFor(req: IncomingMessage, body: unknown, principal: Principal): DirectHandler | null {
-    if (this.#paramHeaderDisagreement(req, body) !== null) return null;
+    if (this.#paramHeaderDisagreement(req, body, principal) !== null) return null;
     return this.#direct.handlerFor(body, principal, req.headers);
   }
 
@@ -60,7 +61,7 @@ export class ModernEndpoint {
     principal: Principal,
     leg: 'modern' | 'refused',
   ): Promise<void> {
-    const disagreement = leg === 'modern' ? this.#paramHeaderDisagreement(req, body) : null;
+    const disagreement = leg === 'modern' ? this.#paramHeaderDisagreement(req, body, principal) : null;
     if (disagreement) {
       const error = {
         code: HEADER_MISMATCH,
@@ -100,10 +101,14 @@ export class ModernEndpoint {
     return this.#handler.close();
   }
 
-  #paramHeaderDisagreement(req: IncomingMessage, body: unknown): HeaderDisagreement | null {
+  #paramHeaderDisagreement(
+    req: IncomingMessage,
+    body: unknown,
+    principal: Principal,
+  ): HeaderDisagreement | null {
     const message = body as { method?: unknown; params?: { name?: unknown; arguments?: unknown } };
     if (message.method !== 'tools/call' || typeof message.params?.name !== 'string') return null;
-    const tool = this.#options.gateway.registry.get(message.params.name);
+    const tool = servedVersion(this.#options.gateway.registry, message.params.name, principal);
     if (!tool || tool.paramHeaders.length === 0) return null;
     return paramHeaderDisagreement(tool.paramHeaders, message.params.arguments, req.headers);
   }

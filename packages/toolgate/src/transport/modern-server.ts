@@ -5,6 +5,7 @@ import {
   Server,
 } from '@modelcontextprotocol/server';
 import type { Principal } from '../auth/principal.ts';
+import { servedVersion } from '../contract/tool-versions.ts';
 import type { Gateway } from '../gateway/gateway.ts';
 import type { OperationTasks } from '../tasks/operation-tasks.ts';
 import {
@@ -78,7 +79,7 @@ export function createModernServer(
       traceparent: headerValue(ctx.http?.req?.headers.get('traceparent')),
     };
     const principal = await principalNow();
-    const definition = options.gateway.registry.get(params.name)?.definition;
+    const definition = servedVersion(options.gateway.registry, params.name, principal)?.definition;
     const kind = definition?.kind;
     // A tool that may need a person's confirmation learns whether this client can ask them.
     const consent = confirmations && definition?.confirm ? confirmations.channelOf(ctx) : undefined;
