@@ -34,8 +34,20 @@ permit (
 when { resource.tenant == principal.tenant };
 `;
 
-const config = (description: string) => `import { defineConfig, defineTool, outcome } from 'toolgate';
+const config = (
+  description: string,
+  holdHours: number,
+) => `import { defineConfig, defineException, defineTool, outcome } from 'toolgate';
 import { z } from 'zod';
+
+const quietHours = defineException({
+  kind: 'greeting_quiet_hours',
+  title: 'Greetings in quiet hours',
+  description: 'Lets one tenant be greeted during quiet hours.',
+  target: z.strictObject({ tenant_id: z.string().min(1).max(40).describe('Tenant greeted.') }),
+  grantScope: 'greeting:approve',
+  maxDurationSeconds: ${holdHours * 3600},
+});
 
 const greet = defineTool({
   name: 'greeting_get',
@@ -54,19 +66,22 @@ const greet = defineTool({
   },
 });
 
-export default defineConfig({ tools: [greet], policy: './policies' });
+export default defineConfig({ tools: [greet], exceptions: [quietHours], policy: './policies' });
 `;
 
 interface ProjectFiles {
   readonly version: string;
   readonly description: string;
   readonly reason: string;
+  /** The longest grant of the project's exception kind. */
+  readonly holdHours: number;
 }
 
 const FIRST: ProjectFiles = {
   version: '1.0.0',
   description: 'Returns the greeting the service shows a caller by name.',
   reason: 'Only callers of the same tenant read greetings.',
+  holdHours: 24,
 };
 
 /**
@@ -93,7 +108,7 @@ describe('toolgate serve --release', () => {
       join(project, 'package.json'),
       `${JSON.stringify({ name: 'greeting-service', version: files.version, type: 'module' })}\n`,
     );
-    writeFileSync(configFile, config(files.description));
+    writeFileSync(configFile, config(files.description, files.holdHours));
     writeFileSync(join(project, 'policies', 'greeting.cedar'), policy(files.reason));
   };
   /** Results of an evaluation of the contract served now, reduced to what a release reads. */
@@ -239,6 +254,20 @@ describe('toolgate serve --release', () => {
     }
   });
 
+  test("a changed exception kind refuses to start, naming the module's governance, not the tools", () => {
+    write({ ...FIRST, holdHours: 72 });
+    try {
+      const run = refused(first.file);
+      expect(run.code).toBe(2);
+      expect(run.stderr).toContain(
+        `release ${first.record.release_id}: governance differs: exception kinds changed: greeting_quiet_hours`,
+      );
+      expect(run.stderr).not.toContain('tools changed');
+    } finally {
+      write(FIRST);
+    }
+  });
+
   test('a bumped package version refuses to start, naming the implementation; every difference is named', () => {
     write({ ...FIRST, version: '1.1.0' });
     const alone = refused(first.file);
@@ -250,6 +279,7 @@ describe('toolgate serve --release', () => {
       version: '1.1.0',
       description: 'Returns the greeting for a caller by name.',
       reason: 'Same tenant only.',
+      holdHours: 24,
     });
     try {
       const all = refused(first.file);
@@ -272,6 +302,7 @@ describe('toolgate serve --release', () => {
       version: '1.1.0',
       description: 'Returns the greeting for a caller by name.',
       reason: 'Same tenant only.',
+      holdHours: 24,
     };
     write(next);
     const second = cut('second');

@@ -94,6 +94,7 @@ export function releaseDifferences(release: PinnedRelease, served: ContractDocum
       ...toolDifferences(release.contract, served),
     );
   }
+  differences.push(...governanceDifferences(release.contract, served));
   differences.push(...implementationDifferences(release.implementation, served.implementation));
   if (release.policySet !== undefined) {
     differences.push(...policyDifferences(release.policySet, served.policy_set ?? null));
@@ -101,25 +102,67 @@ export function releaseDifferences(release: PinnedRelease, served: ContractDocum
   return differences;
 }
 
-function toolDifferences(recorded: ContractDocument, served: ContractDocument): string[] {
-  const before = new Map(recorded.tools.map((t) => [t.name, canonicalJson(t)]));
-  const after = new Map(served.tools.map((t) => [t.name, canonicalJson(t)]));
-  const named = (what: string, names: string[]) =>
-    names.length > 0 ? [`tools ${what}: ${names.join(', ')}`] : [];
+/** A tool as a release names it: its name, and its major when one contract serves two of the name. */
+function toolKeys(document: ContractDocument): Map<string, string> {
+  const counts = new Map<string, number>();
+  for (const tool of document.tools) counts.set(tool.name, (counts.get(tool.name) ?? 0) + 1);
+  return new Map(
+    document.tools.map((tool) => [
+      (counts.get(tool.name) ?? 0) > 1 ? `${tool.name}@${Number.parseInt(tool.version, 10)}` : tool.name,
+      canonicalJson(tool),
+    ]),
+  );
+}
+
+/**
+ * The governance modules declare, as the record's contract lists it (records of contracts that list
+ * none are not compared): exception kinds added, removed or changed, and approver scopes.
+ */
+function governanceDifferences(recorded: ContractDocument, served: ContractDocument): string[] {
+  const differences: string[] = [];
+  if (recorded.exceptions !== undefined) {
+    const keyed = (d: ContractDocument) =>
+      new Map((d.exceptions ?? []).map((kind) => [kind.kind, canonicalJson(kind)]));
+    differences.push(
+      ...changes('exception kinds', keyed(recorded), keyed(served)).map(
+        (line) => `governance differs: ${line}`,
+      ),
+    );
+  }
+  if (recorded.approver_scopes !== undefined) {
+    const keyed = (d: ContractDocument) =>
+      new Map((d.approver_scopes ?? []).map((scope) => [scope.scope, canonicalJson(scope)]));
+    differences.push(
+      ...changes('approver scopes', keyed(recorded), keyed(served)).map(
+        (line) => `governance differs: ${line}`,
+      ),
+    );
+  }
+  return differences;
+}
+
+/** What was added, removed and changed between two keyed sets, one line each that is not empty. */
+function changes(what: string, before: Map<string, string>, after: Map<string, string>): string[] {
+  const named = (how: string, keys: string[]) =>
+    keys.length > 0 ? [`${what} ${how}: ${keys.join(', ')}`] : [];
   return [
     ...named(
       'added',
-      [...after.keys()].filter((name) => !before.has(name)),
+      [...after.keys()].filter((key) => !before.has(key)),
     ),
     ...named(
       'removed',
-      [...before.keys()].filter((name) => !after.has(name)),
+      [...before.keys()].filter((key) => !after.has(key)),
     ),
     ...named(
       'changed',
-      [...after.keys()].filter((name) => before.has(name) && before.get(name) !== after.get(name)),
+      [...after.keys()].filter((key) => before.has(key) && before.get(key) !== after.get(key)),
     ),
   ];
+}
+
+function toolDifferences(recorded: ContractDocument, served: ContractDocument): string[] {
+  return changes('tools', toolKeys(recorded), toolKeys(served));
 }
 
 function implementationDifferences(
