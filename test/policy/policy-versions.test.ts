@@ -154,9 +154,9 @@ describe('tools/list under a policy set', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  const listed = async (groups: string[]) => {
+  const listed = async (groups: string[], sub = `eng.${groups.join('-') || 'none'}`) => {
     const client = await gateway.client({
-      sub: `eng.${groups.join('-') || 'none'}`,
+      sub,
       tenant: 'acme',
       actor: 'support_agent',
       scopes: ['changes:read', 'cmdb:read', 'changes:create'],
@@ -175,5 +175,11 @@ describe('tools/list under a policy set', () => {
     ]);
     // The first listing is not served to a principal of another class from the cache, nor the reverse.
     expect(await listed([])).toEqual(['change_get', 'change_search', 'cmdb_service_resolve']);
+  });
+
+  it('keys the cache by each group apart: two groups are not one group whose name holds a space', async () => {
+    const both = await listed(['release-managers', 'sre'], 'eng.same');
+    expect(both).toContain('change_create');
+    expect(await listed(['release-managers sre'], 'eng.same')).not.toContain('change_create');
   });
 });

@@ -140,7 +140,7 @@ export class ToolRegistry {
     policy?: ListingPolicy,
     served?: ServedVersions,
   ): Record<string, unknown>[] {
-    const classKey = policy ? `policy\n${policy.key}` : [...scopes].sort().join(' ');
+    const classKey = policy ? `policy\n${policy.key}` : JSON.stringify([...scopes].sort());
     const key = served && served.key.length > 0 ? `${classKey}\nversions\n${served.key}` : classKey;
     const chosen = (tool: RegisteredTool) =>
       tool === (served?.of(tool.definition.name) ?? this.get(tool.definition.name));

@@ -593,12 +593,13 @@ export class Gateway {
  * The class of principals that see the same tools/list under a policy set: a policy may name a
  * principal, its groups, tenant, actor or scopes, so all of them.
  */
+/** Every claim a listing policy may read, as JSON: no two principals' claims encode alike. */
 function policyListingKey(principal: Principal): string {
-  return [
+  return JSON.stringify([
     principal.tenant,
     principal.subject,
     principal.actor,
-    [...principal.scopes].sort().join(' '),
-    (principal.groups ?? []).join(' '),
-  ].join('\n');
+    [...principal.scopes].sort(),
+    principal.groups ?? [],
+  ]);
 }
