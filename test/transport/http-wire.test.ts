@@ -82,6 +82,30 @@ describe('the Streamable HTTP wire', () => {
     expect(response.headers['mcp-session-id']).toBeUndefined();
   });
 
+  test('initialize with missing or invalid params is -32602 with a short message, not -32603 with zod issues', async () => {
+    for (const params of [
+      undefined,
+      {},
+      { protocolVersion: 2025, capabilities: {}, clientInfo: { name: 't', version: '1' } },
+      { protocolVersion: '2025-06-18', capabilities: [], clientInfo: { name: 't', version: '1' } },
+      { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't' } },
+    ]) {
+      const response = await post({
+        jsonrpc: '2.0',
+        id: 9,
+        method: 'initialize',
+        ...(params ? { params } : {}),
+      });
+      const body = JSON.parse(response.body);
+      expect(body, JSON.stringify(params)).toMatchObject({
+        id: 9,
+        error: { code: -32602, message: expect.stringMatching(/^Invalid params: initialize needs /) },
+      });
+      expect(response.body).not.toContain('invalid_type');
+      expect(response.body.length).toBeLessThan(300);
+    }
+  });
+
   test('notifications alone are accepted with 202 and no body', async () => {
     const response = await post({ jsonrpc: '2.0', method: 'notifications/initialized' });
     expect(response.status).toBe(202);

@@ -41,6 +41,13 @@ export function classifyMessage(value: unknown): IncomingMessageKind {
   if (Object.keys(message).some((key) => !MESSAGE_KEYS.has(key))) {
     return invalid(id, INVALID_REQUEST, 'unknown member in a JSON-RPC 2.0 message');
   }
+  if (message.method === 'initialize' && id !== null && !initializeParamsAreWellFormed(message.params)) {
+    return invalid(
+      id,
+      INVALID_PARAMS,
+      'initialize needs params {protocolVersion: string, capabilities: object, clientInfo: {name: string, version: string}}',
+    );
+  }
   if (paramsAreWellFormed(message.params)) {
     return id !== null
       ? { kind: 'request', message: value as JSONRPCRequest }
@@ -71,6 +78,17 @@ function paramsAreWellFormed(params: unknown): boolean {
   if (token !== undefined && typeof token !== 'string' && !Number.isSafeInteger(token)) return false;
   const related = meta[RELATED_TASK_META_KEY];
   return related === undefined || (isObject(related) && typeof related.taskId === 'string');
+}
+
+/**
+ * What the SDK's InitializeRequest schema requires, checked before the server sees it: its own failure
+ * answers -32603 with the raw schema issues.
+ */
+function initializeParamsAreWellFormed(params: unknown): boolean {
+  if (!isObject(params) || typeof params.protocolVersion !== 'string' || !isObject(params.capabilities))
+    return false;
+  const client = params.clientInfo;
+  return isObject(client) && typeof client.name === 'string' && typeof client.version === 'string';
 }
 
 function usableId(id: unknown): RequestId | null {

@@ -127,7 +127,11 @@ export async function serveMcpPost(
   if (!batch && only.kind === 'invalid') {
     return sendJson(res, 400, invalidMessageReply(only));
   }
-  const initializes = messages.filter((m) => m.kind === 'request' && m.message.method === 'initialize');
+  // An initialize with bad params is still an initialize: it may not ride in a batch either.
+  const initializes = items.filter(
+    (item) =>
+      typeof item === 'object' && item !== null && (item as { method?: unknown }).method === 'initialize',
+  );
   if (initializes.length > 0 && messages.length > 1) {
     return sendJsonRpcError(res, 400, -32600, 'Invalid Request: initialize must be sent alone');
   }
