@@ -120,6 +120,46 @@ for (const target of storeTargets) {
         await nothingRan();
       });
 
+      it('the state binds the whole principal: the same subject with another actor, group, scope or application cannot answer', async () => {
+        const asked = { ...ALICE, groups: ['payments'], application: 'support-console' };
+        const state = stateOf(await call(suite.gw.url, await suite.gw.tokenFor(asked), args));
+        for (const other of [
+          { ...asked, actor: 'support_agent' as const },
+          { ...asked, groups: ['payments', 'admins'] },
+          { ...asked, application: 'other-app' },
+          { ...asked, scopes: ['testing:write', 'operations:read'] },
+        ]) {
+          const answer = await call(suite.gw.url, await suite.gw.tokenFor(other), args, {
+            inputResponses: ACCEPTED,
+            requestState: state,
+          });
+          expect(answer.body.error, JSON.stringify(other)).toMatchObject({
+            code: -32602,
+            message: 'Invalid or expired requestState',
+          });
+        }
+        await nothingRan();
+        // A new token of the very same principal answers it.
+        const same = await call(suite.gw.url, await suite.gw.tokenFor(asked), args, {
+          inputResponses: ACCEPTED,
+          requestState: state,
+        });
+        expect(same.body.result).toMatchObject({ structuredContent: { status: 'completed' } });
+        expect(await executions(suite.gw.app.db, 'execute')).toHaveLength(1);
+      });
+
+      it('an accept naming a choice on a question that offers none is a mismatch; nothing runs', async () => {
+        const token = await suite.gw.tokenFor(ALICE);
+        const plain = { ...args, idempotency_key: 'consent-state-nochoice' };
+        const state = stateOf(await call(suite.gw.url, token, plain));
+        const answer = await call(suite.gw.url, token, plain, {
+          inputResponses: { confirmation: { action: 'accept', content: { confirm: true, choice: 'print' } } },
+          requestState: state,
+        });
+        expect(answer.body.result).toMatchObject({ structuredContent: { code: 'CONFIRMATION_MISMATCH' } });
+        expect(await executions(suite.gw.app.db, 'execute')).toEqual([]);
+      });
+
       it('a client that also accepts tasks is asked the same way, and its confirmed call runs once', async () => {
         const token = await suite.gw.tokenFor(ALICE);
         const both = { ...ASKING, extensions: { 'io.modelcontextprotocol/tasks': {} } };

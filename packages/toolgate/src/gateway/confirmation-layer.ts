@@ -134,7 +134,9 @@ export async function confirmationStep(
       return { kind: 'answer', envelope: declined(call, answer.action === 'cancel') };
     }
     const choice = ask.choice ? answer.content?.[CHOICE_FIELD] : null;
-    if (ask.choice && !ask.choice.options.some((o) => o.value === choice)) {
+    // A choice on a question that offered none was not made by the person asked.
+    const strayChoice = !ask.choice && answer.content?.[CHOICE_FIELD] !== undefined;
+    if (strayChoice || (ask.choice && !ask.choice.options.some((o) => o.value === choice))) {
       decided('client', 'mismatch');
       return {
         kind: 'answer',

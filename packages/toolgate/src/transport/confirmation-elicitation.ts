@@ -113,8 +113,20 @@ export class ConfirmationElicitation {
   }
 }
 
+/**
+ * The whole principal a question was asked of: another token of the same subject with another actor,
+ * scope, group or application is another caller, and cannot answer it.
+ */
 function bindingOf(principal: Principal | null): string {
-  return principal ? `tools/call\0${principal.tenant}\0${principal.subject}` : 'tools/call\0';
+  if (!principal) return 'tools/call\0';
+  return `tools/call\0${JSON.stringify([
+    principal.tenant,
+    principal.subject,
+    principal.actor,
+    [...principal.scopes].sort(),
+    principal.groups ?? [],
+    principal.application ?? null,
+  ])}`;
 }
 
 function questionText(message: string, details: Readonly<Record<string, unknown>> | undefined): string {
