@@ -129,7 +129,11 @@ describe('the packed tarball in a fresh project', () => {
       join(FIXTURES, 'notes.config.mjs'),
     ]);
     expect(outside.code).toBe(0);
-    expect(JSON.parse(outside.stdout)).toEqual(JSON.parse(inside.stdout));
+    // The same tools and governance; the implementation is each project's own (its package.json).
+    const { implementation: theirs, ...outsideContract } = JSON.parse(outside.stdout);
+    const { implementation: _ours, ...insideContract } = JSON.parse(inside.stdout);
+    expect(outsideContract).toEqual(insideContract);
+    expect(theirs).toMatchObject({ name: 'byo', framework: `toolgate ${version}` });
   });
 
   describe('served from the project', () => {
