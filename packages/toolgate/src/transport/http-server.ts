@@ -9,6 +9,7 @@ import {
   resourceMetadataUrl,
 } from '../auth/resource-metadata.ts';
 import { createTokenVerifier, type KeySource, type TokenVerifier } from '../auth/token-verifier.ts';
+import { servedVersion } from '../contract/tool-versions.ts';
 import { httpRouteLabel } from '../telemetry/http-route-label.ts';
 import { BearerAuthenticator } from './bearer-authenticator.ts';
 import { ConfirmationElicitation } from './confirmation-elicitation.ts';
@@ -185,6 +186,8 @@ export async function startHttpTransport(app: App, options: HttpTransportOptions
     const jsonBounds = { ...DEFAULT_JSON_BOUNDS, ...options.jsonBounds };
     const meter = new RequestMeter(app.gateway.limits);
     const servesTool = (name: string) => app.registry.get(name) !== undefined;
+    const paramHeadersOf = (name: string, principal: Principal) =>
+      servedVersion(app.registry, name, principal)?.paramHeaders ?? [];
     const direct = new DirectMethods(
       app.gateway,
       new SerializedListings(app.gateway, options.toolsPageSize ?? DEFAULT_TOOLS_PAGE_SIZE),
@@ -239,6 +242,7 @@ export async function startHttpTransport(app: App, options: HttpTransportOptions
                 jsonBounds,
                 meter,
                 servesTool,
+                paramHeadersOf,
                 direct,
                 modern,
               }),

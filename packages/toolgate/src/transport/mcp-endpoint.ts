@@ -1,7 +1,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { JSONRPCRequest, MessageExtraInfo } from '@modelcontextprotocol/sdk/types.js';
 import { SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
+import type { Principal } from '../auth/principal.ts';
 import { REPLY_LIMIT_BYTES } from '../contract/contract-bounds.ts';
+import type { ParamHeader } from '../contract/param-headers.ts';
 import type { BearerAuthenticator } from './bearer-authenticator.ts';
 import type { DirectMethods, ReplyChunks } from './direct-methods.ts';
 import { sendJson, sendJsonRpcError } from './http-replies.ts';
@@ -17,6 +19,7 @@ import {
 import { legOf } from './leg-of.ts';
 import type { ModernEndpoint } from './modern-endpoint.ts';
 import type { JsonRpcReply, MultiplexedTransport } from './multiplexed-transport.ts';
+import { HEADER_MISMATCH, standardHeaderDisagreement } from './param-header-check.ts';
 import { authInfoFor } from './principal-auth-info.ts';
 import { readBody } from './read-body.ts';
 import { bodyWeight, DEFAULT_REQUEST_WEIGHT, type RequestMeter } from './request-metering.ts';
@@ -39,6 +42,8 @@ export interface McpEndpointOptions {
   readonly meter: RequestMeter;
   /** Whether a tools/call names a served tool (whose call the gateway charges itself). */
   readonly servesTool: (name: string) => boolean;
+  /** The `Mcp-Param-*` headers the version of a tool this principal is served declares. */
+  readonly paramHeadersOf: (tool: string, principal: Principal) => readonly ParamHeader[];
   /** The methods answered without the SDK server (tools/call, tools/list, ping). */
   readonly direct: DirectMethods;
   /** The 2026-07-28 leg, for every message the SDK does not classify as 2025-era traffic. */
@@ -134,6 +139,26 @@ export async function serveMcpPost(
   );
   if (initializes.length > 0 && messages.length > 1) {
     return sendJsonRpcError(res, 400, -32600, 'Invalid Request: initialize must be sent alone');
+  }
+  const disagreement = standardHeaderDisagreement(
+    req.headers,
+    messages.flatMap((m) => (m.kind === 'request' || m.kind === 'notification' ? [m.message] : [])),
+    (tool) => options.paramHeadersOf(tool, auth.principal),
+  );
+  if (disagreement) {
+    const only =
+      !batch && messages[0]!.kind === 'request'
+        ? (messages[0] as { message: JSONRPCRequest }).message.id
+        : null;
+    return sendJson(res, 400, {
+      jsonrpc: '2.0',
+      id: only,
+      error: {
+        code: HEADER_MISMATCH,
+        message: `Bad Request: the request headers and body disagree: ${disagreement.message}`,
+        data: { mismatch: { header: disagreement.header, body: disagreement.message } },
+      },
+    });
   }
   const version = req.headers['mcp-protocol-version'];
   if (
