@@ -56,7 +56,7 @@ export interface OperationsRuntime {
   readonly audit: AuditLog;
   /** How long audit entries are kept, in seconds. */
   readonly auditRetentionSeconds: number;
-  /** Exceptions to rules granted by people (maintenance windows), with their audit. */
+  /** Exceptions to rules granted by people, of the kinds the modules declare, with their audit. */
   readonly exceptions: PolicyExceptions;
   /** Starts the reconciler and retention loops. */
   start(): void;
