@@ -174,3 +174,68 @@ describe('request weights', () => {
     expect(bodyWeight({ jsonrpc: '2.0', method: 'notifications/initialized' }, served)).toBe(1);
   });
 });
+
+/** A tools/call the transport refuses before the gateway could charge it is charged all the same. */
+describe('tool calls refused on the way to the gateway are charged too', () => {
+  let gw: StartedGateway;
+  const MODERN_META = {
+    'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+    'io.modelcontextprotocol/clientCapabilities': {},
+    'io.modelcontextprotocol/clientInfo': { name: 'flood', version: '1.0.0' },
+  };
+
+  beforeAll(async () => {
+    gw = await startGateway({ app: { limits: { perPrincipal: 5 } } });
+  });
+  afterAll(() => gw.close());
+
+  /** Sends `n` refused calls one after another; the statuses answered. */
+  async function flood(headers: Record<string, string>, body: unknown, n: number): Promise<number[]> {
+    const statuses: number[] = [];
+    for (let i = 0; i < n; i++) statuses.push((await rawPost(gw.url, headers, JSON.stringify(body))).status);
+    return statuses;
+  }
+  const served = (statuses: number[]) => statuses.filter((status) => status !== 429).length;
+
+  test('2025-11-25: headers that disagree with the body are refused, then 429 once the rate is spent', async () => {
+    const headers = {
+      ...(await headersFor(gw, who('user_headers', ['orders:read']))),
+      'mcp-name': 'orders_search',
+    };
+    const statuses = await flood(headers, ordersGet(1), 20);
+    expect(statuses.slice(0, 5)).toEqual([400, 400, 400, 400, 400]);
+    // Five refusals spend a bucket of five; at most a token or two refills while the rest are sent.
+    expect(served(statuses)).toBeLessThanOrEqual(8);
+    expect(statuses.at(-1)).toBe(429);
+  });
+
+  test('2026-07-28: a call the SDK refuses (arguments not an object) is charged too', async () => {
+    const headers = {
+      ...(await headersFor(gw, who('user_modern', ['orders:read']))),
+      'mcp-protocol-version': '2026-07-28',
+      'mcp-method': 'tools/call',
+      'mcp-name': 'orders_get',
+    };
+    const body = {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/call',
+      params: { name: 'orders_get', arguments: 'not an object', _meta: MODERN_META },
+    };
+    const statuses = await flood(headers, body, 20);
+    expect(statuses[0]).not.toBe(429);
+    expect(served(statuses)).toBeLessThanOrEqual(8);
+    expect(statuses.at(-1)).toBe(429);
+  });
+
+  test('calls the gateway charges are charged once: five good calls fit a bucket of five', async () => {
+    const headers = await headersFor(gw, who('user_good', ['orders:read']));
+    const codes: string[] = [];
+    for (let i = 0; i < 5; i++) {
+      const answer = await rawPost(gw.url, headers, JSON.stringify(ordersGet(i)));
+      expect(answer.status).toBe(200);
+      codes.push(JSON.parse(answer.body).result.structuredContent.code ?? 'none');
+    }
+    expect(codes).not.toContain('RATE_LIMITED');
+  });
+});

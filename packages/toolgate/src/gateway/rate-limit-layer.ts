@@ -66,6 +66,14 @@ export class PrincipalRateLimiter {
   /** Per principal: the keys of its writes about to reserve or executing, with their holders. */
   readonly #writesInFlight = new Map<string, Map<string, number>>();
   readonly #writeCap: number;
+  /**
+   * Per principal: tool calls a transport refused before the gateway could charge them (a forged
+   * confirmation state, headers that disagree with the body, malformed params), paid from its bucket
+   * before its next request is admitted.
+   */
+  readonly #owed = new Map<string, number>();
+  /** Per request's copy of its principal (see tally): the tool calls the gateway charged for it. */
+  readonly #tallies = new WeakMap<Principal, { charged: number }>();
 
   constructor(settings: RateLimitSettings, now: () => number = () => performance.now()) {
     this.#settings = settings;
@@ -78,6 +86,8 @@ export class PrincipalRateLimiter {
    * call may go on. A principal whose reply bytes are spent is refused too.
    */
   takeToken(principal: Principal, kind: ToolKind): RateRefusal | null {
+    const tally = this.#tallies.get(principal);
+    if (tally) tally.charged += 1;
     const byKind = this.#settings.perPrincipalByKind?.[kind];
     const rate = byKind ?? this.#settings.perPrincipal;
     const who = principalKey(principal);
@@ -102,6 +112,38 @@ export class PrincipalRateLimiter {
     if (rate === undefined || weight <= 0) return null;
     const waitMs = this.#take(who, rate, weight);
     return waitMs > 0 ? { waitMs, reason: `over ${rate} calls per second` } : null;
+  }
+
+  /**
+   * A copy of `principal` for one request, whose tool calls this limiter counts as the gateway charges
+   * them; `settle` then owes the ones it never charged. The copy is what the request hands on.
+   */
+  tally(principal: Principal): Principal {
+    const copy = { ...principal };
+    this.#tallies.set(copy, { charged: 0 });
+    return copy;
+  }
+
+  /** Once a request is answered: of its `calls` tool calls, those the gateway did not charge are owed. */
+  settle(tallied: Principal, calls: number): void {
+    const unpaid = calls - (this.#tallies.get(tallied)?.charged ?? calls);
+    if (unpaid <= 0 || this.#settings.perPrincipal === undefined) return;
+    if (this.#owed.size >= SWEEP_ABOVE_BUCKETS) this.#owed.delete(this.#owed.keys().next().value!);
+    const who = principalKey(tallied);
+    this.#owed.set(who, (this.#owed.get(who) ?? 0) + unpaid);
+  }
+
+  /** Takes what the principal owes from its bucket before anything else; the refusal when it cannot yet. */
+  payOwed(principal: Principal): RateRefusal | null {
+    const rate = this.#settings.perPrincipal;
+    if (rate === undefined) return null;
+    const who = principalKey(principal);
+    const owed = this.#owed.get(who);
+    if (owed === undefined) return null;
+    const waitMs = this.#take(who, rate, owed);
+    if (waitMs > 0) return { waitMs, reason: `over ${rate} calls per second` };
+    this.#owed.delete(who);
+    return null;
   }
 
   /** Counts an answer's bytes against the principal's reply budget (refusals come on its next request). */

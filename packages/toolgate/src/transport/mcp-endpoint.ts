@@ -22,7 +22,12 @@ import type { JsonRpcReply, MultiplexedTransport } from './multiplexed-transport
 import { HEADER_MISMATCH, standardHeaderDisagreement } from './param-header-check.ts';
 import { authInfoFor } from './principal-auth-info.ts';
 import { readBody } from './read-body.ts';
-import { bodyWeight, DEFAULT_REQUEST_WEIGHT, type RequestMeter } from './request-metering.ts';
+import {
+  bodyWeight,
+  DEFAULT_REQUEST_WEIGHT,
+  type RequestMeter,
+  servedToolCalls,
+} from './request-metering.ts';
 
 const MAX_BATCH_SIZE = 100;
 /** A batch may cost at most this much; a tools/list costs as much as a full listing weighs. */
@@ -101,12 +106,26 @@ export async function serveMcpPost(
   // Every message counts against the caller's rate, before any is answered; tool calls are charged
   // by the gateway, which answers their refusal as a RATE_LIMITED envelope.
   if (!options.meter.admit(res, auth.principal, bodyWeight(parsed, options.servesTool), 'json-rpc')) return;
+  const calls = servedToolCalls(parsed, options.servesTool);
+  return options.meter.charging(auth.principal, calls, (principal) =>
+    answerParsed(req, res, parsed, principal, options),
+  );
+}
+
+/** Answers a POST whose body was read, parsed and admitted, as `principal`. */
+async function answerParsed(
+  req: IncomingMessage,
+  res: ServerResponse,
+  parsed: unknown,
+  principal: Principal,
+  options: McpEndpointOptions,
+): Promise<void> {
   const leg = legOf(req, parsed);
   if (leg !== 'legacy') {
-    const direct = leg === 'modern' ? options.modern.directFor(req, parsed, auth.principal) : null;
-    if (direct === null) return options.modern.serve(req, res, parsed, auth.principal, leg);
+    const direct = leg === 'modern' ? options.modern.directFor(req, parsed, principal) : null;
+    if (direct === null) return options.modern.serve(req, res, parsed, principal, leg);
     const gone = new AbortController();
-    const caller = `${auth.principal.tenant}\n${auth.principal.subject}`;
+    const caller = `${principal.tenant}\n${principal.subject}`;
     const answer =
       direct.kind === 'now'
         ? Promise.resolve(direct.reply)
@@ -143,7 +162,7 @@ export async function serveMcpPost(
   const disagreement = standardHeaderDisagreement(
     req.headers,
     messages.flatMap((m) => (m.kind === 'request' || m.kind === 'notification' ? [m.message] : [])),
-    (tool) => options.paramHeadersOf(tool, auth.principal),
+    (tool) => options.paramHeadersOf(tool, principal),
   );
   if (disagreement) {
     const only =
@@ -177,17 +196,17 @@ export async function serveMcpPost(
   // What the SDK server's handlers are told about the request; the direct path does not need it.
   let extra: MessageExtraInfo | undefined;
   const extraInfo = (): MessageExtraInfo => {
-    extra ??= { authInfo: authInfoFor(auth.principal), requestInfo: { headers: req.headers } };
+    extra ??= { authInfo: authInfoFor(principal), requestInfo: { headers: req.headers } };
     return extra;
   };
-  const caller = `${auth.principal.tenant}\n${auth.principal.subject}`;
+  const caller = `${principal.tenant}\n${principal.subject}`;
   const gone = new AbortController();
   // Each reply as JSON (text, or bytes for a cached listing page), in message order. The hot methods
   // are answered on the direct path; everything else goes through the SDK server.
   const answers: Promise<Reply>[] = [];
   for (const m of messages) {
     if (m.kind === 'request') {
-      const direct = options.direct.handlerFor(m.message, auth.principal, req.headers);
+      const direct = options.direct.handlerFor(m.message, principal, req.headers);
       if (direct === null) {
         answers.push(options.transport.request(m.message, extraInfo(), caller, gone.signal).then(serialize));
       } else if (direct.kind === 'now') {

@@ -44,6 +44,18 @@ export function bodyWeight(body: unknown, servesTool: (name: string) => boolean)
   return weight;
 }
 
+/** How many of a parsed body's messages are tool calls of served tools: the ones the gateway charges. */
+export function servedToolCalls(body: unknown, servesTool: (name: string) => boolean): number {
+  const messages = Array.isArray(body) ? body : [body];
+  let calls = 0;
+  for (const message of messages) {
+    if (message === null || typeof message !== 'object') continue;
+    const { method, params } = message as { method?: unknown; params?: { name?: unknown } };
+    if (method === 'tools/call' && typeof params?.name === 'string' && servesTool(params.name)) calls += 1;
+  }
+  return calls;
+}
+
 /**
  * Charges authenticated requests to their principal's rate and reply-byte budget at the HTTP layer,
  * before they are routed: a refused request is answered 429 with `Retry-After` and reaches nothing.
@@ -63,7 +75,8 @@ export class RequestMeter {
   admit(res: ServerResponse, principal: Principal, weight: number, form: 'json-rpc' | 'json'): boolean {
     const limiter = this.#limiter;
     if (!limiter) return true;
-    const refusal = weight > 0 ? limiter.takeRequest(principal, weight) : null;
+    const refusal =
+      limiter.payOwed(principal) ?? (weight > 0 ? limiter.takeRequest(principal, weight) : null);
     if (refusal) {
       refuse(res, refusal, form);
       return false;
@@ -75,6 +88,23 @@ export class RequestMeter {
     const before = socket.bytesWritten;
     res.once('finish', () => limiter.chargeReplyBytes(principal, socket.bytesWritten - before));
     return true;
+  }
+
+  /**
+   * Runs `answer` for a request carrying `calls` tool calls of served tools, which the gateway charges
+   * as it reaches them, and owes afterwards the ones it never reached: a call refused on the way (a
+   * forged confirmation state, headers that disagree, malformed params) is charged exactly once too.
+   * `answer` is given the principal to hand on.
+   */
+  async charging(principal: Principal, calls: number, answer: (principal: Principal) => Promise<void>) {
+    const limiter = this.#limiter;
+    if (!limiter || calls === 0) return answer(principal);
+    const tallied = limiter.tally(principal);
+    try {
+      await answer(tallied);
+    } finally {
+      limiter.settle(tallied, calls);
+    }
   }
 }
 
