@@ -119,6 +119,61 @@ describe('the pipeline over stdio', () => {
     }
   });
 
+  describe('every line is charged to the rate, whoever answers it', () => {
+    let limited: App;
+    let raw: StdioTransport;
+    const toServer = new PassThrough();
+    const fromServer = new PassThrough();
+    const out = replies(fromServer);
+    const send = (line: string) => toServer.write(line);
+    beforeAll(async () => {
+      limited = await createApp({
+        dataDir: mkdtempSync(join(tmpdir(), 'toolgate-stdio-rate-')),
+        logger: pino({ level: 'silent' }),
+        modules: [testToolsDomain(probeTools(newProbeLedger()), [probeReader])],
+        limits: { perPrincipal: 5 },
+      });
+      raw = await startStdioTransport(limited, reader, { input: toServer, output: fromServer });
+      send(`${JSON.stringify(initialize)}\n`);
+      await out.atLeast(1);
+    });
+    afterAll(async () => {
+      await raw.close();
+      await limited.close();
+    });
+
+    /** Sends each line and waits for its answer; the error codes answered, in order. */
+    async function codesOf(lines: string[]): Promise<number[]> {
+      const codes: number[] = [];
+      for (const line of lines) {
+        const before = out.received.length;
+        send(line);
+        const [answer] = (await out.atLeast(before + 1)).slice(before);
+        codes.push((answer!.error as { code: number } | undefined)?.code ?? 0);
+      }
+      return codes;
+    }
+
+    test('tool calls the server refuses before the gateway, and lines that are no message, are charged', async () => {
+      const badCall = (id: number) =>
+        `${JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'probe_echo', arguments: [1] } })}\n`;
+      const calls = await codesOf(Array.from({ length: 12 }, (_, i) => badCall(100 + i)));
+      expect(calls[0]).toBe(-32602);
+      // A bucket of five (the initialize took two) and a token or two of refill: the rest over the rate.
+      expect(calls.filter((code) => code === -32602).length).toBeLessThanOrEqual(6);
+      expect(calls.at(-1)).toBe(-32000);
+      await new Promise((resolve) => setTimeout(resolve, 2_500));
+      const garbage = await codesOf(Array.from({ length: 12 }, () => 'not json\n'));
+      expect(garbage[0]).toBe(-32700);
+      expect(garbage.filter((code) => code === -32700).length).toBeLessThanOrEqual(8);
+      expect(garbage.at(-1)).toBe(-32000);
+      const [refusal] = out.received.slice(-1);
+      expect((refusal!.error as { message: string }).message).toMatch(
+        /^Too many requests \(over 5 calls per second\)/,
+      );
+    });
+  });
+
   describe('every line gets its answer', () => {
     let raw: StdioTransport;
     const toServer = new PassThrough();

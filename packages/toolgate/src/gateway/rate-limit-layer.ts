@@ -118,19 +118,23 @@ export class PrincipalRateLimiter {
    * A copy of `principal` for one request, whose tool calls this limiter counts as the gateway charges
    * them; `settle` then owes the ones it never charged. The copy is what the request hands on.
    */
-  tally(principal: Principal): Principal {
+  tally(principal: Principal, counter: { charged: number } = { charged: 0 }): Principal {
     const copy = { ...principal };
-    this.#tallies.set(copy, { charged: 0 });
+    this.#tallies.set(copy, counter);
     return copy;
   }
 
   /** Once a request is answered: of its `calls` tool calls, those the gateway did not charge are owed. */
   settle(tallied: Principal, calls: number): void {
-    const unpaid = calls - (this.#tallies.get(tallied)?.charged ?? calls);
-    if (unpaid <= 0 || this.#settings.perPrincipal === undefined) return;
+    this.owe(tallied, calls - (this.#tallies.get(tallied)?.charged ?? calls));
+  }
+
+  /** Tool calls the gateway never charged, to be paid before the principal's next request. */
+  owe(principal: Principal, calls: number): void {
+    if (calls <= 0 || this.#settings.perPrincipal === undefined) return;
     if (this.#owed.size >= SWEEP_ABOVE_BUCKETS) this.#owed.delete(this.#owed.keys().next().value!);
-    const who = principalKey(tallied);
-    this.#owed.set(who, (this.#owed.get(who) ?? 0) + unpaid);
+    const who = principalKey(principal);
+    this.#owed.set(who, (this.#owed.get(who) ?? 0) + calls);
   }
 
   /** Takes what the principal owes from its bucket before anything else; the refusal when it cannot yet. */

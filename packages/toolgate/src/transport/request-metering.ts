@@ -2,6 +2,7 @@ import type { ServerResponse } from 'node:http';
 import type { Principal } from '../auth/principal.ts';
 import type { PrincipalRateLimiter, RateRefusal } from '../gateway/rate-limit-layer.ts';
 import { sendJson } from './http-replies.ts';
+import type { JsonRpcErrorReply } from './json-rpc-shape.ts';
 
 /**
  * What one request costs against its principal's rate, by method: a listing costs more than a ping.
@@ -122,4 +123,77 @@ function refuse(res: ServerResponse, { waitMs, reason }: RateRefusal, form: 'jso
   } else {
     sendJson(res, 429, { error: 'rate_limited', message, retry_after_ms: waitMs }, headers);
   }
+}
+
+/**
+ * The rate of a stdio connection's one principal, charged line by line as HTTP charges message by
+ * message: every line by its weight before it is answered (a line that is no message weighs 1), and a
+ * tool call the gateway never reached (its server refused it on the way) owed once it is answered.
+ * A line over the rate is answered with a JSON-RPC error under its id and reaches nothing.
+ */
+export class StdioMeter {
+  readonly #limiter: PrincipalRateLimiter;
+  readonly #principal: Principal;
+  readonly #servesTool: (name: string) => boolean;
+  /** What the gateway charged for the connection's tool calls (every principal it was handed counts). */
+  readonly #tally = { charged: 0 };
+  /** Ids of tool calls of served tools read and not yet answered. */
+  readonly #calls = new Set<string | number>();
+  #answered = 0;
+  #owed = 0;
+
+  constructor(limiter: PrincipalRateLimiter, principal: Principal, servesTool: (name: string) => boolean) {
+    this.#limiter = limiter;
+    this.#principal = principal;
+    this.#servesTool = servesTool;
+  }
+
+  /** The principal to hand the gateway for one request: a copy whose tool calls count here. */
+  tallied(principal: Principal): Principal {
+    return this.#limiter.tally(principal, this.#tally);
+  }
+
+  /** A line read (its JSON, undefined when it is none): null when it may go on, else the reply instead. */
+  admit(value: unknown): JsonRpcErrorReply | null {
+    this.#oweUncharged();
+    const weight = Math.max(value === undefined ? 1 : 0, bodyWeight(value, this.#servesTool));
+    const refusal =
+      this.#limiter.payOwed(this.#principal) ??
+      (weight > 0 ? this.#limiter.takeRequest(this.#principal, weight) : null);
+    const id = idOf(value);
+    if (refusal) {
+      return {
+        jsonrpc: '2.0',
+        id,
+        error: {
+          code: -32000,
+          message: `Too many requests (${refusal.reason}); nothing was done. Retry after ${refusal.waitMs} ms.`,
+        },
+      };
+    }
+    if (id !== null && servedToolCalls(value, this.#servesTool) === 1 && !Array.isArray(value))
+      this.#calls.add(id);
+    return null;
+  }
+
+  /** A reply written: an answered tool call is one the gateway should have charged by now. */
+  sent(message: unknown): void {
+    const id = idOf(message);
+    if (id === null || !this.#calls.delete(id)) return;
+    this.#answered += 1;
+    this.#oweUncharged();
+  }
+
+  /** Answered tool calls beyond what the gateway charged are owed (in-flight charges only lower this). */
+  #oweUncharged(): void {
+    const uncharged = this.#answered - this.#tally.charged;
+    if (uncharged <= this.#owed) return;
+    this.#limiter.owe(this.#principal, uncharged - this.#owed);
+    this.#owed = uncharged;
+  }
+}
+
+function idOf(value: unknown): string | number | null {
+  const id = (value as { id?: unknown } | null)?.id;
+  return typeof id === 'string' || (typeof id === 'number' && Number.isSafeInteger(id)) ? id : null;
 }

@@ -9,6 +9,7 @@ import {
   type JsonRpcErrorReply,
   PARSE_ERROR,
 } from './json-rpc-shape.ts';
+import type { StdioMeter } from './request-metering.ts';
 
 /** The longest line read as one message; the SDK's stdio transport has the same limit. */
 const STDIO_MAX_LINE_BYTES = 10 * 1024 * 1024;
@@ -39,10 +40,19 @@ export class StdioLineTransport implements Transport {
   #started = false;
   #closed = false;
 
-  constructor(input: Readable, output: Writable, maxLineBytes = STDIO_MAX_LINE_BYTES) {
+  readonly #meter: StdioMeter | null;
+
+  constructor(
+    input: Readable,
+    output: Writable,
+    maxLineBytes = STDIO_MAX_LINE_BYTES,
+    /** Charges each line to the connection's principal before it is answered; none: no rate. */
+    meter: StdioMeter | null = null,
+  ) {
     this.#input = input;
     this.#output = output;
     this.#maxLineBytes = maxLineBytes;
+    this.#meter = meter;
   }
 
   async start(): Promise<void> {
@@ -53,6 +63,7 @@ export class StdioLineTransport implements Transport {
   }
 
   send(message: JSONRPCMessage | JsonRpcErrorReply): Promise<void> {
+    this.#meter?.sent(message);
     return new Promise((resolve) => {
       if (this.#output.write(`${JSON.stringify(message)}\n`)) resolve();
       else this.#output.once('drain', resolve);
@@ -88,7 +99,7 @@ export class StdioLineTransport implements Transport {
       const line = this.#pending.length === 0 ? tail : Buffer.concat([...this.#pending, tail], bytes);
       this.#pending = [];
       this.#pendingBytes = 0;
-      if (bytes > this.#maxLineBytes) this.#parseError(`a line is limited to ${this.#maxLineBytes} bytes`);
+      if (bytes > this.#maxLineBytes) this.#overlong();
       else this.#line(line);
     }
     if (data.length === 0 || this.#skipping || this.#closed) return;
@@ -96,7 +107,7 @@ export class StdioLineTransport implements Transport {
       this.#pending = [];
       this.#pendingBytes = 0;
       this.#skipping = true;
-      this.#parseError(`a line is limited to ${this.#maxLineBytes} bytes`);
+      this.#overlong();
       return;
     }
     // Kept as the chunks arrive and joined once at the newline; a copy, because a subarray would pin
@@ -109,6 +120,20 @@ export class StdioLineTransport implements Transport {
     const text = bytes.toString('utf8');
     if (text.trim() === '') return;
     const over = jsonOverBounds(text, DEFAULT_JSON_BOUNDS);
+    let value: unknown;
+    if (over === null) {
+      try {
+        value = JSON.parse(text);
+      } catch {
+        value = undefined;
+      }
+    }
+    // Every line is charged before it is answered, whoever answers it.
+    const refused = this.#meter?.admit(value) ?? null;
+    if (refused) {
+      void this.send(refused);
+      return;
+    }
     if (over !== null) {
       void this.send({
         jsonrpc: '2.0',
@@ -117,10 +142,7 @@ export class StdioLineTransport implements Transport {
       });
       return;
     }
-    let value: unknown;
-    try {
-      value = JSON.parse(text);
-    } catch {
+    if (value === undefined) {
       this.#parseError('the line is not JSON');
       return;
     }
@@ -130,6 +152,13 @@ export class StdioLineTransport implements Transport {
       return;
     }
     this.onmessage?.(value as JSONRPCMessage);
+  }
+
+  /** A line past the limit: charged like any line, then answered -32700. */
+  #overlong(): void {
+    const refused = this.#meter?.admit(undefined) ?? null;
+    if (refused) void this.send(refused);
+    else this.#parseError(`a line is limited to ${this.#maxLineBytes} bytes`);
   }
 
   /** A line that is no message at all has no id to answer under: -32700 with a null id. */

@@ -7,6 +7,7 @@ import { createMcpServer, type PrincipalSource } from './mcp-server.ts';
 import { claimsModernEnvelope } from './modern-results.ts';
 import { createModernServer } from './modern-server.ts';
 import { OpeningTransport } from './opening-transport.ts';
+import { StdioMeter } from './request-metering.ts';
 import { DEFAULT_TOOLS_PAGE_SIZE } from './serialized-listings.ts';
 import { StdioLineTransport } from './stdio-line-transport.ts';
 
@@ -40,7 +41,18 @@ export async function startStdioTransport(
   } = {},
 ): Promise<StdioTransport> {
   const input = streams.input ?? process.stdin;
-  const line = new StdioLineTransport(input, streams.output ?? process.stdout);
+  const limits = app.gateway.limits;
+  const meter = limits
+    ? new StdioMeter(limits, principal, (name) => app.registry.get(name) !== undefined)
+    : null;
+  const line = new StdioLineTransport(input, streams.output ?? process.stdout, undefined, meter);
+  // The gateway is handed a counted copy of the principal, so the meter knows which calls it charged.
+  const principalOf: PrincipalSource = meter
+    ? async (extra) => {
+        const now = await principalNow(extra);
+        return now && meter.tallied(now);
+      }
+    : principalNow;
   let markClosed: () => void = () => {};
   const closed = new Promise<void>((resolve) => {
     markClosed = resolve;
@@ -68,14 +80,14 @@ export async function startStdioTransport(
               tasks: app.tasks,
               ...(confirmations ? { confirmations } : {}),
             },
-            () => principalNow({}),
+            () => principalOf({}),
           ),
         { transport: transport as never, legacy: 'reject', onerror },
       );
       stopServing = () => handle.close();
       return;
     }
-    const server = createMcpServer(app.gateway, principalNow, app.tasks, options.toolsPageSize, true);
+    const server = createMcpServer(app.gateway, principalOf, app.tasks, options.toolsPageSize, true);
     server.onerror = onerror;
     stopServing = () => server.close();
     await server.connect(transport);
