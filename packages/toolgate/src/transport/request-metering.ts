@@ -178,6 +178,8 @@ export class StdioMeter {
 
   /** A reply written: an answered tool call is one the gateway should have charged by now. */
   sent(message: unknown): void {
+    // Only an answer settles a call: a request the server sends (an elicitation) may reuse its id.
+    if ((message as { method?: unknown }).method !== undefined) return;
     const id = idOf(message);
     if (id === null || !this.#calls.delete(id)) return;
     this.#answered += 1;
