@@ -21,6 +21,22 @@ describe('the build-your-own guide', () => {
     expect(guide).toContain(readFileSync(join(TEMPLATE, file), 'utf8').trimEnd());
   });
 
+  test('packs the framework package, never the private workspace root, wherever a doc says npm pack', () => {
+    const docs = [
+      'README.md',
+      'docs/build-your-own-tool.md',
+      'examples/billing/README.md',
+      'examples/refunds/README.md',
+    ];
+    for (const doc of docs) {
+      const commands = readFileSync(join(ROOT, doc), 'utf8').match(/^.*\bnpm pack\b.*$/gm) ?? [];
+      // Shell lines (in code blocks, or `npm pack ...` in backticks) name the workspaces they pack.
+      for (const line of commands.filter((l) => /`npm pack[^`]|^\(?cd |^npm pack/.test(l.trim()))) {
+        expect(line, doc).toMatch(/npm pack[^\n]*-w packages\/toolgate/);
+      }
+    }
+  });
+
   test('elides nothing and runs npx non-interactively', () => {
     expect(guide).not.toMatch(/\/\* \.\.\. \*\/|\.\.\.\s*\]|\/\/ \.\.\./);
     expect(guide.match(/^npx (?!-y )/gm) ?? []).toEqual([]);
