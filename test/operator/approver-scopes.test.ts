@@ -7,6 +7,7 @@ import { defineTool } from '../../packages/toolgate/src/contract/define-tool.ts'
 import { outcome } from '../../packages/toolgate/src/contract/outcome.ts';
 import { idempotencyKeySchema } from '../../packages/toolgate/src/contract/schema-helpers.ts';
 import { startTestGateway, type TestGateway } from '../../packages/toolgate/src/testing/test-gateway.ts';
+import { operatorApi } from '../support/operator-api.ts';
 
 /** Every payout the handler sent, by operation: the effect the scopes guard. */
 const sent: string[] = [];
@@ -111,15 +112,7 @@ describe("a module's approver scopes gate its confirmations and reviews", () => 
     await gw?.close();
   });
 
-  async function api(who: TokenSubject, method: string, path: string, body?: unknown) {
-    const response = await fetch(new URL(path, gw.origin), {
-      method,
-      headers: { authorization: `Bearer ${await gw.tokenFor(who)}`, 'content-type': 'application/json' },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-    // biome-ignore lint/suspicious/noExplicitAny: the tests read arbitrary JSON answers field by field
-    return { status: response.status, body: (await response.json()) as Record<string, any> };
-  }
+  const api = operatorApi(() => gw);
   const auditActions = async (operationId: string) =>
     (
       await gw.app.db.query<{ action: string; subject: string }>(

@@ -10,6 +10,7 @@ import { idempotencyKeySchema } from '../../packages/toolgate/src/contract/schem
 import { defineException } from '../../packages/toolgate/src/exceptions/define-exception.ts';
 import { startTestGateway, type TestGateway } from '../../packages/toolgate/src/testing/test-gateway.ts';
 import { type StoreLocation, storeTargets } from '../store/store-targets.ts';
+import { operatorApi } from '../support/operator-api.ts';
 import { type ParcelLedger, parcelTools, reviewer, shipArgs, shipper, watcher } from './parcel-tools.ts';
 
 /** A kind whose target schema takes any string: the API still refuses one with a control character. */
@@ -80,15 +81,7 @@ for (const target of storeTargets) {
       await location?.dispose();
     });
 
-    async function api(who: TokenSubject, method: string, path: string, body?: unknown) {
-      const response = await fetch(new URL(path, gw.origin), {
-        method,
-        headers: { authorization: `Bearer ${await gw.tokenFor(who)}`, 'content-type': 'application/json' },
-        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-      });
-      // biome-ignore lint/suspicious/noExplicitAny: the tests read arbitrary JSON answers field by field
-      return { status: response.status, body: (await response.json()) as Record<string, any> };
-    }
+    const api = operatorApi(() => gw);
     /** A 400 whose one problem names the field and the character. */
     function refusedNaming(answer: { status: number; body: Record<string, unknown> }, field: string) {
       expect(answer.status, JSON.stringify(answer.body)).toBe(400);

@@ -27,6 +27,18 @@ const npmOutput = (args: string[], cwd: string) => {
   return `${run.stdout}${run.stderr}`;
 };
 
+/** The copy's own vitest, run outside this run's workers and settings. */
+function ownTests(copy: string) {
+  const env = Object.fromEntries(
+    Object.entries(process.env).filter(([name]) => !/^VITEST|^NODE_OPTIONS$|^FORCE_COLOR$/.test(name)),
+  );
+  return spawnSync(process.execPath, ['node_modules/vitest/vitest.mjs', 'run', '--maxWorkers=1'], {
+    cwd: copy,
+    encoding: 'utf8',
+    env: { ...env, NO_COLOR: '1' },
+  });
+}
+
 /**
  * What a team does: `npm pack` the package, install the tarball into an empty project with their own
  * zod 4, write a config with a read and a write tool, and run it with plain node — no checkout, no tsx.
@@ -217,15 +229,7 @@ describe('the packed tarball in a fresh project', () => {
       expect(manifest.dependencies.toolgate).toMatch(/^file:.*\.tgz$/);
       expect(manifest.devDependencies['@toolgate/eval']).toMatch(/^file:.*\.tgz$/);
       expect(manifest.devDependencies['@toolgate/simulation']).toMatch(/^file:.*\.tgz$/);
-      // The copy's own vitest, outside this run's workers and settings.
-      const env = Object.fromEntries(
-        Object.entries(process.env).filter(([name]) => !/^VITEST|^NODE_OPTIONS$|^FORCE_COLOR$/.test(name)),
-      );
-      const run = spawnSync(process.execPath, ['node_modules/vitest/vitest.mjs', 'run', '--maxWorkers=1'], {
-        cwd: copy,
-        encoding: 'utf8',
-        env: { ...env, NO_COLOR: '1' },
-      });
+      const run = ownTests(copy);
       expect(run.status, `${run.stdout}${run.stderr}`).toBe(0);
       expect(run.stdout).toMatch(/Tests\s+11 passed/);
     }, 240_000);
@@ -249,14 +253,7 @@ describe('the packed tarball in a fresh project', () => {
       expect(manifest.dependencies.toolgate).toMatch(/^file:.*\.tgz$/);
       for (const absent of ['@toolgate/simulation', '@toolgate/eval', '@toolgate/domains'])
         expect(existsSync(join(copy, 'node_modules', absent)), absent).toBe(false);
-      const env = Object.fromEntries(
-        Object.entries(process.env).filter(([name]) => !/^VITEST|^NODE_OPTIONS$|^FORCE_COLOR$/.test(name)),
-      );
-      const run = spawnSync(process.execPath, ['node_modules/vitest/vitest.mjs', 'run', '--maxWorkers=1'], {
-        cwd: copy,
-        encoding: 'utf8',
-        env: { ...env, NO_COLOR: '1' },
-      });
+      const run = ownTests(copy);
       expect(run.status, `${run.stdout}${run.stderr}`).toBe(0);
       expect(run.stdout).toMatch(/Tests\s+7 passed/);
     }, 240_000);

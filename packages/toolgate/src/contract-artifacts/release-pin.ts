@@ -119,26 +119,26 @@ function toolKeys(document: ContractDocument): Map<string, string> {
  * none are not compared): exception kinds added, removed or changed, and approver scopes.
  */
 function governanceDifferences(recorded: ContractDocument, served: ContractDocument): string[] {
-  const differences: string[] = [];
-  if (recorded.exceptions !== undefined) {
-    const keyed = (d: ContractDocument) =>
-      new Map((d.exceptions ?? []).map((kind) => [kind.kind, canonicalJson(kind)]));
-    differences.push(
-      ...changes('exception kinds', keyed(recorded), keyed(served)).map(
-        (line) => `governance differs: ${line}`,
-      ),
-    );
-  }
-  if (recorded.approver_scopes !== undefined) {
-    const keyed = (d: ContractDocument) =>
-      new Map((d.approver_scopes ?? []).map((scope) => [scope.scope, canonicalJson(scope)]));
-    differences.push(
-      ...changes('approver scopes', keyed(recorded), keyed(served)).map(
-        (line) => `governance differs: ${line}`,
-      ),
-    );
-  }
-  return differences;
+  /** Each entry by its key, as canonical JSON (none listed: empty). */
+  const keyed = <T>(entries: readonly T[] | undefined, keyOf: (entry: T) => string) =>
+    new Map((entries ?? []).map((entry) => [keyOf(entry), canonicalJson(entry)]));
+  const lines = [
+    ...(recorded.exceptions === undefined
+      ? []
+      : changes(
+          'exception kinds',
+          keyed(recorded.exceptions, (k) => k.kind),
+          keyed(served.exceptions, (k) => k.kind),
+        )),
+    ...(recorded.approver_scopes === undefined
+      ? []
+      : changes(
+          'approver scopes',
+          keyed(recorded.approver_scopes, (a) => a.scope),
+          keyed(served.approver_scopes, (a) => a.scope),
+        )),
+  ];
+  return lines.map((line) => `governance differs: ${line}`);
 }
 
 /** What was added, removed and changed between two keyed sets, one line each that is not empty. */
