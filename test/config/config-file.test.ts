@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -62,6 +62,32 @@ describe('toolgate with a config file', () => {
       'http://gw.example:9/mcp',
     ]);
     expect(audienceOf(fromFlag.stdout.trim())).toBe('http://gw.example:9/mcp');
+  });
+
+  test('a syntax error or a throw in a file the config imports is named by that file and line', async () => {
+    const project = join(dir, 'imports');
+    mkdirSync(join(project, 'tools'), { recursive: true });
+    writeFileSync(
+      join(project, 'toolgate.config.ts'),
+      "import { broken } from './tools/broken.ts';\nexport default { tools: [broken] };\n",
+    );
+    writeFileSync(join(project, 'tools/broken.ts'), 'const limit = 3;\nexport const broken = ;\n');
+    const syntax = await runCommand(BIN, ['lint'], { cwd: project });
+    expect(syntax.code).toBe(2);
+    expect(syntax.stderr).toContain(join(project, 'toolgate.config.ts'));
+    // Node's own words: the file and line, the error, then the line with a caret under the problem.
+    expect(syntax.stderr).toContain('cannot be loaded: tools/broken.ts:2: SyntaxError: Expression expected');
+    expect(syntax.stderr).toMatch(/\n {4}export const broken = ;\n {4} +\^/);
+
+    writeFileSync(
+      join(project, 'tools/broken.ts'),
+      "export const broken = 1;\nif (!process.env.NOPE_URL) throw new TypeError('set NOPE_URL');\n",
+    );
+    const thrown = await runCommand(BIN, ['lint'], { cwd: project });
+    expect(thrown.code).toBe(2);
+    expect(thrown.stderr).toContain('cannot be loaded: tools/broken.ts:2:');
+    expect(thrown.stderr).toContain('TypeError: set NOPE_URL');
+    expect(thrown.stderr).not.toMatch(/\n\s+at /);
   });
 
   test('a config that serves nothing, or a missing file, is named and refused', async () => {

@@ -14,6 +14,7 @@ import type { ExceptionDefinition } from '../exceptions/define-exception.ts';
 import { ConfigFileError } from './config-file-error.ts';
 import { configFileSchema } from './config-file-schema.ts';
 import type { ToolgateConfig } from './define-config.ts';
+import { loadFailure } from './load-failure.ts';
 import { SERVE_SETTING_LIST } from './serve-settings.ts';
 
 export { ConfigFileError };
@@ -45,7 +46,8 @@ export async function loadConfigFile(path: string): Promise<LoadedConfig> {
   try {
     loaded = await collectContractProblems(() => import(pathToFileURL(file).href));
   } catch (error) {
-    throw new ConfigFileError(file, problemsOfThrown(error, 'cannot be loaded'));
+    if (error instanceof ToolContractError) throw new ConfigFileError(file, problemsOfThrown(error, ''));
+    throw new ConfigFileError(file, [`cannot be loaded: ${loadFailure(error, dirname(file))}`]);
   }
   const problems = loaded.problems.map(describeProblem);
   const config = loaded.value.default;
