@@ -9,6 +9,7 @@ import { createTokenVerifier } from '../../packages/toolgate/src/auth/token-veri
 import { readPolicyCases, runPolicyCases } from '../../packages/toolgate/src/policy/policy-cases.ts';
 import { loadPolicyDirectory } from '../../packages/toolgate/src/policy/policy-directory.ts';
 import { PolicyEngine } from '../../packages/toolgate/src/policy/policy-engine.ts';
+import { describePolicyProblem } from '../../packages/toolgate/src/policy/policy-problem.ts';
 
 const CLI = join(import.meta.dirname, '../../bin/toolgate.mjs');
 const run = (args: string[]) =>
@@ -103,6 +104,20 @@ describe('toolgate policy', () => {
     const refused = await run(['policy', 'validate', broken]);
     expect(refused.code).toBe(2);
     expect(refused.stderr).toMatch(/^changes\.cedar:2:\d+: .*nope/m);
+  });
+
+  test('a missing or empty policy directory is named as the directory, without a line', async () => {
+    const missing = join(dir, 'no-such-policies');
+    const refused = await run(['policy', 'validate', missing]);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain(`${missing}: no such policy directory`);
+    expect(refused.stderr).not.toContain(`${missing}:1:1`);
+    const empty = mkdtempSync(join(dir, 'empty-'));
+    const problems = loadPolicyDirectory(empty);
+    expect(problems.ok ? [] : problems.problems.map(describePolicyProblem)).toEqual([
+      `${empty}: a policy directory needs exactly one *.cedarschema file (found 0)`,
+      `${empty}: the policy directory holds no *.cedar file`,
+    ]);
   });
 
   test('serve refuses to start with a broken policy set, naming the file and line', async () => {

@@ -46,6 +46,21 @@ export type PolicyDirectoryLoad =
   | { readonly ok: false; readonly problems: readonly PolicyProblem[] };
 
 const wholeFile = (file: string, message: string): PolicyProblem => ({ file, line: 1, column: 1, message });
+const ofDirectory = (dir: string, message: string): PolicyProblem => ({
+  file: dir,
+  line: 0,
+  column: 0,
+  message,
+});
+
+/** Why a policy directory cannot be listed, in words: a missing path is the usual one. */
+function unreadable(error: unknown): string {
+  const code = (error as { code?: unknown }).code;
+  if (code === 'ENOENT')
+    return 'no such policy directory; give the folder holding the *.cedar files and the schema';
+  if (code === 'ENOTDIR') return 'not a directory; give the folder holding the *.cedar files and the schema';
+  return `cannot read the policy directory (${(error as Error).message})`;
+}
 
 function located(file: string, text: string, error: cedar.DetailedError, offset = 0): PolicyProblem {
   const start = error.sourceLocations?.[0]?.start;
@@ -103,7 +118,7 @@ export function loadPolicyDirectory(dir: string, options: PolicyLoadOptions = {}
   } catch (error) {
     return {
       ok: false,
-      problems: [wholeFile(dir, `cannot read the policy directory (${(error as Error).message})`)],
+      problems: [ofDirectory(dir, unreadable(error))],
     };
   }
   const schemaFiles = names.filter((name) => name.endsWith('.cedarschema'));
@@ -111,13 +126,13 @@ export function loadPolicyDirectory(dir: string, options: PolicyLoadOptions = {}
   const problems: PolicyProblem[] = [];
   if (schemaFiles.length !== 1) {
     problems.push(
-      wholeFile(
+      (schemaFiles[1] === undefined ? ofDirectory : wholeFile)(
         schemaFiles[1] ?? dir,
         `a policy directory needs exactly one *.cedarschema file (found ${schemaFiles.length})`,
       ),
     );
   }
-  if (policyFiles.length === 0) problems.push(wholeFile(dir, 'the policy directory holds no *.cedar file'));
+  if (policyFiles.length === 0) problems.push(ofDirectory(dir, 'the policy directory holds no *.cedar file'));
   if (problems.length > 0) return { ok: false, problems };
   const schemaFile = schemaFiles[0]!;
   const schema = readFileSync(join(dir, schemaFile), 'utf8');

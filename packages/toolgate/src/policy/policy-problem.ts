@@ -2,14 +2,18 @@
 export interface PolicyProblem {
   /** The file's name inside the policy directory. */
   readonly file: string;
-  /** 1-based line and column of the problem (1:1 when the problem is about the file as a whole). */
+  /**
+   * 1-based line and column of the problem (1:1 when the problem is about the file as a whole; 0:0 when
+   * it is about the directory, which has no lines).
+   */
   readonly line: number;
   readonly column: number;
   readonly message: string;
 }
 
-/** `file:line:column: message`, as editors and CI logs link it. */
+/** `file:line:column: message`, as editors and CI logs link it; a directory's problem has no position. */
 export function describePolicyProblem(problem: PolicyProblem): string {
+  if (problem.line === 0) return `${problem.file}: ${problem.message}`;
   return `${problem.file}:${problem.line}:${problem.column}: ${problem.message}`;
 }
 
