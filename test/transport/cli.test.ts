@@ -1,5 +1,6 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { type AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -91,6 +92,45 @@ describe('the toolgate command', () => {
       stderr: string;
     };
     expect(fromEnv.stderr).toContain('--port eighty');
+  });
+
+  test('a token minted next to another data dir is refused saying which key to mint with', async () => {
+    const minted = await run([
+      'token',
+      '--sub',
+      'u9',
+      '--tenant',
+      't9',
+      '--actor',
+      'customer',
+      '--data-dir',
+      join(dir, 'other'),
+    ]);
+    const verifier = await createTokenVerifier(
+      { kind: 'dev', dataDir: join(dir, 'served') },
+      'http://127.0.0.1:8787/mcp',
+    );
+    const verdict = await verifier.verify(minted.stdout.trim());
+    expect(verdict.ok).toBe(false);
+    expect(verdict.ok ? '' : verdict.detail).toMatch(/^token signature invalid: .*same --data-dir/);
+  });
+
+  test('serve on a port another process holds says so and how to choose another, exit 2', async () => {
+    const holder = createServer();
+    await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));
+    const { port } = holder.address() as AddressInfo;
+    try {
+      const result = (await run(['serve', '--port', String(port), '--data-dir', join(dir, 'busy')])) as {
+        code: number;
+        stderr: string;
+      };
+      expect(result.code).toBe(2);
+      expect(result.stderr).toContain(`EADDRINUSE`);
+      expect(result.stderr).toContain(`listens on 127.0.0.1:${port}`);
+      expect(result.stderr).toMatch(/--port N or TOOLGATE_PORT/);
+    } finally {
+      holder.close();
+    }
   });
 
   test('serve prints the MCP URL and dev tokens that work, and stops cleanly on SIGTERM', async () => {

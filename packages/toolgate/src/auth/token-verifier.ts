@@ -131,14 +131,14 @@ export async function createTokenVerifier(
             retryAfterSeconds: error.retryAfterSeconds,
           };
         }
-        return { ok: false, detail: describeRejection(error, audience) };
+        return { ok: false, detail: describeRejection(error, audience, source.kind) };
       }
     },
   };
 }
 
 /** A short reason for the 401 and the log; never the token itself. */
-function describeRejection(error: unknown, audience: string): string {
+function describeRejection(error: unknown, audience: string, keys: 'dev' | 'jwks'): string {
   const code = (error as { code?: unknown }).code;
   switch (code) {
     case 'ERR_JWT_EXPIRED':
@@ -153,7 +153,10 @@ function describeRejection(error: unknown, audience: string): string {
     case 'ERR_JOSE_ALG_NOT_ALLOWED':
       return 'token algorithm not allowed';
     case 'ERR_JWS_SIGNATURE_VERIFICATION_FAILED':
-      return 'token signature invalid';
+      // With dev keys the usual cause is a token minted next to another data dir (another key).
+      return keys === 'dev'
+        ? "token signature invalid: this server's dev key did not sign it; mint it with `toolgate token` and the same --data-dir (or TOOLGATE_DATA_DIR) as serve"
+        : 'token signature invalid';
     case 'ERR_JWKS_NO_MATCHING_KEY':
       return 'no key matches the token';
     default:

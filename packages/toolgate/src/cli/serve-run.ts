@@ -152,7 +152,7 @@ async function serveHttp(
     consentKey: loadConsentKey(config.dataDir),
   }).catch(async (error: unknown) => {
     await app.close();
-    process.stderr.write(`toolgate serve: ${(error as Error).message}\n`);
+    process.stderr.write(`toolgate serve: ${listenFailure(error, config.host, config.port)}\n`);
     process.exit(2);
   });
   const keys = config.keys.kind === 'dev' ? await loadOrCreateDevKeys(config.dataDir) : null;
@@ -206,4 +206,20 @@ async function serveStdio(app: App, config: ServeConfig): Promise<() => Promise<
 /** The policy directory as configured (for the demo, its shipped `policies/`: servedModules' settings). */
 function policyOf(config: ServeConfig): { policyDir?: string } {
   return config.policyDir === undefined ? {} : { policyDir: config.policyDir };
+}
+
+/** Why the HTTP listener did not start, with what to do for the two causes a newcomer meets. */
+function listenFailure(error: unknown, host: string, port: number): string {
+  const { code, message } = error as { code?: unknown; message: string };
+  if (code === 'EADDRINUSE') {
+    return (
+      `${message}\n  another process (perhaps another toolgate serve) listens on ${host}:${port}: stop it, ` +
+      'or serve on another port with --port N or TOOLGATE_PORT (--port 0 takes any free one)'
+    );
+  }
+  if (code === 'EACCES')
+    return `${message}\n  ports below 1024 need privileges: use --port 8787 or another above 1023`;
+  if (code === 'EADDRNOTAVAIL')
+    return `${message}\n  no interface of this machine has the address ${host}: check --host or TOOLGATE_HOST`;
+  return message;
 }
