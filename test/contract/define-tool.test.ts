@@ -173,12 +173,14 @@ describe('ToolRegistry', () => {
     expect(() => registry().register(open)).toThrow('closed');
   });
 
-  it('refuses an example that does not validate', () => {
+  it('refuses an example that does not validate, each problem in one line at its field', () => {
     const bad = defineTool({
       ...readSpec,
-      examples: [{ title: 'too long', input: { thing_id: 'x'.repeat(30) } }],
+      examples: [{ title: 'too long', input: { thing_id: 'x'.repeat(30), extra: 1 } }],
     });
-    expect(() => registry().register(bad)).toThrow('example "too long" is invalid');
+    expect(() => registry().register(bad)).toThrow(
+      /example "too long" is invalid: thing_id: Too big: expected string to have <=\d+ characters; \(input\): Unrecognized key: "extra" \[/,
+    );
   });
 
   it('refuses one error code with two meanings, and the same tool twice', () => {

@@ -1,3 +1,4 @@
+import type { z } from 'zod';
 import {
   CONTRACT_BOUNDS,
   propertiesProblem,
@@ -217,7 +218,7 @@ export class ToolRegistry {
     for (const example of definition.examples) {
       const parsed = definition.input.safeParse(example.input);
       if (!parsed.success) {
-        broken('valid-examples', `example "${example.title}" is invalid: ${parsed.error.message}`);
+        broken('valid-examples', `example "${example.title}" is invalid: ${issueList(parsed.error.issues)}`);
       }
     }
     const errors = new Map<string, ErrorCodeSpec>(Object.values(gatewayErrors).map((e) => [e.code, e]));
@@ -326,4 +327,11 @@ function jsonSchemasOf(definition: AnyToolDefinition): ConvertedSchemas {
       problem: `a schema nests too deeply to be converted to JSON Schema (at most ${CONTRACT_BOUNDS.schemaDepth} levels are allowed)`,
     };
   }
+}
+
+/** Zod issues in one line, each at its field: `note_id: Invalid input: expected string, received number`. */
+function issueList(issues: readonly z.core.$ZodIssue[]): string {
+  return issues
+    .map((issue) => `${issue.path.map(String).join('.') || '(input)'}: ${issue.message}`)
+    .join('; ');
 }
