@@ -15,7 +15,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { INSPECTOR } from '../support/inspector-cli.ts';
 import { connectWithToken, runCommand, type ServingProcess, startServing } from '../support/serve-process.ts';
-import { NPM_ENV, packedTarball } from './packed-tarball.ts';
+import { NPM_ENV, packedTarballs } from './packed-tarball.ts';
 
 /** This run's own settings (workers, colours) kept away from the project's vitest. */
 const PROJECT_ENV = {
@@ -39,10 +39,12 @@ describe('a project scaffolded by toolgate init', () => {
   let dir: string;
   let project: string;
   let tarball: string;
+  let tarballs: ReturnType<typeof packedTarballs>;
   let init: { code: number | null; output: string };
   let install: { code: number | null; output: string };
   beforeAll(() => {
-    tarball = packedTarball();
+    tarballs = packedTarballs();
+    tarball = tarballs.toolgate;
     dir = mkdtempSync(join(tmpdir(), 'toolgate-init-'));
     project = join(dir, 'my-tools');
     init = run('npx', ['-y', `--package=${tarball}`, 'toolgate', 'init', 'my-tools'], dir);
@@ -71,8 +73,27 @@ describe('a project scaffolded by toolgate init', () => {
     expect(manifest.name).toBe('my-tools');
     expect(manifest.dependencies.toolgate).toMatch(/^file:.*\.tgz$/);
     expect(Object.keys(manifest.dependencies).sort()).toEqual(['toolgate', 'zod']);
-    expect(Object.keys(manifest.devDependencies)).toContain('vitest');
+    expect(Object.keys(manifest.devDependencies)).toEqual(expect.arrayContaining(['typescript', 'vitest']));
   });
+
+  test('a type error in a tool fails npm run typecheck and npm test, naming the file and line', () => {
+    expect(run('npm', ['run', '--silent', 'typecheck'], project).code).toBe(0);
+    const broken = join(project, 'tools/typo.ts');
+    writeFileSync(
+      broken,
+      "import { taskView } from './task-wire.ts';\nexport const title: number = taskView.parse({}).title;\n",
+    );
+    try {
+      const checked = run('npm', ['run', '--silent', 'typecheck'], project);
+      expect(checked.code).not.toBe(0);
+      expect(checked.output).toMatch(/tools\/typo\.ts[:(]2/);
+      const tested = run('npm', ['test', '--silent'], project);
+      expect(tested.code).not.toBe(0);
+      expect(tested.output).toMatch(/tools\/typo\.ts[:(]2/);
+    } finally {
+      rmSync(broken);
+    }
+  }, 120_000);
 
   test('init refuses a folder that is not empty and writes nothing into it', () => {
     const taken = join(dir, 'taken');
@@ -223,4 +244,14 @@ describe('a project scaffolded by toolgate init', () => {
     expect(stderr).not.toMatch(/warn|demo/i);
     expect(existsSync(join(project, '.toolgate'))).toBe(true);
   }, 60_000);
+
+  test('installing the harness and the kit beside it runs no install script and prints no warning', () => {
+    const added = run(
+      'npm',
+      ['install', '--no-audit', '--no-fund', '--prefer-offline', '-D', tarballs.simulation, tarballs.eval],
+      project,
+    );
+    expect(added.code, added.output).toBe(0);
+    expect(added.output).not.toMatch(/warn|script/i);
+  }, 240_000);
 });
