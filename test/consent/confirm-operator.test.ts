@@ -187,6 +187,15 @@ for (const target of storeTargets) {
         });
         expect((await suite.gw.operation(id!))?.status).toBe('awaiting_confirmation');
         expect(await ran()).toEqual([]);
+        // Monitoring sees it wait: the backlog gauges count parked calls apart from reviews.
+        const { body } = await suite.gw.app.metrics.exposition();
+        const parkedCount = /^toolgate_operations_awaiting\{status="awaiting_confirmation"\} (\d+)$/m.exec(
+          body,
+        );
+        expect(Number(parkedCount?.[1])).toBeGreaterThanOrEqual(1);
+        expect(body).toMatch(
+          /^toolgate_operations_awaiting_oldest_age_seconds\{status="awaiting_confirmation"\} /m,
+        );
       });
 
       it('an approver sees the question as the tool built it, confirms with a choice, and it runs once as the requester', async () => {

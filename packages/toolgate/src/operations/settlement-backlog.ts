@@ -1,13 +1,16 @@
 import type { SqlExecutor } from '../store/sql-database.ts';
-import type { BacklogReading } from '../telemetry/metrics.ts';
+import { BACKLOG_STATUSES, type BacklogReading } from '../telemetry/metrics.ts';
 
-/** How many operations wait for settlement per status, and the oldest one's creation time. */
+/**
+ * How many operations wait per status, and the oldest one's creation time: for settlement (an unknown
+ * outcome, a review) or for an approver (a call parked until a person confirms it, or its question expires).
+ */
 export async function readSettlementBacklog(db: SqlExecutor): Promise<BacklogReading[]> {
   const rows = await db.query<{ status: string; n: unknown; oldest: unknown }>(
     `SELECT status, COUNT(*) AS n, MIN(created_at) AS oldest FROM operations
-      WHERE status IN ('outcome_unknown', 'needs_review') GROUP BY status`,
+      WHERE status IN (${BACKLOG_STATUSES.map((status) => `'${status}'`).join(', ')}) GROUP BY status`,
   );
-  return (['outcome_unknown', 'needs_review'] as const).map((status) => {
+  return BACKLOG_STATUSES.map((status) => {
     const row = rows.find((r) => r.status === status);
     return {
       status,

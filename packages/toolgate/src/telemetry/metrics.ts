@@ -1,14 +1,15 @@
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 
-/** Operations waiting to be settled, per status: how many, and since when the oldest waits. */
+/** The statuses of operations that wait: for settlement, or (parked) for an approver. */
+export const BACKLOG_STATUSES = ['outcome_unknown', 'needs_review', 'awaiting_confirmation'] as const;
+
+/** Operations waiting, per status: how many, and since when the oldest waits. */
 export interface BacklogReading {
-  readonly status: 'outcome_unknown' | 'needs_review';
+  readonly status: (typeof BACKLOG_STATUSES)[number];
   readonly count: number;
   /** Epoch ms of the oldest record's creation, null when there is none. */
   readonly oldestCreatedAt: number | null;
 }
-
-const BACKLOG_STATUSES = ['outcome_unknown', 'needs_review'] as const;
 
 /** How long a scrape waits for the store's backlog reading before it reports the database not ready. */
 export const SCRAPE_DATABASE_DEADLINE_MS = 1_000;
@@ -114,7 +115,7 @@ export class GatewayMetrics {
   });
   readonly awaiting = new Gauge({
     name: 'toolgate_operations_awaiting',
-    help: 'Operations awaiting settlement (outcome_unknown, needs_review), all tenants, at scrape time.',
+    help: 'Operations awaiting settlement (outcome_unknown, needs_review) or an approver (awaiting_confirmation), all tenants, at scrape time.',
     labelNames: ['status'] as const,
     registers: [this.registry],
     collect: async (): Promise<void> => {
@@ -131,7 +132,7 @@ export class GatewayMetrics {
   });
   readonly awaitingOldestAge = new Gauge({
     name: 'toolgate_operations_awaiting_oldest_age_seconds',
-    help: 'Age of the oldest operation awaiting settlement, by status (0 when none waits).',
+    help: 'Age of the oldest operation awaiting settlement or an approver, by status (0 when none waits).',
     labelNames: ['status'] as const,
     registers: [this.registry],
     collect: async (): Promise<void> => {
