@@ -11,7 +11,9 @@ import { lintContract } from '../../packages/toolgate/src/contract-artifacts/con
 import {
   LINT_PROFILES,
   type LintProfileName,
+  lintProfile,
 } from '../../packages/toolgate/src/contract-artifacts/lint-profiles.ts';
+import { providerInputSchema } from '../../packages/toolgate/src/contract-artifacts/provider-view.ts';
 import { editTool, ticketContract } from './fixtures/ticket-tools.ts';
 
 const ROOT = join(import.meta.dirname, '../..');
@@ -108,6 +110,84 @@ describe("lint --profile: what each provider rejects in a tool's parameters", ()
     ]);
   });
 
+  test('a provider view says in words what the provider refuses but only narrows, and changes nothing else', () => {
+    const input = {
+      type: 'object',
+      properties: {
+        note: { type: 'string', minLength: 1, maxLength: 80, default: 'none', description: 'A note.' },
+        count: { type: 'integer', minimum: 1, maximum: 9 },
+        mode: { const: 'fast' },
+        maybe: { type: ['string', 'null'], pattern: '^[a-z]+$' },
+      },
+      required: ['note', 'count', 'mode', 'maybe'],
+      additionalProperties: false,
+    };
+    const before = structuredClone(input);
+    const openai = providerInputSchema('openai-strict', input);
+    expect(input).toEqual(before);
+    expect(openai.schema).toEqual({
+      ...input,
+      properties: {
+        ...input.properties,
+        note: {
+          type: 'string',
+          description: 'A note. (at least 1 character, at most 80 characters, default none)',
+        },
+      },
+    });
+    expect(openai.moved.map((m) => m.pointer)).toEqual([
+      '/properties/note/minLength',
+      '/properties/note/maxLength',
+      '/properties/note/default',
+    ]);
+    const anthropic = providerInputSchema('anthropic', input).schema as {
+      properties: Record<string, unknown>;
+    };
+    expect(anthropic.properties.count).toEqual({ type: 'integer', description: 'At least 1, at most 9.' });
+    const gemini = providerInputSchema('gemini', input).schema as Record<string, unknown> & {
+      properties: Record<string, unknown>;
+    };
+    expect(gemini.additionalProperties).toBeUndefined();
+    expect(gemini.properties.mode).toEqual({ enum: ['fast'] });
+    expect(gemini.properties.maybe).toEqual({ type: 'string', nullable: true, pattern: '^[a-z]+$' });
+  });
+
+  test('a profile lints the views: moved bounds pass, what no words carry is still named', () => {
+    const input = {
+      type: 'object',
+      properties: {
+        note: { type: 'string', minLength: 1, maxLength: 80, default: 'none' },
+        link: { type: 'string', format: 'uri' },
+        filter: { type: 'object', properties: { tag: { type: 'string' } }, required: ['tag'] },
+        either: { anyOf: [{ type: 'string' }, { type: 'integer' }], not: { const: 3 } },
+        pair: { type: ['string', 'integer'] },
+      },
+      required: ['note', 'filter', 'either', 'pair'],
+      additionalProperties: false,
+    };
+    const named = (profile: LintProfileName) =>
+      lintProfile(profile, withInput(input))
+        .findings.filter((f) => f.tool === 'tickets_get')
+        .map((f) => `${f.rule} ${f.pointer}`);
+    expect(named('openai-strict')).toEqual([
+      'openai-strict/closed-objects /input_schema/properties/filter',
+      'openai-strict/all-required /input_schema',
+      'openai-strict/unsupported-keyword /input_schema/properties/either/not',
+    ]);
+    expect(named('anthropic')).toEqual(['anthropic/closed-objects /input_schema/properties/filter']);
+    expect(named('gemini')).toEqual([
+      'gemini/unsupported-keyword /input_schema/properties/either/not',
+      'gemini/type-list /input_schema/properties/pair/type',
+    ]);
+    const report = lintProfile('openai-strict', withInput(input));
+    expect(report.moved.get('tickets_get')?.map((m) => m.keyword)).toEqual([
+      'minLength',
+      'maxLength',
+      'default',
+      'format',
+    ]);
+  });
+
   test('the command reports per tool and exits like lint: 1 on a rejection, 0 when accepted, 2 for an unknown profile', () => {
     const lint = (document: ContractDocument, profile: string) => {
       const file = join(dir, `${profile}.json`);
@@ -126,6 +206,15 @@ describe("lint --profile: what each provider rejects in a tool's parameters", ()
     expect(accepted.status, accepted.stdout).toBe(0);
     expect(accepted.stdout).toContain('tickets_get: accepted by openai-strict');
     expect(lint(withInput(PORTABLE), 'anthropic').status).toBe(0);
+    const bounded = {
+      ...PORTABLE,
+      properties: { ...PORTABLE.properties, view: { ...PORTABLE.properties.view, maxLength: 5 } },
+    };
+    const said = lint(withInput(bounded), 'openai-strict');
+    expect(said.status, said.stdout).toBe(0);
+    expect(said.stdout).toContain(
+      'tickets_get: accepted by openai-strict (1 bound(s) said in descriptions; the gateway enforces them)',
+    );
     const unknown = lint(withInput(PORTABLE), 'mistral');
     expect(unknown.status).toBe(2);
     expect(unknown.stderr).toContain('use one of openai-strict, anthropic, gemini');

@@ -114,6 +114,13 @@ describe('a project scaffolded by toolgate init', () => {
     const lint = run('npm', ['run', '--silent', 'lint'], project);
     expect(lint.code, lint.output).toBe(0);
     expect(lint.output).toMatch(/^3 tool\(s\) checked against \d+ rules: 0 error\(s\), 0 warning\(s\)\.\n$/);
+    // The guide's `npx -y toolgate lint --profile openai-strict`, and the other two providers.
+    for (const profile of ['openai-strict', 'anthropic', 'gemini']) {
+      const checked = run('npx', ['-y', 'toolgate', 'lint', '--profile', profile], project);
+      expect(checked.code, checked.output).toBe(0);
+      expect(checked.output).toContain(`checked against the ${profile} profile`);
+      expect(checked.output).toContain(': 0 error(s), 0 warning(s).');
+    }
     const contract = run('npm', ['run', '--silent', 'contract'], project);
     expect(contract.code, contract.output).toBe(0);
     expect(contract.output).not.toMatch(/warn/i);

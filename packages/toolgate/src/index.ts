@@ -68,6 +68,9 @@ export { cursorSchema, idempotencyKeySchema, pageSizeSchema, textSchema } from '
 export type { ToolContractProblem } from './contract/tool-contract-error.ts';
 export { ToolContractError } from './contract/tool-contract-error.ts';
 export { CONTRACT_VERSION_META_KEY } from './contract/tool-versions.ts';
+// A tool's parameters as a provider's function calling accepts them (docs/api.md).
+export type { MovedKeyword, ProviderName, ProviderView } from './contract-artifacts/provider-view.ts';
+export { PROVIDER_NAMES, providerInputSchema } from './contract-artifacts/provider-view.ts';
 // Exceptions people grant to a module's rules (docs/exceptions.md).
 export type {
   ExceptionDefinition,

@@ -37,7 +37,7 @@ export function registerLintCommand(program: Command): void {
           const { loadContract } = await import('../contract-artifacts/served-contract.ts');
           const document = await loadContract(file, servedContractLoader('lint', options.config));
           if (profile !== undefined) {
-            const report = lintContract(document, profiles.LINT_PROFILES[profile]);
+            const report = profiles.lintProfile(profile, document);
             process.stdout.write(
               options.json ? lintReportJson(report) : profiles.profileReportText(profile, report, document),
             );

@@ -6,20 +6,8 @@ import {
   optionalProperties,
 } from './lint-profile-rule.ts';
 import { hit, type LintRule } from './lint-rule.ts';
+import { ANTHROPIC_FORMATS } from './provider-view.ts';
 
-/** The string formats Anthropic's structured outputs list. */
-const ANTHROPIC_FORMATS = new Set([
-  'date-time',
-  'time',
-  'date',
-  'duration',
-  'email',
-  'hostname',
-  'uri',
-  'ipv4',
-  'ipv6',
-  'uuid',
-]);
 /** Regular-expression features strict tools do not compile: backreferences, lookaround, word boundaries. */
 const UNSUPPORTED_PATTERN = /\\[1-9]|\(\?[=!<]|\\b|\\B/;
 /** Optional parameters strict tools allow in all the schemas of one request; one tool must fit alone. */

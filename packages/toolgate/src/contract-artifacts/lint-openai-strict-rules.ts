@@ -1,18 +1,6 @@
 import { keywordRule, objectRule, optionalProperties } from './lint-profile-rule.ts';
 import type { LintRule } from './lint-rule.ts';
-
-/** The string formats OpenAI's Structured Outputs list for strict mode. */
-const OPENAI_FORMATS = new Set([
-  'date-time',
-  'time',
-  'date',
-  'duration',
-  'email',
-  'hostname',
-  'ipv4',
-  'ipv6',
-  'uuid',
-]);
+import { OPENAI_FORMATS } from './provider-view.ts';
 
 /**
  * What OpenAI's strict function calling (Structured Outputs, `strict: true`) refuses in a tool's
