@@ -75,7 +75,7 @@ th{font-weight:650;color:var(--muted);background:var(--bg)}
 td{white-space:nowrap;overflow:hidden;text-overflow:ellipsis}
 td.wrap{white-space:normal}
 td a.mono{font-size:.95em}
-col.w-id{width:14.75rem}col.w-tool{width:10rem}col.w-who{width:8.5rem}col.w-state{width:8.5rem}col.w-time{width:8.75rem}col.w-stamp{width:10.25rem}col.w-num{width:6.5rem}col.w-action{width:8.25rem}
+col.w-id{width:14.75rem}col.w-tool{width:10rem}col.w-who{width:8.5rem}col.w-state{width:9.25rem}col.w-time{width:8.75rem}col.w-stamp{width:10.25rem}col.w-num{width:6.5rem}col.w-action{width:8.25rem}
 td button{padding:.15rem .6rem;font-size:var(--step--1)}
 .fields{display:grid;grid-template-columns:max-content minmax(0,1fr);gap:.25rem 1rem;margin:.25rem 0}
 .fields dt{font-weight:600;color:var(--muted)}.fields dd{margin:0;overflow-wrap:anywhere}

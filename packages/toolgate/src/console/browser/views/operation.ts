@@ -89,7 +89,7 @@ export async function showOperation(view: HTMLElement, id: string) {
           [
             { label: 'At (UTC)', width: 'stamp' },
             { label: 'Action', width: 'tool' },
-            { label: 'Who', width: 'who', wrap: true },
+            { label: 'Who', width: 'tool', wrap: true },
             { label: 'Status', width: 'state' },
             { label: 'Details', wrap: true },
           ],
