@@ -2,11 +2,13 @@ import { existsSync } from 'node:fs';
 import axe from 'axe-core';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { TokenSubject } from '../../packages/toolgate/src/auth/token-claims.ts';
 import { CHROMIUM, CHROMIUM_ARGS } from '../support/chromium.ts';
 import {
   CONSOLE_OPERATOR,
   type ConsoleWorld,
   QUIET_OPERATOR,
+  REQUESTER,
   startConsoleWorld,
 } from '../support/console-world.ts';
 
@@ -64,7 +66,7 @@ describe.runIf(existsSync(CHROMIUM))('every console view fits a laptop and a pho
   });
 
   /** A page of its own tab, signed in as `who`, that records every console error and page error. */
-  async function signedIn(who: typeof CONSOLE_OPERATOR, viewport: (typeof VIEWPORTS)[number]) {
+  async function signedIn(who: TokenSubject, viewport: (typeof VIEWPORTS)[number]) {
     const page = await browser.newPage({ viewport });
     const problems: string[] = [];
     page.on('pageerror', (e) => problems.push(e.message));
@@ -162,6 +164,32 @@ describe.runIf(existsSync(CHROMIUM))('every console view fits a laptop and a pho
     await expect
       .poll(() => page.getByRole('heading', { name: 'Confirmations awaiting an approver (2)' }).count())
       .toBe(1);
+    await page.close();
+  }, 60_000);
+
+  it("the landing page does not count the person's own requests, and asks only for what the token may read", async () => {
+    // The requester, given the approver's scope: both parked calls are theirs, so neither waits for them.
+    const requester = { ...REQUESTER, scopes: ['operations:confirm'] };
+    const { page, problems } = await signedIn(requester, VIEWPORTS[0]);
+    const requests: string[] = [];
+    page.on('request', (r) => requests.push(new URL(r.url()).pathname));
+    await page.reload();
+    const confirmations = page.getByRole('region', { name: 'Confirmations waiting' });
+    await expect.poll(() => confirmations.locator('.count').textContent()).toBe('0');
+    expect(await confirmations.textContent()).toContain(
+      '2 more are your own requests: another person must decide them.',
+    );
+    expect(await page.getByText(`Signed in as ${REQUESTER.sub} (tenant acme).`).count()).toBe(1);
+    // No operations:review, no grant scope: those counts say so, and the API is not asked for them.
+    const reviews = page.getByRole('region', { name: 'Reviews waiting' });
+    expect(await reviews.textContent()).toContain(
+      'This token may not decide reviews (it needs operations:review).',
+    );
+    expect(requests.filter((p) => p.startsWith('/operator/v1/')).sort()).toEqual([
+      '/operator/v1/confirmations',
+      '/operator/v1/me',
+    ]);
+    expect(problems).toEqual([]);
     await page.close();
   }, 60_000);
 

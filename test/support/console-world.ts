@@ -16,7 +16,8 @@ export const CONSOLE_OPERATOR: TokenSubject = {
 };
 /** The same authority in a tenant where nothing happened: every view shows its empty state. */
 export const QUIET_OPERATOR: TokenSubject = { ...CONSOLE_OPERATOR, sub: 'ops.quiet', tenant: 'initech' };
-const REQUESTER: TokenSubject = {
+/** Who asked for the parked calls (a customer; another person must approve them). */
+export const REQUESTER: TokenSubject = {
   sub: 'alice.requester-with-a-long-subject-name',
   tenant: 'acme',
   actor: 'customer',

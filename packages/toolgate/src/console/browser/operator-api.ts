@@ -11,6 +11,7 @@ import type { ActivityHistory } from '../../operator/activity-history.ts';
 import type { ConfirmationQuestionView } from '../../operator/answer-confirmation.ts';
 import type { ExceptionState } from '../../operator/exception-views.ts';
 import type { OperationView } from '../../operator/operation-listing.ts';
+import type { OperatorAuthorityView } from '../../operator/operator-authority.ts';
 import type { QueryProblem } from '../../operator/operator-query.ts';
 import type { DecisionView } from '../../operator/resolve-operation.ts';
 import type { ToolCatalogEntry } from '../../operator/tool-catalog-view.ts';
@@ -88,6 +89,7 @@ export interface OperatorAnswers {
   resolved: { decision: DecisionView };
   activity: ActivityHistory;
   audit: { entries: StoredAuditEntry[]; next_cursor: string | null; retention_seconds: number };
+  me: { subject: string; tenant: string; actor: string; may: OperatorAuthorityView };
 }
 
 /** An answer of the operator API: its status and body (a refusal's fields when the status says so). */
