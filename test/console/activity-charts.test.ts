@@ -64,6 +64,7 @@ describe.runIf(existsSync(CHROMIUM))("the console's activity charts in Chromium"
     await page.goto(`${gw.origin}/console`);
     await page.getByLabel('Operator token').fill(await gw.tokenFor(reviewer()));
     await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('link', { name: 'Review queue', exact: true }).click();
     await expect.poll(() => page.getByRole('heading', { name: 'Review queue (1)' }).count()).toBe(1);
     expect(await page.getByRole('heading', { name: 'Last 24 hours' }).count()).toBe(1);
 
@@ -103,7 +104,7 @@ describe.runIf(existsSync(CHROMIUM))("the console's activity charts in Chromium"
     );
     expect(resolved.status).toBe(200);
     await page.reload();
-    await expect.poll(() => page.getByText('Nothing awaits a decision.').count()).toBe(1);
+    await expect.poll(() => page.getByText('No operation waits for a review decision.').count()).toBe(1);
     const after = await readChart(
       page,
       'Review backlog over the last 24 hours; now 0 need review and 0 have an unknown outcome',
@@ -117,6 +118,8 @@ describe.runIf(existsSync(CHROMIUM))("the console's activity charts in Chromium"
     await page.goto(`${gw.origin}/console`);
     await page.getByLabel('Operator token').fill(await gw.tokenFor(customerReader));
     await page.getByRole('button', { name: 'Sign in' }).click();
+    await expect.poll(() => page.getByRole('button', { name: 'Sign out' }).isVisible()).toBe(true);
+    await page.goto(`${gw.origin}/console#queue`);
     await expect.poll(() => page.getByText('This token may not read operations.').count()).toBe(1);
     expect(await page.getByRole('img').count()).toBe(0);
   });

@@ -42,7 +42,7 @@ describe.runIf(existsSync(CHROMIUM))('exceptions in the operator console (Chromi
     await page.goto(`${gw.origin}/console`);
     await page.getByLabel('Operator token').fill(await gw.tokenFor('changes_approver'));
     await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('link', { name: 'Exceptions' }).click();
+    await page.getByRole('link', { name: 'Exceptions', exact: true }).click();
     await expect.poll(() => page.getByRole('heading', { name: 'Exceptions (0)' }).count()).toBe(1);
 
     const now = gw.app.clock.now();

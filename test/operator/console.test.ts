@@ -49,6 +49,11 @@ describe.runIf(existsSync(CHROMIUM))('the operator console in Chromium', () => {
 
     await page.getByLabel('Operator token').fill(token);
     await page.getByRole('button', { name: 'Sign in' }).click();
+    // The landing page counts what waits; the review queue lists it.
+    await expect
+      .poll(() => page.getByRole('region', { name: 'Reviews waiting' }).locator('.count').textContent())
+      .toBe('1');
+    await page.getByRole('link', { name: 'Open the review queue' }).click();
     await expect.poll(() => page.getByRole('heading', { name: 'Review queue (1)' }).count()).toBe(1);
     const row = page.getByRole('row').filter({ hasText: id });
     await expect.poll(() => row.count()).toBe(1);
@@ -71,7 +76,7 @@ describe.runIf(existsSync(CHROMIUM))('the operator console in Chromium', () => {
     await page.screenshot({ path: join(CONSOLE_SHOTS, '3-confirm.png') });
     await dialog.getByRole('button', { name: 'Confirm resolution' }).click();
     await expect.poll(() => page.getByRole('status').textContent()).toBe(`Resolved ${id} as completed.`);
-    await expect.poll(() => page.getByText('Nothing awaits a decision.').count()).toBe(1);
+    await expect.poll(() => page.getByText('No operation waits for a review decision.').count()).toBe(1);
 
     const seen = await gw.callTool(shipper(), 'operations_get', { operation_id: id });
     expect(seen.result).toMatchObject({ status: 'completed' });

@@ -1,9 +1,11 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { sendJson } from '../transport/http-replies.ts';
 import { HttpRouter } from '../transport/http-router.ts';
 import type { PublicRouteFamily } from '../transport/http-server.ts';
-import { CONSOLE_CSS, CONSOLE_HTML } from './console-page.ts';
+import { CONSOLE_HTML } from './console-page.ts';
+import { CONSOLE_CSS } from './console-style.ts';
 
 export const CONSOLE_PATH = '/console';
 
@@ -33,23 +35,37 @@ const BROWSER_DIR = new URL(
 
 let assets: Readonly<Record<string, Asset>> | undefined;
 
+/** The entry module the page loads; it imports the others by their relative names. */
+const ENTRY = 'app.js';
+
+/** Every compiled browser module, by its path under the browser directory (`app.js`, `views/home.js`). */
+function browserModules(): string[] {
+  const dir = fileURLToPath(BROWSER_DIR);
+  if (!existsSync(join(dir, ENTRY))) {
+    throw new Error(`the console's script ${join(dir, ENTRY)} is missing: \`npm run build\` compiles it`);
+  }
+  return readdirSync(dir, { recursive: true, encoding: 'utf8' })
+    .map((name) => name.split(sep).join('/'))
+    .filter((name) => name.endsWith('.js'))
+    .sort();
+}
+
 /** The page, its style and its scripts, read once: the scripts from their compiled files. */
 function consoleAssets(): Readonly<Record<string, Asset>> {
   if (assets) return assets;
-  const script = (name: string): Asset => {
-    const file = fileURLToPath(new URL(name, BROWSER_DIR));
-    if (!existsSync(file)) {
-      throw new Error(`the console's script ${file} is missing: \`npm run build\` compiles it`);
-    }
-    return { type: 'text/javascript; charset=utf-8', body: readFileSync(file, 'utf8') };
-  };
   const page = { type: 'text/html; charset=utf-8', body: CONSOLE_HTML };
+  const scripts = browserModules().map((name): [string, Asset] => [
+    `${CONSOLE_PATH}/${name}`,
+    {
+      type: 'text/javascript; charset=utf-8',
+      body: readFileSync(fileURLToPath(new URL(name, BROWSER_DIR)), 'utf8'),
+    },
+  ]);
   assets = {
     [CONSOLE_PATH]: page,
     [`${CONSOLE_PATH}/`]: page,
-    [`${CONSOLE_PATH}/app.js`]: script('app.js'),
     [`${CONSOLE_PATH}/app.css`]: { type: 'text/css; charset=utf-8', body: CONSOLE_CSS },
-    [`${CONSOLE_PATH}/charts.js`]: script('charts.js'),
+    ...Object.fromEntries(scripts),
   };
   return assets;
 }

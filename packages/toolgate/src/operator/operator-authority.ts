@@ -44,3 +44,21 @@ export function readableExceptionKinds(principal: Principal, catalog: ExceptionC
   if (mayReadOperations(principal)) return catalog.kinds();
   return catalog.grantableBy(principal.scopes).map((d) => d.kind);
 }
+
+/** What a token may do on the operator plane, as `GET /operator/v1/me` answers it. */
+export interface OperatorAuthorityView {
+  readonly read_operations: boolean;
+  readonly review: boolean;
+  readonly confirm: boolean;
+  /** The exception kinds it may grant and revoke. */
+  readonly grant_exceptions: readonly string[];
+}
+
+export function operatorAuthority(principal: Principal, catalog: ExceptionCatalog): OperatorAuthorityView {
+  return {
+    read_operations: mayReadOperations(principal),
+    review: mayReviewOperations(principal),
+    confirm: mayConfirmOperations(principal),
+    grant_exceptions: catalog.grantableBy(principal.scopes).map((d) => d.kind),
+  };
+}

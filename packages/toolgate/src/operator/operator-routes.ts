@@ -20,6 +20,7 @@ import {
   mayGrantException,
   mayReadOperations,
   mayReviewOperations,
+  operatorAuthority,
   readableExceptionKinds,
 } from './operator-authority.ts';
 import {
@@ -60,6 +61,15 @@ export function operatorRoutes(app: App): HttpRouteFamily {
     reply(res, 400, { error: 'invalid_request', problems });
 
   const routes = new HttpRouter<OperatorHandler>();
+  // Who the token names and what it may do here: the console's landing page asks only for what it may read.
+  routes.on('GET', '/operator/v1/me', async ({ res, principal }) => {
+    const may = operatorAuthority(principal, kinds);
+    if (!may.read_operations && !may.confirm && may.grant_exceptions.length === 0) {
+      return refuseScope(res, `${confirmNeed}, or ${exceptionsNeed()}`);
+    }
+    const { subject, tenant, actor } = principal;
+    return reply(res, 200, { subject, tenant, actor, may });
+  });
   routes.on('GET', '/operator/v1/operations', async ({ res, url, principal }) => {
     if (!mayReadOperations(principal)) return refuseScope(res, readNeed);
     const filter = parseOperationsFilter(url.searchParams);
