@@ -6,7 +6,7 @@ import type { OperationHandle } from '../../packages/toolgate/src/contract/defin
 import type { OutcomeEnvelope } from '../../packages/toolgate/src/contract/envelope.ts';
 import type { ToolOutcome } from '../../packages/toolgate/src/contract/outcome.ts';
 import type { RegisteredTool } from '../../packages/toolgate/src/contract/tool-registry.ts';
-import type { ConfirmationQuestion } from '../../packages/toolgate/src/gateway/confirmation-layer.ts';
+import type { ConfirmationQuestion } from '../../packages/toolgate/src/gateway/confirmation-types.ts';
 import { noExceptions } from '../support/no-exceptions.ts';
 import { MODERN, postModern, type WireAnswer } from '../tasks/extension-client.ts';
 

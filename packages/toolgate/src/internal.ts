@@ -36,7 +36,7 @@ export {
 } from './contract-artifacts/contract-export.ts';
 export { releaseIdOf } from './contract-artifacts/release-pin.ts';
 export { loadServedRegistry } from './contract-artifacts/served-contract.ts';
-export { CHOICE_FIELD, CONFIRM_FIELD } from './gateway/confirmation-layer.ts';
+export { CHOICE_FIELD, CONFIRM_FIELD } from './gateway/confirmation-types.ts';
 export { META_IDEMPOTENCY_KEY } from './gateway/input-layer.ts';
 export type { RateLimitSettings } from './gateway/rate-limit-layer.ts';
 export type { CallAnnotations, DependencyResult } from './telemetry/call-annotations.ts';

@@ -3,7 +3,7 @@ import type { OperationMode } from '../contract/fingerprint.ts';
 import type { RegisteredTool } from '../contract/tool-registry.ts';
 import type { CallAnnotationSet } from '../telemetry/call-annotations.ts';
 import type { CallTrace } from '../telemetry/call-tracing.ts';
-import type { ConfirmationRecord } from './confirmation-layer.ts';
+import type { ConfirmationRecord } from './confirmation-types.ts';
 
 /** What the pipeline knows about one tools/call as it moves through the layers. */
 export interface CallState {

@@ -16,14 +16,13 @@ import { type CallTrace, GatewayTracing } from '../telemetry/call-tracing.ts';
 import type { GatewayMetrics } from '../telemetry/metrics.ts';
 import { authorizationRefusal } from './authorization-layer.ts';
 import type { CallState } from './call-state.ts';
-import {
-  type ConfirmationQuestion,
-  type ConfirmationStep,
-  type ConsentChannel,
-  confirmationStep,
-  type OperatorQuestion,
-  parkedForApprover,
-} from './confirmation-layer.ts';
+import { confirmationStep } from './confirmation-layer.ts';
+import type {
+  ConfirmationQuestion,
+  ConfirmationStep,
+  ConsentChannel,
+  OperatorQuestion,
+} from './confirmation-types.ts';
 import { executeWithTimeout } from './execution-layer.ts';
 import { envelopeBeforeExecution, envelopeForExecution } from './execution-outcome.ts';
 import {
@@ -35,6 +34,7 @@ import {
 } from './idempotency-layer.ts';
 import { requirePrincipal } from './identity-layer.ts';
 import { validateInput } from './input-layer.ts';
+import { parkedForApprover } from './operator-confirmation.ts';
 import { policyRefusal } from './policy-layer.ts';
 import { requireArgumentsObject, resolveTool } from './protocol-layer.ts';
 import { type PrincipalRateLimiter, rateLimited } from './rate-limit-layer.ts';

@@ -5,7 +5,7 @@ import { requestFingerprint } from '../contract/fingerprint.ts';
 import type { RegisteredTool } from '../contract/tool-registry.ts';
 import type { SqlExecutor } from '../store/sql-database.ts';
 import type { CallState } from './call-state.ts';
-import type { OperatorQuestion } from './confirmation-layer.ts';
+import type { OperatorQuestion } from './confirmation-types.ts';
 
 /** A write/request call in execute mode, as the idempotency layer sees it. */
 export interface KeyedCall {

@@ -5,7 +5,7 @@ import type { Principal } from '../auth/principal.ts';
 import { confirmationDigest } from '../contract/confirmation.ts';
 import type { OutcomeEnvelope } from '../contract/envelope.ts';
 import type { RegisteredTool } from '../contract/tool-registry.ts';
-import { operatorConfirmationView } from '../gateway/confirmation-layer.ts';
+import { operatorConfirmationView } from '../gateway/operator-confirmation.ts';
 import type { OperationRecord } from '../operations/operation-record.ts';
 import type { ParkedConfirmation } from '../operations/operator-confirmations.ts';
 import type { QueryProblem } from './operator-query.ts';

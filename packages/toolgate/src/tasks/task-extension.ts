@@ -7,7 +7,7 @@ import {
 import { z } from 'zod';
 import type { Principal } from '../auth/principal.ts';
 import type { OutcomeEnvelope } from '../contract/envelope.ts';
-import type { ConfirmationQuestion } from '../gateway/confirmation-layer.ts';
+import type { ConfirmationQuestion } from '../gateway/confirmation-types.ts';
 import type { Gateway, ToolCallRequest } from '../gateway/gateway.ts';
 import type { OperationRecord } from '../operations/operation-record.ts';
 import type { OperationTasks } from './operation-tasks.ts';

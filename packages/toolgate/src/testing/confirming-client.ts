@@ -1,5 +1,5 @@
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { CHOICE_FIELD, CONFIRM_FIELD } from '../gateway/confirmation-layer.ts';
+import { CHOICE_FIELD, CONFIRM_FIELD } from '../gateway/confirmation-types.ts';
 import { MODERN_REVISION } from '../transport/modern-results.ts';
 
 /**

@@ -14,7 +14,7 @@ import {
   type ConfirmationQuestion,
   type ConfirmationState,
   type ConsentChannel,
-} from '../gateway/confirmation-layer.ts';
+} from '../gateway/confirmation-types.ts';
 import { principalFromAuthInfo } from './principal-auth-info.ts';
 
 /** How long a person has to answer before the question must be asked again. */
