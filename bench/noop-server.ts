@@ -32,7 +32,7 @@ import { startHttpTransport } from '../packages/toolgate/dist/transport/http-ser
  *   (its defaults: 2025 traffic answered statelessly, JSON answers unless a handler streams), mounted on
  *   node:http. `@modelcontextprotocol/node`'s `toNodeHandler` is not installed, so the request is turned
  *   into a web `Request` (headers and the raw body, which the handler reads and parses itself) and the
- *   `Response` written back, as src/transport/modern-endpoint.ts does. Loaded with 2026-07-28 requests.
+ *   `Response` written back, as src/transport/endpoint-2026.ts does. Loaded with 2026-07-28 requests.
  * - `raw`: the floor: node:http reading one JSON-RPC request, parsing it and answering the no-op result.
  */
 const NOOP_TOOL = 'bench_noop';

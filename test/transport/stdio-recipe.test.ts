@@ -16,7 +16,7 @@ const README = readFileSync(join(ROOT, 'README.md'), 'utf8');
 /** The README's desktop recipe: the token command and the client configuration, as written. */
 function desktopRecipe(): { tokenCommand: string; server: { command: string; args: string[] } } {
   const section = README.slice(README.indexOf('**Over stdio**'));
-  const tokenCommand = /```sh\n(npx[^\n]+ token [^\n]+)\n```/.exec(section)?.[1];
+  const tokenCommand = /```sh\n(node [^\n]+ token [^\n]+)\n```/.exec(section)?.[1];
   const json = /```json\n([\s\S]+?)\n```/.exec(section)?.[1];
   if (!tokenCommand || !json) throw new Error('README: no desktop recipe after **Over stdio**');
   const config = JSON.parse(json) as { mcpServers: Record<string, { command: string; args: string[] }> };
@@ -55,8 +55,9 @@ describe("the README's desktop (stdio) recipe", () => {
   test('starts with the token it mints and serves for the whole lifetime it states', async () => {
     const { tokenCommand } = desktopRecipe();
     const words = shellWords(tokenCommand);
-    expect(words.slice(0, 3)).toEqual(['npx', '-y', 'toolgate']);
-    const minted = await runCommand(CLI, words.slice(3).map(place));
+    // The checkout's own command, the one the client configuration starts too.
+    expect(words.slice(0, 2).map(place)).toEqual(['node', CLI]);
+    const minted = await runCommand(CLI, words.slice(2).map(place));
     expect(minted.code, minted.stderr).toBe(0);
     const token = minted.stdout.trim();
     const ttl = Number(words[words.indexOf('--ttl') + 1]);

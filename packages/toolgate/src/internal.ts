@@ -44,5 +44,5 @@ export { sendJson } from './transport/http-replies.ts';
 export { HttpRouter } from './transport/http-router.ts';
 export type { HttpRouteFamily, HttpTransport, RouteRequest } from './transport/http-server.ts';
 export { startHttpTransport } from './transport/http-server.ts';
-export { MODERN_REVISION } from './transport/modern-results.ts';
 export { readBody } from './transport/read-body.ts';
+export { MODERN_REVISION } from './transport/results-2026.ts';

@@ -2,7 +2,7 @@ import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { ErrorCode, McpError, type ServerCapabilities } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import type { Principal } from '../auth/principal.ts';
-import type { PrincipalSource } from '../transport/mcp-server.ts';
+import type { PrincipalSource } from '../transport/server-2025.ts';
 import type { OperationTasks } from './operation-tasks.ts';
 import { cursorOf, missingTasksScope, taskIdOf } from './task-request-checks.ts';
 

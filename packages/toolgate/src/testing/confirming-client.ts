@@ -1,6 +1,6 @@
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { CHOICE_FIELD, CONFIRM_FIELD } from '../gateway/confirmation-types.ts';
-import { MODERN_REVISION } from '../transport/modern-results.ts';
+import { MODERN_REVISION } from '../transport/results-2026.ts';
 
 /**
  * One answer of the scripted person: accept (naming the option when the question offers a choice;

@@ -14,6 +14,7 @@ import { httpRouteLabel } from '../telemetry/http-route-label.ts';
 import { BearerAuthenticator } from './bearer-authenticator.ts';
 import { ConfirmationElicitation } from './confirmation-elicitation.ts';
 import { DirectMethods } from './direct-methods.ts';
+import { ModernEndpoint } from './endpoint-2026.ts';
 import {
   DEFAULT_CONNECTION_LIMITS,
   DEFAULT_HOST,
@@ -27,12 +28,11 @@ import { sendJson, sendJsonRpcError } from './http-replies.ts';
 import { ANY_METHOD, HttpRouter } from './http-router.ts';
 import { DEFAULT_JSON_BOUNDS, type JsonBounds } from './json-bounds.ts';
 import { DEFAULT_REPLY_LIMIT_BYTES, serveMcpPost } from './mcp-endpoint.ts';
-import { createMcpServer, principalFromRequest } from './mcp-server.ts';
-import { ModernEndpoint } from './modern-endpoint.ts';
 import { MultiplexedTransport } from './multiplexed-transport.ts';
 import { DEFAULT_BODY_LIMIT_BYTES } from './read-body.ts';
 import { RequestMeter, ROUTE_REQUEST_WEIGHT } from './request-metering.ts';
 import { DEFAULT_TOOLS_PAGE_SIZE, SerializedListings } from './serialized-listings.ts';
+import { createMcpServer, principalFromRequest } from './server-2025.ts';
 
 const SHUTDOWN_GRACE_MS = 5_000;
 /** How long past the slowest tool's timeout a request may go unanswered before the transport answers it. */

@@ -6,6 +6,7 @@ import { REPLY_LIMIT_BYTES } from '../contract/contract-bounds.ts';
 import type { ParamHeader } from '../contract/param-headers.ts';
 import type { BearerAuthenticator } from './bearer-authenticator.ts';
 import type { DirectMethods, ReplyChunks } from './direct-methods.ts';
+import type { ModernEndpoint } from './endpoint-2026.ts';
 import { sendJson, sendJsonRpcError } from './http-replies.ts';
 import { type JsonBounds, jsonOverBounds } from './json-bounds.ts';
 import {
@@ -16,8 +17,6 @@ import {
   type JsonRpcErrorReply,
   PARSE_ERROR,
 } from './json-rpc-shape.ts';
-import { legOf } from './leg-of.ts';
-import type { ModernEndpoint } from './modern-endpoint.ts';
 import type { JsonRpcReply, MultiplexedTransport } from './multiplexed-transport.ts';
 import { HEADER_MISMATCH, standardHeaderDisagreement } from './param-header-check.ts';
 import { authInfoFor } from './principal-auth-info.ts';
@@ -28,6 +27,7 @@ import {
   type RequestMeter,
   servedToolCalls,
 } from './request-metering.ts';
+import { revisionOf } from './revision-of.ts';
 
 const MAX_BATCH_SIZE = 100;
 /** A batch may cost at most this much; a tools/list costs as much as a full listing weighs. */
@@ -51,14 +51,14 @@ export interface McpEndpointOptions {
   readonly paramHeadersOf: (tool: string, principal: Principal) => readonly ParamHeader[];
   /** The methods answered without the SDK server (tools/call, tools/list, ping). */
   readonly direct: DirectMethods;
-  /** The 2026-07-28 leg, for every message the SDK does not classify as 2025-era traffic. */
+  /** The 2026-07-28 path, for every message the SDK does not classify as 2025-era traffic. */
   readonly modern: ModernEndpoint;
 }
 
 /**
  * POST /mcp of the stateless Streamable HTTP transport: each POST carries JSON-RPC requests and is
  * answered with `application/json`; there is no session. A body carrying the 2026-07-28 envelope goes
- * to the modern leg; 2025-era traffic (the `initialize` handshake) is answered here. The checks follow the
+ * to the 2026-07-28 path; 2025-era traffic (the `initialize` handshake) is answered here. The checks follow the
  * SDK's own transport, in the same order, with identity checked before the body is read.
  */
 export async function serveMcpPost(
@@ -120,10 +120,10 @@ async function answerParsed(
   principal: Principal,
   options: McpEndpointOptions,
 ): Promise<void> {
-  const leg = legOf(req, parsed);
-  if (leg !== 'legacy') {
-    const direct = leg === 'modern' ? options.modern.directFor(req, parsed, principal) : null;
-    if (direct === null) return options.modern.serve(req, res, parsed, principal, leg);
+  const revision = revisionOf(req, parsed);
+  if (revision !== '2025-11-25') {
+    const direct = revision === '2026-07-28' ? options.modern.directFor(req, parsed, principal) : null;
+    if (direct === null) return options.modern.serve(req, res, parsed, principal, revision);
     const gone = new AbortController();
     const caller = `${principal.tenant}\n${principal.subject}`;
     const answer =

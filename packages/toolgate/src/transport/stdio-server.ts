@@ -3,12 +3,12 @@ import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import type { App } from '../app/create-app.ts';
 import type { Principal } from '../auth/principal.ts';
 import { ConfirmationElicitation } from './confirmation-elicitation.ts';
-import { createMcpServer, type PrincipalSource } from './mcp-server.ts';
-import { claimsModernEnvelope } from './modern-results.ts';
-import { createModernServer } from './modern-server.ts';
 import { OpeningTransport } from './opening-transport.ts';
 import { StdioMeter } from './request-metering.ts';
+import { claimsModernEnvelope } from './results-2026.ts';
 import { DEFAULT_TOOLS_PAGE_SIZE } from './serialized-listings.ts';
+import { createMcpServer, type PrincipalSource } from './server-2025.ts';
+import { createModernServer } from './server-2026.ts';
 import { StdioLineTransport } from './stdio-line-transport.ts';
 
 export interface StdioTransport {

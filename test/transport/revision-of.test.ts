@@ -2,7 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import { classifyInboundRequest } from '@modelcontextprotocol/server';
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { legOf } from '../../packages/toolgate/src/transport/leg-of.ts';
+import { revisionOf } from '../../packages/toolgate/src/transport/revision-of.ts';
 
 const ENVELOPE = {
   'io.modelcontextprotocol/protocolVersion': '2026-07-28',
@@ -10,7 +10,7 @@ const ENVELOPE = {
 };
 
 /** The leg the SDK's own classifier alone would choose. */
-function sdkLeg(headers: Record<string, string>, body: unknown): string {
+function sdkRevision(headers: Record<string, string>, body: unknown): string {
   const outcome = classifyInboundRequest({
     httpMethod: 'POST',
     protocolVersionHeader: headers['mcp-protocol-version'],
@@ -19,8 +19,8 @@ function sdkLeg(headers: Record<string, string>, body: unknown): string {
     body,
   });
   if (outcome.kind === 'legacy' || (outcome.kind === 'reject' && outcome.rung === 'jsonrpc-shape'))
-    return 'legacy';
-  return outcome.kind === 'modern' ? 'modern' : 'refused';
+    return '2025-11-25';
+  return outcome.kind === 'modern' ? '2026-07-28' : 'refused';
 }
 
 const header = (name: string, values: string[]) =>
@@ -105,14 +105,14 @@ describe('which leg answers a POST', () => {
         ),
         (a, b, c, body) => {
           const headers = { ...a, ...b, ...c } as Record<string, string>;
-          const leg = legOf({ headers } as unknown as IncomingMessage, body);
-          expect(leg).toBe(sdkLeg(headers, body));
+          const leg = revisionOf({ headers } as unknown as IncomingMessage, body);
+          expect(leg).toBe(sdkRevision(headers, body));
           seen.add(leg);
         },
       ),
       { numRuns: 3000 },
     );
     // Every leg came up, the shortcuts' included, so the comparison was not vacuous.
-    expect([...seen].sort()).toEqual(['legacy', 'modern', 'refused']);
+    expect([...seen].sort()).toEqual(['2025-11-25', '2026-07-28', 'refused']);
   });
 });

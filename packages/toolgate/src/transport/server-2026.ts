@@ -15,7 +15,7 @@ import {
   TASKS_EXTENSION,
 } from '../tasks/task-extension.ts';
 import type { ConfirmationElicitation } from './confirmation-elicitation.ts';
-import { LISTING_TTL_MS, SERVER_INFO, withoutTaskSupport } from './modern-results.ts';
+import { LISTING_TTL_MS, SERVER_INFO, withoutTaskSupport } from './results-2026.ts';
 import { pageOfTools } from './serialized-listings.ts';
 import { INSTRUCTIONS } from './server-instructions.ts';
 

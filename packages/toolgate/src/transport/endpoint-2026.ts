@@ -3,17 +3,17 @@ import { createMcpHandler, type McpHttpHandler } from '@modelcontextprotocol/ser
 import type { Principal } from '../auth/principal.ts';
 import { servedVersion } from '../contract/tool-versions.ts';
 import { oversizedTaskParam } from '../tasks/task-request-checks.ts';
+import { ModernDirect } from './direct-2026.ts';
 import type { DirectHandler } from './direct-methods.ts';
 import { sendJson } from './http-replies.ts';
-import { ModernDirect } from './modern-direct.ts';
-import { MODERN_LISTING_FORM } from './modern-results.ts';
-import { createModernServer, type ModernServerOptions } from './modern-server.ts';
 import { HEADER_MISMATCH, type HeaderDisagreement, paramHeaderDisagreement } from './param-header-check.ts';
 import { authInfoFor, principalFromAuthInfo } from './principal-auth-info.ts';
+import { MODERN_LISTING_FORM } from './results-2026.ts';
 import { SerializedListings } from './serialized-listings.ts';
+import { createModernServer, type ModernServerOptions } from './server-2026.ts';
 
 /**
- * The 2026-07-28 leg of `/mcp`: the SDK's serving entry, strict (2025 traffic never reaches it), with
+ * The 2026-07-28 path of `/mcp`: the SDK's serving entry, strict (2025 traffic never reaches it), with
  * a fresh server per request. Identity was verified before the body was read; the SDK validates the
  * envelope, the standard headers against the body and the declared client capabilities, answers
  * `server/discover`, and stamps every result.
@@ -59,9 +59,10 @@ export class ModernEndpoint {
     res: ServerResponse,
     body: unknown,
     principal: Principal,
-    leg: 'modern' | 'refused',
+    revision: '2026-07-28' | 'refused',
   ): Promise<void> {
-    const disagreement = leg === 'modern' ? this.#paramHeaderDisagreement(req, body, principal) : null;
+    const disagreement =
+      revision === '2026-07-28' ? this.#paramHeaderDisagreement(req, body, principal) : null;
     if (disagreement) {
       const error = {
         code: HEADER_MISMATCH,

@@ -1,25 +1,25 @@
 import type { IncomingMessage } from 'node:http';
 import { SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
 import { classifyInboundRequest } from '@modelcontextprotocol/server';
-import { claimsModernEnvelope, MODERN_REVISION } from './modern-results.ts';
+import { claimsModernEnvelope, MODERN_REVISION } from './results-2026.ts';
 
-/** Which leg of `/mcp` answers a POST. */
-export type Leg = 'legacy' | 'modern' | 'refused';
+/** Which revision's path of `/mcp` answers a POST, or `refused` for a message the 2026 path refuses. */
+export type Revision = '2025-11-25' | '2026-07-28' | 'refused';
 
 /**
- * Which leg answers a parsed POST body, by the SDK's own classification: `legacy` for 2025-era traffic
- * (the `initialize` handshake and everything without the per-request `_meta` envelope), `modern` for a
- * well-formed 2026-07-28 message, `refused` for one the modern leg refuses (a malformed envelope,
+ * Which revision answers a parsed POST body, by the SDK's own classification: `2025-11-25` for 2025-era traffic
+ * (the `initialize` handshake and everything without the per-request `_meta` envelope), `2026-07-28` for a
+ * well-formed 2026-07-28 message, `refused` for one the 2026 path refuses (a malformed envelope,
  * headers that contradict the body). A message that is not well-formed JSON-RPC cannot claim an
  * envelope either: the 2025 path answers it, message by message, under its id.
  *
  * The SDK's classifier costs about 19 µs a request in a running gateway (docs/performance.md), so the
  * two common shapes are recognized without it, each only where the SDK's rules leave no doubt; anything
- * else is classified by the SDK. `test/transport/leg-of.test.ts` holds the shortcuts to the classifier.
+ * else is classified by the SDK. `test/transport/revision-of.test.ts` holds the shortcuts to the classifier.
  */
-export function legOf(req: IncomingMessage, body: unknown): Leg {
-  if (plainlyLegacy(req, body)) return 'legacy';
-  if (plainlyModern(req, body)) return 'modern';
+export function revisionOf(req: IncomingMessage, body: unknown): Revision {
+  if (plainlyLegacy(req, body)) return '2025-11-25';
+  if (plainlyModern(req, body)) return '2026-07-28';
   const outcome = classifyInboundRequest({
     httpMethod: 'POST',
     protocolVersionHeader: single(req.headers['mcp-protocol-version']),
@@ -28,9 +28,9 @@ export function legOf(req: IncomingMessage, body: unknown): Leg {
     body,
   });
   if (outcome.kind === 'legacy' || (outcome.kind === 'reject' && outcome.rung === 'jsonrpc-shape')) {
-    return 'legacy';
+    return '2025-11-25';
   }
-  return outcome.kind === 'modern' ? 'modern' : 'refused';
+  return outcome.kind === 'modern' ? '2026-07-28' : 'refused';
 }
 
 /** The revisions of the 2025 era the handshake path serves. */

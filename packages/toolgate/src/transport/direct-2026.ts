@@ -6,7 +6,7 @@ import type { Gateway } from '../gateway/gateway.ts';
 import { acceptsTasksIn } from '../tasks/task-extension.ts';
 import { declaresFormElicitation } from './confirmation-elicitation.ts';
 import { type DirectHandler, listingReply, paramsRefusal } from './direct-methods.ts';
-import { asCompleteResult, MODERN_REVISION } from './modern-results.ts';
+import { asCompleteResult, MODERN_REVISION } from './results-2026.ts';
 import type { SerializedListings } from './serialized-listings.ts';
 
 const ENVELOPE_VERSION = 'io.modelcontextprotocol/protocolVersion';
