@@ -1,7 +1,12 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { z } from 'zod';
 import type { DemoPrincipal } from '../../packages/simulation/src/simulation-hooks.ts';
 import type { Principal } from '../../packages/toolgate/src/auth/principal.ts';
+import { limitsSummary } from '../../packages/toolgate/src/cli/serve-limits.ts';
+import { resolveServeConfig } from '../../packages/toolgate/src/cli/serve-options.ts';
 import { defineTool } from '../../packages/toolgate/src/contract/define-tool.ts';
 import { outcome } from '../../packages/toolgate/src/contract/outcome.ts';
 import { idempotencyKeySchema } from '../../packages/toolgate/src/contract/schema-helpers.ts';
@@ -161,7 +166,7 @@ describe.skipIf(!pgUp)('limits across a fleet of three gateways on one PostgreSQ
 
   test('with fleet limits off, each gateway serves the principal its own rate', async () => {
     perProcess = await startFleet(db, { perPrincipal: RATE, fleet: false });
-    const { served, seconds } = await drive(perProcess, 1_500, 20);
+    const { served, seconds } = await drive(perProcess, 1_500, 10);
     // Three buckets of their own: about three times what one fleet bucket would give.
     expect(served).toBeGreaterThan(2 * (RATE * seconds + RATE));
   }, 20_000);
@@ -255,5 +260,24 @@ describe('when the fleet store fails', () => {
     } finally {
       limiter.close();
     }
+  });
+});
+
+describe('the Limits banner', () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'toolgate-fleet-banner-'));
+  afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+  const bannerOf = (raw: Parameters<typeof resolveServeConfig>[0]) =>
+    limitsSummary(resolveServeConfig({ dataDir, ...raw }), 86_400);
+
+  test('says whether the limits hold for the fleet, and what a gateway does when the database fails', () => {
+    const url = 'postgres://toolgate@127.0.0.1:5432/toolgate';
+    const fleet = bannerOf({ databaseUrl: url });
+    expect(fleet).toContain('held for every gateway on this PostgreSQL database (leases of 5 tokens');
+    expect(fleet).toContain('falls back to its own limits per process, never none');
+    expect(fleet).toContain('toolgate_fleet_limits_local');
+    expect(bannerOf({ databaseUrl: url, fleetLimits: false })).toContain(
+      'per gateway process, fleet limits off: N gateways give a principal N times these',
+    );
+    expect(bannerOf({})).toContain('per gateway process (SQLite serves one process)');
   });
 });

@@ -57,7 +57,7 @@ const creditOf = (bucket: LeasedBucket, rate: number): number => (bucket.warm ? 
 /**
  * Token buckets shared by a fleet of gateways, drawn on in small leases so the hot path stays in
  * memory: each gateway holds a few tokens per bucket, spends them synchronously, and leases the next
- * ones from the shared bucket before it runs out (one lease in flight per bucket). A gateway may spend
+ * ones from the shared bucket as it runs out (one lease in flight per bucket). A gateway may spend
  * up to one lease on credit while a lease is on its way (the burst, before its first one); the next
  * leases repay it first, so the fleet spends no more than the shared bucket gave plus what its
  * gateways still owe, and leaves at most one lease per gateway unspent. When the store fails or is late,
@@ -140,15 +140,13 @@ export class FleetBuckets {
     return bucket;
   }
 
-  /** Leases up to `size` tokens (repaying any credit first) once fewer than half of them are left. */
+  /**
+   * Leases `size` tokens (and what the bucket owes) once it has none left: the credit covers the calls
+   * that come while the lease is on its way, so a lease is asked for once per `size` tokens spent.
+   */
   #leaseAhead(key: string, bucket: LeasedBucket, rate: number, size: number): void {
     const now = this.#now();
-    if (
-      this.#stopped ||
-      bucket.leasingSince !== null ||
-      now < bucket.nextLeaseAt ||
-      bucket.tokens >= size / 2
-    )
+    if (this.#stopped || bucket.leasingSince !== null || now < bucket.nextLeaseAt || bucket.tokens > 0)
       return;
     const want = size - bucket.tokens;
     bucket.leasingSince = now;

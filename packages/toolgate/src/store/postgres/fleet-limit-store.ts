@@ -4,23 +4,46 @@ import type { SqlDatabase } from '../sql-database.ts';
 
 /** The database's clock in epoch milliseconds: one clock for every gateway, whatever their hosts' say. */
 const NOW_MS = '(EXTRACT(EPOCH FROM now())::float8 * 1000)';
-/** The bucket refilled at its rate ($4/s) up to its burst ($2) for the time since it was last refilled. */
-const REFILLED = `LEAST($2::float8, b.tokens + GREATEST(0, ${NOW_MS} - b.refilled_at) * $4::float8 / 1000)`;
-/** What a lease of $3 tokens is granted: all of them, or what the refilled bucket holds. */
-const GRANT = `LEAST($3::float8, GREATEST(0, ${REFILLED}))`;
+/** The bucket refilled at its rate (per second) up to its burst for the time since it was last refilled. */
+const REFILLED = `LEAST(l.burst, b.tokens + GREATEST(0, ${NOW_MS} - b.refilled_at) * l.rate / 1000)`;
+/** What a lease is granted: all it wants, or what the refilled bucket holds. */
+const GRANT = `LEAST(l.want, GREATEST(0, ${REFILLED}))`;
 
 /**
- * One statement per lease: the principal's bucket is refilled, the grant taken from it, and the row
- * locked for that one statement, so concurrent leases of every gateway are granted one after another.
- * A bucket not seen before starts full.
+ * One statement per batch of leases (of distinct buckets): each bucket is refilled, its grant taken
+ * from it, and its row locked for that one statement, so concurrent leases of every gateway are
+ * granted one after another, each from what the one before left.
  */
-const LEASE_SQL = `INSERT INTO fleet_limit_buckets AS b (bucket, tokens, refilled_at, granted)
-VALUES ($1, $2::float8 - LEAST($3::float8, $2::float8), ${NOW_MS}, LEAST($3::float8, $2::float8))
-ON CONFLICT (bucket) DO UPDATE SET
+const LEASE_SQL = `UPDATE fleet_limit_buckets AS b SET
   granted = ${GRANT},
   tokens = ${REFILLED} - ${GRANT},
   refilled_at = GREATEST(b.refilled_at, ${NOW_MS})
-RETURNING granted, tokens`;
+FROM unnest($1::text[], $2::float8[], $3::float8[], $4::float8[]) AS l(bucket, burst, want, rate)
+WHERE b.bucket = l.bucket
+RETURNING b.bucket, b.granted, b.tokens`;
+
+/** Buckets not seen before (or forgotten after a long idle) start full. */
+const CREATE_SQL = `INSERT INTO fleet_limit_buckets (bucket, tokens, refilled_at, granted)
+SELECT l.bucket, l.burst, ${NOW_MS}, 0 FROM unnest($1::text[], $2::float8[]) AS l(bucket, burst)
+ON CONFLICT (bucket) DO NOTHING`;
+
+/** The most leases one statement carries. */
+const MAX_BATCH = 500;
+/**
+ * How long the first lease waits for others to go with it. The bucket's credit (a twentieth of a
+ * second's worth) covers the calls meanwhile, so gathering costs no accuracy, and many principals'
+ * leases share round trips.
+ */
+const GATHER_MS = 10;
+
+interface PendingLease {
+  readonly bucket: string;
+  readonly burst: number;
+  readonly rate: number;
+  readonly want: number;
+  resolve(lease: FleetLease): void;
+  reject(error: unknown): void;
+}
 
 /**
  * Sets this gateway's claim for the principal to $3 slots, only if the live claims of the others and
@@ -49,19 +72,64 @@ const FORGET_AFTER_MS = 60_000;
  */
 export class PostgresFleetLimitStore implements FleetLeases, FleetWriteClaims {
   readonly #db: SqlDatabase;
+  #pending: PendingLease[] = [];
+  #leasing = false;
 
   constructor(db: SqlDatabase) {
     this.#db = db;
   }
 
-  async lease(bucket: string, burst: number, rate: number, want: number): Promise<FleetLease> {
-    const [row] = await this.#db.query<{ granted: number; tokens: number }>(LEASE_SQL, [
-      stored(bucket),
-      burst,
-      want,
-      rate,
-    ]);
-    return { granted: row?.granted ?? 0, left: row?.tokens ?? 0 };
+  /**
+   * Leases go out in batches: the ones asked for within a few milliseconds, or while a batch is
+   * on its way, go together in one statement, so many principals' leases cost few round trips.
+   */
+  lease(bucket: string, burst: number, rate: number, want: number): Promise<FleetLease> {
+    return new Promise((resolve, reject) => {
+      this.#pending.push({ bucket: stored(bucket), burst, rate, want, resolve, reject });
+      if (this.#leasing) return;
+      this.#leasing = true;
+      setTimeout(() => void this.#sendLeases(), GATHER_MS);
+    });
+  }
+
+  async #sendLeases(): Promise<void> {
+    while (this.#pending.length > 0) {
+      // One lease per bucket in a statement (an UPDATE changes a row once); a second waits its turn.
+      const batch = new Map<string, PendingLease>();
+      const later: PendingLease[] = [];
+      for (const lease of this.#pending) {
+        if (batch.size < MAX_BATCH && !batch.has(lease.bucket)) batch.set(lease.bucket, lease);
+        else later.push(lease);
+      }
+      this.#pending = later;
+      try {
+        const granted = await this.#leaseAll([...batch.values()]);
+        for (const [bucket, lease] of batch) lease.resolve(granted.get(bucket) ?? { granted: 0, left: 0 });
+      } catch (error) {
+        for (const lease of batch.values()) lease.reject(error);
+      }
+    }
+    this.#leasing = false;
+  }
+
+  async #leaseAll(leases: readonly PendingLease[]): Promise<Map<string, FleetLease>> {
+    const update = async (of: readonly PendingLease[]) => {
+      const rows = await this.#db.query<{ bucket: string; granted: number; tokens: number }>(LEASE_SQL, [
+        of.map((l) => l.bucket),
+        of.map((l) => l.burst),
+        of.map((l) => l.want),
+        of.map((l) => l.rate),
+      ]);
+      for (const row of rows) granted.set(row.bucket, { granted: row.granted, left: row.tokens });
+    };
+    const granted = new Map<string, FleetLease>();
+    await update(leases);
+    const missing = leases.filter((l) => !granted.has(l.bucket));
+    if (missing.length > 0) {
+      await this.#db.execute(CREATE_SQL, [missing.map((l) => l.bucket), missing.map((l) => l.burst)]);
+      await update(missing);
+    }
+    return granted;
   }
 
   claim(principal: string, gateway: string, held: number, cap: number, ttlMs: number): Promise<boolean> {
