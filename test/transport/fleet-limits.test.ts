@@ -207,6 +207,49 @@ describe.skipIf(!pgUp)('limits across a fleet of three gateways on one PostgreSQ
   }, 20_000);
 });
 
+describe.skipIf(!pgUp)('the reply-byte budget across a fleet of three gateways', () => {
+  let db: ScratchDatabase;
+  let fleet: Fleet | undefined;
+  const BUDGET = 100_000;
+
+  beforeAll(async () => {
+    db = await createScratchDatabase();
+    fleet = await startFleet(db, { replyBytesPerSecondPerPrincipal: BUDGET });
+  });
+  afterAll(async () => {
+    await closeFleet(fleet);
+    await db?.drop();
+  });
+
+  test('answers charged on three gateways spend one budget: within 10% of budget x seconds + burst', async () => {
+    // The answers' bytes as the transport charges them once written: 1000 bytes a request admitted.
+    const principal = { tenant: 'tenant_fleet', subject: 'user_fleet_writer' } as Principal;
+    const limiters = fleet!.gateways.map((gw) => gw.app.gateway.limits!);
+    let admitted = 0;
+    const started = performance.now();
+    await Promise.all(
+      limiters.map(async (limiter) => {
+        for (let at = 0; at < 3_000; at += 5) {
+          if (limiter.takeRequest(principal, 1) === null) {
+            admitted += 1;
+            limiter.chargeReplyBytes(principal, 1_000);
+          }
+          await new Promise((resolve) => setTimeout(resolve, started + at + 5 - performance.now()));
+        }
+      }),
+    );
+    const seconds = (performance.now() - started) / 1000;
+    const expected = (BUDGET * seconds + BUDGET) / 1_000;
+    expect(Math.abs(admitted - expected) / expected).toBeLessThanOrEqual(0.1);
+    const rows = await fleet!.gateways[0]!.app.db.query<{ bucket: string }>(
+      'SELECT bucket FROM fleet_limit_buckets',
+    );
+    expect(rows.map((r) => JSON.parse(r.bucket) as string)).toEqual([
+      'tenant_fleet\nuser_fleet_writer\nbytes',
+    ]);
+  }, 20_000);
+});
+
 describe('when the fleet store fails', () => {
   const alice = { tenant: 't', subject: 'alice', actor: 'customer', scopes: [] } as unknown as Principal;
   const refused = () =>
