@@ -24,7 +24,8 @@ export function sharedLimitsOn(db: SqlDatabase, metrics: GatewayMetrics, logger:
     events: {
       failed(error) {
         metrics.fleetLimitFailures.inc();
-        if (!isStoreUnavailable(error)) logger.error({ err: error }, 'fleet limit store failed');
+        if (!isStoreUnavailable(error))
+          logger.warn({ err: error }, 'fleet limit store failed or answered late');
       },
       local(on) {
         metrics.fleetLimitsLocal.set(on ? 1 : 0);

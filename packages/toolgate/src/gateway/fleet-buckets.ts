@@ -175,7 +175,8 @@ export class FleetBuckets {
       },
       (error: unknown) => {
         bucket.leasingSince = null;
-        this.#goLocal(this.#now(), error);
+        // A lease still on its way when the gateway closed fails with its pool: nothing to fall back from.
+        if (!this.#stopped) this.#goLocal(this.#now(), error);
       },
     );
   }

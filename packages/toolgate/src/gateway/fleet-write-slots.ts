@@ -41,6 +41,7 @@ export class FleetWriteSlots {
   readonly #gateway = randomUUID();
   readonly #writes = new Map<string, PrincipalWrites>();
   readonly #renewal: NodeJS.Timeout;
+  #stopped = false;
 
   constructor(store: FleetWriteClaims, cap: number, events: FleetLimitEvents, ttlMs = DEFAULT_CLAIM_TTL_MS) {
     this.#store = store;
@@ -48,7 +49,7 @@ export class FleetWriteSlots {
     this.#ttlMs = ttlMs;
     this.#events = events;
     this.#renewal = setInterval(() => {
-      this.#store.renew(this.#gateway, this.#ttlMs).catch((error: unknown) => this.#events.failed(error));
+      this.#store.renew(this.#gateway, this.#ttlMs).catch((error: unknown) => this.#failed(error));
     }, ttlMs / 3);
     this.#renewal.unref();
   }
@@ -82,7 +83,13 @@ export class FleetWriteSlots {
 
   /** Stops renewing the claims (the gateway is closing; they expire unless lowered first). */
   stop(): void {
+    this.#stopped = true;
     clearInterval(this.#renewal);
+  }
+
+  /** A failure of the store while the gateway runs (one after it closed is its pool's, not the store's). */
+  #failed(error: unknown): void {
+    if (!this.#stopped) this.#events.failed(error);
   }
 
   /** Grows the claim by one slot unless it covers every key held already; false when the fleet is full. */
@@ -94,7 +101,7 @@ export class FleetWriteSlots {
         if (!(await this.#store.claim(who, this.#gateway, held, this.#cap, this.#ttlMs))) return false;
       } catch (error) {
         // The store did not answer: the gateway's own count (checked already) decides.
-        this.#events.failed(error);
+        this.#failed(error);
         return true;
       }
       writes.claimed = held;
@@ -120,7 +127,7 @@ export class FleetWriteSlots {
           writes.claimed = held;
         } catch (error) {
           // Kept claimed here as in the store: the next lowering, or the claim's expiry, frees it.
-          this.#events.failed(error);
+          this.#failed(error);
         }
       }
       if (writes.keys.size === 0 && writes.claimed === 0 && this.#writes.get(who) === writes)

@@ -11,7 +11,7 @@ type ToolKind = RegisteredTool['definition']['kind'];
 
 /**
  * Per-principal limits; each is per gateway process, or held for the fleet of gateways sharing the
- * database when `fleet` is on and the database is shared (see docs/operations.md "Limits across a fleet").
+ * database when `fleet` is on and the database is shared (README "Limits").
  */
 export interface RateLimitSettings {
   /**
