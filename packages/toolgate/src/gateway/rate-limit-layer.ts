@@ -75,7 +75,9 @@ interface Bucket {
  * a budget of reply bytes per principal, and a cap on the principal's distinct operations executing at
  * once, so one caller can neither flood the gateway, nor make it answer without bound, nor hold every
  * database connection. Deliveries of one key share its slot: repeats of an operation that is already
- * running join it and never count against the cap.
+ * running join it and never count against the cap. Given a fleet's shared store, the buckets and the
+ * cap are the fleet's (fleet-buckets.ts, fleet-write-slots.ts), and this process's own decide only while
+ * the store fails or answers late.
  */
 export class PrincipalRateLimiter {
   readonly #settings: RateLimitSettings;
@@ -111,11 +113,6 @@ export class PrincipalRateLimiter {
       buckets: new FleetBuckets(shared.store, shared.events, now),
       writes: new FleetWriteSlots(shared.store, this.#writeCap, shared.events, shared.claimTtlMs),
     };
-  }
-
-  /** Whether the limits hold for a fleet (they are decided locally only while its store fails). */
-  get fleet(): boolean {
-    return this.#fleet !== undefined;
   }
 
   /** Stops leasing and renewing the fleet's write claims (the gateway is closing). */
