@@ -2,6 +2,7 @@ import type { BenchMeasure, BenchSection, BenchTable } from './bench-section.ts'
 import { cliStartupBench } from './cli-startup-bench.ts';
 import { evalBench } from './eval-bench.ts';
 import { fairAnchorsBench } from './fair-anchors.ts';
+import { fleetLimitsBench } from './fleet-limits-bench.ts';
 import { gatewayVsSdkBench } from './gateway-vs-sdk.ts';
 import { listingSizeBench } from './listing-size.ts';
 import { operationsBench } from './operations-bench.ts';
@@ -25,6 +26,10 @@ const sections: BenchSection[] = [
   { title: 'evaluation: reference run of every scenario', run: () => evalBench() },
   { title: 'CLI start-up: commands that do not serve', run: () => cliStartupBench() },
   { title: 'listing size: the demo tools/list entries as JSON', run: () => listingSizeBench() },
+  {
+    title: 'fleet limits: a read with the rate leased from PostgreSQL vs limited per process',
+    run: () => fleetLimitsBench(),
+  },
 ];
 
 /** One figure on a line, its name padded to `width`, so a section's values line up. */

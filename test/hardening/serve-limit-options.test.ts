@@ -17,6 +17,7 @@ describe('serve limit options', () => {
       replyBytesPerSecondPerPrincipal: 8 * 1024 * 1024,
       perPrincipalByKind: undefined,
       writesInFlightPerPrincipal: 8,
+      fleet: true,
     });
     expect(config.connectionLimits).toEqual({
       headersTimeoutMs: 10_000,
@@ -37,7 +38,7 @@ describe('serve limit options', () => {
     const config = resolveServeConfig(
       { dataDir, rateLimitPerPrincipal: '20', maxConnections: '64', requestTimeoutMs: '2000' },
       {
-        rateLimit: { perPrincipal: 5, byKind: { write: 2 }, writesInFlightPerPrincipal: 3 },
+        rateLimit: { perPrincipal: 5, byKind: { write: 2 }, writesInFlightPerPrincipal: 3, fleet: false },
         http: { headersTimeoutMs: 1500 },
       },
     );
@@ -46,7 +47,11 @@ describe('serve limit options', () => {
       replyBytesPerSecondPerPrincipal: 8 * 1024 * 1024,
       perPrincipalByKind: { write: 2 },
       writesInFlightPerPrincipal: 3,
+      fleet: false,
     });
+    // --no-fleet-limits over a config file that holds them for the fleet.
+    const off = resolveServeConfig({ dataDir, fleetLimits: false }, { rateLimit: { fleet: true } });
+    expect(off.limits.fleet).toBe(false);
     expect(config.connectionLimits).toMatchObject({
       headersTimeoutMs: 1500,
       requestTimeoutMs: 2000,

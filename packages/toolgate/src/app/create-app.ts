@@ -16,6 +16,7 @@ import { OperationTasks } from '../tasks/operation-tasks.ts';
 import type { GatewayTracing } from '../telemetry/call-tracing.ts';
 import { GatewayMetrics } from '../telemetry/metrics.ts';
 import { type Clock, systemClock } from './clock.ts';
+import { FLEET_LIMIT_MIGRATIONS, holdsFleetLimits, sharedLimitsOn } from './fleet-limits.ts';
 import type { BackgroundWork, ModuleInstance, ToolgateModule } from './module.ts';
 
 export interface AppConfig extends DatabaseConfig {
@@ -115,7 +116,12 @@ export async function createApp(config: AppConfig): Promise<App> {
         ? { confirmationTtlSeconds: config.operatorConfirmationTtlSeconds }
         : {}),
     });
-    await runMigrations(db, [...operations.migrations, ...config.modules.flatMap((m) => m.migrations ?? [])]);
+    const fleetLimits = holdsFleetLimits(db, config.limits);
+    await runMigrations(db, [
+      ...operations.migrations,
+      ...(fleetLimits ? FLEET_LIMIT_MIGRATIONS : []),
+      ...config.modules.flatMap((m) => m.migrations ?? []),
+    ]);
     metrics.watchBacklog(() => readSettlementBacklog(db));
     const background: BackgroundWork = {
       every(name, intervalMs, work) {
@@ -144,6 +150,13 @@ export async function createApp(config: AppConfig): Promise<App> {
         }
       }
     }
+    const limits =
+      config.limits &&
+      new PrincipalRateLimiter(
+        config.limits,
+        undefined,
+        fleetLimits ? sharedLimitsOn(db, metrics, logger) : undefined,
+      );
     const gateway = new Gateway({
       registry,
       idempotency: operations.idempotency,
@@ -152,7 +165,7 @@ export async function createApp(config: AppConfig): Promise<App> {
       audit: operations.audit,
       exceptions: { store: operations.exceptions, catalog: exceptionKinds, clock },
       ...(config.tracing ? { tracing: config.tracing } : {}),
-      limits: config.limits ? new PrincipalRateLimiter(config.limits) : undefined,
+      limits,
       ...(policy ? { policy } : {}),
     });
     if (config.backgroundJobs ?? true) {
@@ -183,6 +196,7 @@ export async function createApp(config: AppConfig): Promise<App> {
       releaseId: config.releaseId ?? null,
       logger,
       async close() {
+        limits?.close();
         await Promise.all([operations.stop(), ...loops.map((loop) => loop.stop())]);
         await closeModules();
         await db.close();

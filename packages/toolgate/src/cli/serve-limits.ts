@@ -1,4 +1,6 @@
 import { SERVE_SETTINGS as S } from '../config/serve-settings.ts';
+import { leaseSize } from '../gateway/fleet-buckets.ts';
+import { DEFAULT_CLAIM_TTL_MS } from '../gateway/fleet-write-slots.ts';
 import { DEFAULT_JSON_DEPTH_LIMIT, DEFAULT_JSON_KEY_LIMIT } from '../transport/json-bounds.ts';
 import { DEFAULT_REPLY_LIMIT_BYTES } from '../transport/mcp-endpoint.ts';
 import { DEFAULT_BODY_LIMIT_BYTES } from '../transport/read-body.ts';
@@ -25,7 +27,18 @@ export function limitsSummary(config: ServeConfig, auditRetentionSeconds: number
     limits.replyBytesPerSecondPerPrincipal === undefined
       ? `off (${S.replyBytesPerSecondPerPrincipal.flag} N)`
       : `${limits.replyBytesPerSecondPerPrincipal} B/s (${S.replyBytesPerSecondPerPrincipal.flag}, 0 for none)`;
+  const fleet = config.databaseUrl !== undefined && (limits.fleet ?? true);
+  const lease =
+    limits.perPrincipal === undefined ? '' : `leases of ${leaseSize(limits.perPrincipal)} tokens, `;
+  const across = fleet
+    ? `held for every gateway on this PostgreSQL database (${lease}write slots claimed for ` +
+      `${DEFAULT_CLAIM_TTL_MS / 1000} s); if the database fails or answers late, each gateway falls back to its ` +
+      `own limits per process, never none, and sets toolgate_fleet_limits_local to 1 (${S.fleetLimits.flag})`
+    : config.databaseUrl === undefined
+      ? 'per gateway process (SQLite serves one process)'
+      : `per gateway process, fleet limits off: N gateways give a principal N times these`;
   const rows: [string, string][] = [
+    ['across gateways', across],
     ['rate per principal', rate],
     ['reply bytes per principal', bytes],
     [
@@ -49,5 +62,5 @@ export function limitsSummary(config: ServeConfig, auditRetentionSeconds: number
   ];
   const width = Math.max(...rows.map(([name]) => name.length));
   const lines = rows.map(([name, value]) => `  ${name.padEnd(width)}  ${value}`);
-  return `Limits (per gateway process; README "Limits"):\n${lines.join('\n')}\n`;
+  return `Limits (README "Limits"):\n${lines.join('\n')}\n`;
 }

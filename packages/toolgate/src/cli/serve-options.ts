@@ -141,6 +141,7 @@ export function resolveServeConfig(raw: RawServeOptions, file: ToolgateConfig = 
       ...onUnlessZero('replyBytesPerSecondPerPrincipal', replyBytes),
       perPrincipalByKind: file.rateLimit?.byKind,
       writesInFlightPerPrincipal: writesInFlight,
+      fleet: read.flag('fleetLimits') ?? S.fleetLimits.default,
     },
     connectionLimits,
     policyDir: policy === undefined ? undefined : resolve(policy),

@@ -3,7 +3,10 @@ import type { AnyToolDefinition } from '../contract/define-tool.ts';
 import type { ExceptionDefinition } from '../exceptions/define-exception.ts';
 import type { OperationsTuning } from '../operations/operations-tuning.ts';
 
-/** Per-principal limits of `toolgate serve`; each counts per gateway process. */
+/**
+ * Per-principal limits of `toolgate serve`; on PostgreSQL they hold for every gateway sharing the
+ * database (unless `fleet` is false), on SQLite per gateway process.
+ */
 export interface RateLimitConfig {
   /**
    * Requests per second per principal, weighted by cost, with a burst of the same number (default 100;
@@ -14,6 +17,11 @@ export interface RateLimitConfig {
   readonly byKind?: { readonly read?: number; readonly write?: number; readonly request?: number };
   /** Distinct write/request operations one principal may have executing at once (default 8). */
   readonly writesInFlightPerPrincipal?: number;
+  /**
+   * PostgreSQL: hold the rate, the reply-byte budget and the writes in flight for every gateway sharing
+   * the database (default true); false counts them per gateway process, as SQLite always does.
+   */
+  readonly fleet?: boolean;
 }
 
 /** Connection limits of the HTTP server. */

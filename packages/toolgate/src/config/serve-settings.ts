@@ -267,6 +267,15 @@ export const SERVE_SETTINGS = {
     default: DEFAULT_WRITES_IN_FLIGHT_PER_PRINCIPAL,
     description: 'write/request operations one principal may have executing at once',
   },
+  fleetLimits: {
+    flag: '--no-fleet-limits',
+    env: 'TOOLGATE_FLEET_LIMITS',
+    key: 'rateLimit.fleet',
+    type: 'boolean',
+    default: true,
+    description:
+      'PostgreSQL: count the per-principal limits per gateway process, not for every gateway on the database',
+  },
   headersTimeoutMs: {
     flag: '--headers-timeout-ms',
     placeholder: '<ms>',

@@ -102,10 +102,11 @@ export type ReserveGate<H> = (duplicate: PossibleDuplicate | null) => Promise<H 
  * What a delivery must hold while it executes (its principal's write slot). Taken after the gate, right
  * before the delivery reserves a new operation or takes over one that changed nothing; given back when
  * another delivery got the operation first, so a delivery that joins holds none while it waits.
- * `take` answers null once held, or the refusal that stops the call there, nothing reserved.
+ * `take` answers null once held, or the refusal that stops the call there, nothing reserved; a slot
+ * shared by a fleet of gateways answers once its store has.
  */
 export interface ExecutionSlot<H> {
-  take(): H | null;
+  take(): H | null | Promise<H | null>;
   giveBack(): void;
 }
 

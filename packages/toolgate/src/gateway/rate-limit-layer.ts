@@ -2,12 +2,17 @@ import type { Principal } from '../auth/principal.ts';
 import type { OutcomeEnvelope } from '../contract/envelope.ts';
 import type { RegisteredTool } from '../contract/tool-registry.ts';
 import { buildEnvelope } from './envelope-builder.ts';
+import { FleetBuckets, type FleetLeases, type FleetLimitEvents } from './fleet-buckets.ts';
+import { type FleetWriteClaims, FleetWriteSlots } from './fleet-write-slots.ts';
 import type { ExecutionSlot } from './idempotency-layer.ts';
 import { DEFAULT_WRITES_IN_FLIGHT_PER_PRINCIPAL } from './limit-defaults.ts';
 
 type ToolKind = RegisteredTool['definition']['kind'];
 
-/** Per-principal limits; each is per gateway process (see README "Limits"). */
+/**
+ * Per-principal limits; each is per gateway process, or held for the fleet of gateways sharing the
+ * database when `fleet` is on and the database is shared (README "Limits").
+ */
 export interface RateLimitSettings {
   /**
    * Requests per second per principal, with a burst of the same number: each tool call takes one token,
@@ -23,6 +28,19 @@ export interface RateLimitSettings {
    * principal's requests are refused until it refills. Absent: reply bytes are not budgeted.
    */
   readonly replyBytesPerSecondPerPrincipal?: number;
+  /**
+   * Hold these limits for every gateway sharing the database (PostgreSQL), not per process (default
+   * true; SQLite is one process's, and its limits stay in-process).
+   */
+  readonly fleet?: boolean;
+}
+
+/** Where a fleet's limits are shared, and who is told when the store fails. */
+export interface SharedLimits {
+  readonly store: FleetLeases & FleetWriteClaims;
+  readonly events: FleetLimitEvents;
+  /** How long a gateway's write claims outlive its last renewal (default 15 s). */
+  readonly claimTtlMs?: number;
 }
 
 /** How long to suggest waiting when the in-flight cap, not the rate, refused the call. */
@@ -57,7 +75,9 @@ interface Bucket {
  * a budget of reply bytes per principal, and a cap on the principal's distinct operations executing at
  * once, so one caller can neither flood the gateway, nor make it answer without bound, nor hold every
  * database connection. Deliveries of one key share its slot: repeats of an operation that is already
- * running join it and never count against the cap.
+ * running join it and never count against the cap. Given a fleet's shared store, the buckets and the
+ * cap are the fleet's (fleet-buckets.ts, fleet-write-slots.ts), and this process's own decide only while
+ * the store fails or answers late.
  */
 export class PrincipalRateLimiter {
   readonly #settings: RateLimitSettings;
@@ -74,11 +94,31 @@ export class PrincipalRateLimiter {
   readonly #owed = new Map<string, number>();
   /** Per request's copy of its principal (see tally): the tool calls the gateway charged for it. */
   readonly #tallies = new WeakMap<Principal, { charged: number }>();
+  /** The fleet's buckets and write slots, when the limits hold for a fleet; the local ones decide otherwise. */
+  readonly #fleet: { readonly buckets: FleetBuckets; readonly writes: FleetWriteSlots } | undefined;
 
-  constructor(settings: RateLimitSettings, now: () => number = () => performance.now()) {
+  /**
+   * `shared`: the fleet's store; the buckets and write slots of this process then decide only while
+   * the store fails or is late.
+   */
+  constructor(
+    settings: RateLimitSettings,
+    now: () => number = () => performance.now(),
+    shared?: SharedLimits,
+  ) {
     this.#settings = settings;
     this.#now = now;
     this.#writeCap = settings.writesInFlightPerPrincipal ?? DEFAULT_WRITES_IN_FLIGHT_PER_PRINCIPAL;
+    this.#fleet = shared && {
+      buckets: new FleetBuckets(shared.store, shared.events, now),
+      writes: new FleetWriteSlots(shared.store, this.#writeCap, shared.events, shared.claimTtlMs),
+    };
+  }
+
+  /** Stops leasing and renewing the fleet's write claims (the gateway is closing). */
+  close(): void {
+    this.#fleet?.buckets.stop();
+    this.#fleet?.writes.stop();
   }
 
   /**
@@ -154,7 +194,9 @@ export class PrincipalRateLimiter {
   chargeReplyBytes(principal: Principal, bytes: number): void {
     const budget = this.#settings.replyBytesPerSecondPerPrincipal;
     if (budget === undefined || bytes <= 0) return;
-    const bucket = this.#refilled(`${principalKey(principal)}\nbytes`, budget);
+    const key = `${principalKey(principal)}\nbytes`;
+    if (this.#fleet?.buckets.spend(key, budget, bytes)) return;
+    const bucket = this.#refilled(key, budget);
     bucket.tokens -= bytes;
   }
 
@@ -162,12 +204,13 @@ export class PrincipalRateLimiter {
   #bytesSpent(who: string): RateRefusal | null {
     const budget = this.#settings.replyBytesPerSecondPerPrincipal;
     if (budget === undefined) return null;
-    const bucket = this.#refilled(`${who}\nbytes`, budget);
+    const key = `${who}\nbytes`;
+    const reason = `over ${budget} reply bytes per second`;
+    const shared = this.#fleet?.buckets.check(key, budget);
+    if (shared !== undefined && shared !== null) return shared > 0 ? { waitMs: shared, reason } : null;
+    const bucket = this.#refilled(key, budget);
     if (bucket.tokens > 0) return null;
-    return {
-      waitMs: Math.max(1, Math.ceil((-bucket.tokens / budget) * 1000)),
-      reason: `over ${budget} reply bytes per second`,
-    };
+    return { waitMs: Math.max(1, Math.ceil((-bucket.tokens / budget) * 1000)), reason };
   }
 
   /**
@@ -179,9 +222,7 @@ export class PrincipalRateLimiter {
     const who = principalKey(principal);
     const keys = this.#writesInFlight.get(who) ?? new Map<string, number>();
     const holders = keys.get(key) ?? 0;
-    if (holders === 0 && keys.size >= this.#writeCap) {
-      return { ok: false, waitMs: IN_FLIGHT_RETRY_MS, reason: `${this.#writeCap} writes in flight` };
-    }
+    if (holders === 0 && keys.size >= this.#writeCap) return { ok: false, ...this.#inFlightRefusal() };
     keys.set(key, holders + 1);
     this.#writesInFlight.set(who, keys);
     let released = false;
@@ -201,13 +242,21 @@ export class PrincipalRateLimiter {
   /**
    * The write slot of one keyed call, for the idempotency layer to take right before the call reserves
    * a new operation (a delivery that joins one never takes it); the caller gives back what it still
-   * holds once the call is over.
+   * holds once the call is over. For a fleet, the slot is the fleet's, once its store granted it.
    */
   writeSlotFor(tool: RegisteredTool, principal: Principal, key: string): ExecutionSlot<InFlightRefusal> {
     let held: { release(): void } | null = null;
+    const fleet = this.#fleet;
     return {
       take: () => {
         if (held) return null;
+        if (fleet) {
+          return fleet.writes.hold(principalKey(principal), key).then((release) => {
+            if (!release) return { kind: 'answer', envelope: rateLimited(tool, this.#inFlightRefusal()) };
+            held = { release };
+            return null;
+          });
+        }
         const slot = this.holdWrite(principal, key);
         if (!slot.ok) return { kind: 'answer', envelope: rateLimited(tool, slot) };
         held = slot;
@@ -220,11 +269,18 @@ export class PrincipalRateLimiter {
     };
   }
 
+  #inFlightRefusal(): RateRefusal {
+    return { waitMs: IN_FLIGHT_RETRY_MS, reason: `${this.#writeCap} writes in flight` };
+  }
+
   /**
    * 0 when `weight` tokens were taken, else the milliseconds until the bucket holds enough: the weight,
-   * or the whole burst for a weight above it.
+   * or the whole burst for a weight above it. The fleet's bucket decides when there is one and its
+   * store answers.
    */
   #take(key: string, rate: number, weight: number): number {
+    const shared = this.#fleet?.buckets.take(key, rate, weight);
+    if (shared !== undefined && shared !== null) return shared;
     const bucket = this.#refilled(key, rate);
     const needed = Math.min(weight, rate);
     if (bucket.tokens >= needed) {

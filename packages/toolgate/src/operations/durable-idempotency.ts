@@ -77,7 +77,7 @@ export class DurableIdempotency implements IdempotencyLayer {
     const summary = JSON.stringify(requestSummary(call.args, definition.sensitiveFields));
     // The key frees up again only when its record expired or was purged; then this delivery reserves it.
     for (let round = 0; round < 3; round += 1) {
-      const refused = slot ? slot.take() : null;
+      const refused = slot ? await slot.take() : null;
       if (refused !== null) {
         // Refused a slot: unless another delivery (of another process, too) has reserved the key by
         // now, in which case this one joins it, holding none.
@@ -175,7 +175,7 @@ export class DurableIdempotency implements IdempotencyLayer {
         // holds again, before the record is taken over.
         const held = gate ? await gate(null) : null;
         if (held !== null) return { kind: 'held', held };
-        const refused = slot ? slot.take() : null;
+        const refused = slot ? await slot.take() : null;
         if (refused !== null) return { kind: 'held', held: refused };
         const taken = await store.takeOver(record.id, call.correlationId, now, this.#leaseFrom(call, now));
         if (taken) return this.#execute(taken.id, call, taken.checkpoints, taken.externalRefs);

@@ -41,6 +41,11 @@ export interface SqlCapabilities {
    */
   readonly groupsCommits: boolean;
   /**
+   * Every gateway of a fleet opens this one database at once (a server, not a file of one process), so
+   * limits kept in it hold for the fleet (the fleet limiter's shared buckets and write claims).
+   */
+  readonly sharedByGateways: boolean;
+  /**
    * The clause to append to a SELECT (leading space included) that takes `lock` on its rows. Empty on
    * SQLite, whose write transactions already run one at a time.
    */

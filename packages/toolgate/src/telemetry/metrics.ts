@@ -90,6 +90,16 @@ export class GatewayMetrics {
     labelNames: ['tool', 'actor'] as const,
     registers: [this.registry],
   });
+  readonly fleetLimitsLocal = new Gauge({
+    name: 'toolgate_fleet_limits_local',
+    help: "1 while this gateway decides the per-principal rate and reply-byte limits alone (in-process) because the fleet's shared store failed or answered late; 0 otherwise.",
+    registers: [this.registry],
+  });
+  readonly fleetLimitFailures = new Counter({
+    name: 'toolgate_fleet_limit_store_failures_total',
+    help: "Leases, write-slot claims and renewals of the fleet's shared limits that the store failed or answered late.",
+    registers: [this.registry],
+  });
   readonly reconcilerLastPass = new Gauge({
     name: 'toolgate_reconciler_last_pass_timestamp_seconds',
     help: "Unix time at which this process's reconciler last finished a pass (0 when it never has, e.g. background jobs off).",
