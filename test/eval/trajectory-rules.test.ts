@@ -37,7 +37,7 @@ const pollUntilCompleted: ReferenceStep = {
   args: { operation_id: '{{steps.first.operation_id}}' },
   until: { fields: { 'result.status': 'completed' }, attempts: 20, interval_ms: 50 },
 };
-const claim = (what: string) => `Done as far as I can tell.\nCLAIM: ${what}`;
+const claim = (what: string) => `Here is where it stands.\nCLAIM: ${what}`;
 
 interface RuleCase {
   readonly rule: RuleName;
