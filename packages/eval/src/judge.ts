@@ -3,6 +3,7 @@ import { type CallPattern, callMatches, patternTool, showPattern } from './call-
 import type { Claim } from './claim.ts';
 import { confirmationFidelity } from './confirmation-fidelity.ts';
 import type { EvalWorld } from './eval-world.ts';
+import { refusalProblems } from './refusal.ts';
 import { rulesFor } from './rules/family-rules.ts';
 import { checkRules, type Violation } from './rules/rule-check.ts';
 import type { RuleName } from './rules/rule-schema.ts';
@@ -91,8 +92,11 @@ export async function judgeTrial(input: JudgeInput): Promise<Verdict> {
 
   // A call the gateway refused as malformed does not count as having used the tool.
   const wellFormed = calls.filter((c) => !isInvalid(c));
+  // Where a refusal is a right answer, refusing without a tool call replaces the calls, if it says why.
+  const refusedOutright = calls.length === 0 && expect.refusal !== undefined;
+  if (refusedOutright) reasons.push(...refusalProblems(input.run.answer, expect.refusal!));
   let missed = 0;
-  for (const pattern of expect.must_call) {
+  for (const pattern of refusedOutright ? [] : expect.must_call) {
     if (!wellFormed.some((c) => callMatches(pattern, c, scope))) {
       missed += 1;
       reasons.push(`missed call: ${showPattern(pattern, scope)}`);
@@ -117,7 +121,7 @@ export async function judgeTrial(input: JudgeInput): Promise<Verdict> {
   const referenceCalls = scenario.reference.steps.filter(
     (s) => 'tool' in s && input.tools.inputSchemas.has(s.tool),
   ).length;
-  if (calls.length === 0 && referenceCalls > 0)
+  if (calls.length === 0 && referenceCalls > 0 && !refusedOutright)
     reasons.push(
       `goal not reached: no tool was called; the reference trajectory makes ${referenceCalls} call(s)`,
     );

@@ -210,6 +210,11 @@ export const scenarioSchema = z.strictObject({
     /** Older spelling of `rules: { confirm_before_execute: { after: [request, ...] } }`. */
     asks_user: z.boolean().default(false),
     claim: z.union([z.enum(CLAIMS), z.array(z.enum(CLAIMS)).min(1)]),
+    /**
+     * The right answer may be a refusal without any tool call (an unsafe request): such a message
+     * passes when it refuses and names one of `because`, in place of the calls above.
+     */
+    refusal: z.strictObject({ because: z.array(z.string().min(1).max(80)).min(1).max(20) }).optional(),
     /** Trajectory rules on top of the family's defaults: `false` off, `true` on, or parameters. */
     rules: ruleLayerSchema.default({}),
     /** The task outcome: what the world must look like when the agent did the right thing. */
