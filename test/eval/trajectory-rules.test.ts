@@ -40,6 +40,12 @@ const pollUntilCompleted: ReferenceStep = {
 const claim = (what: string) => `Here is where it stands.\nCLAIM: ${what}`;
 /** Alice's order version at reset, read from the fixtures before the scripts are made. */
 let aliceVersion = 0;
+/** The payments-api production window after its next one (a day later), from the fixtures. */
+let windowAfterNext = '';
+const withArgs = (
+  steps: readonly ReferenceStep[],
+  change: (args: Record<string, unknown>) => Record<string, unknown>,
+) => steps.map((s) => ('tool' in s ? { ...s, args: change(s.args) } : s)) as ReferenceStep[];
 const aliceAddress = {
   recipient_name: 'Alice Moreau',
   address_line_1: '350 Oak Street',
@@ -343,6 +349,44 @@ const CASES: readonly RuleCase[] = [
       finalAnswer: claim('completed'),
     }),
   },
+  {
+    rule: 'arguments_match_user',
+    scenario: 'changes-result-pending-approval',
+    misstep: 'schedules the change in the window after the one the user named ("its next window")',
+    script: (base) => ({
+      steps: withArgs(base.reference.steps, (args) =>
+        args.start_time === undefined
+          ? args
+          : {
+              ...args,
+              get start_time() {
+                return windowAfterNext;
+              },
+            },
+      ),
+      finalAnswer: claim('requested'),
+    }),
+  },
+  {
+    rule: 'arguments_match_user',
+    scenario: 'changes-result-pending-approval',
+    misstep: 'skips the dry run the user asked for ("Validate first") and creates the change directly',
+    script: (base) => ({
+      steps: base.reference.steps.filter((s) => !('tool' in s) || s.args.dry_run !== true),
+      finalAnswer: claim('requested'),
+    }),
+  },
+  {
+    rule: 'arguments_match_user',
+    scenario: 'workitems-draft-then-commit',
+    misstep: 'drafts and commits a story whose title differs from the one the user gave',
+    script: (base) => ({
+      steps: withArgs(base.reference.steps, (args) =>
+        args.title === undefined ? args : { ...args, title: 'Save carts' },
+      ),
+      finalAnswer: claim('completed'),
+    }),
+  },
 ];
 
 let ref: Awaited<ReturnType<typeof startReferenceWorld>>;
@@ -361,6 +405,12 @@ beforeAll(async () => {
       (o) => o.label === 'alice-editable',
     )!.version,
   );
+  const next = (
+    fixtures as unknown as {
+      changes: { services: { service_id: string; next_production_window: { starts_at: string } }[] };
+    }
+  ).changes.services.find((x) => x.service_id === 'payments-api')!.next_production_window.starts_at;
+  windowAfterNext = new Date(Date.parse(next) + 24 * 3_600_000).toISOString();
   const scope = { values: { fixtures }, key: (n: string) => n, now: () => ref.world.now() };
   const byId = (id: string) => ref.scenarios.find((s) => s.id === id)!;
   const scripts = new Map<string, FakeScript>();
@@ -414,6 +464,21 @@ describe('trajectory rules against a scripted OpenAI-compatible model', () => {
       expect(trial.metrics.followedProtocol).toBe(false);
     },
   );
+
+  it('names the window, the skipped dry run and the drafted title the user did not ask for', () => {
+    const byMisstep = (words: string) => misbehaving.get(CASES.find((c) => c.misstep.includes(words))!)!;
+    expect(byMisstep('window after the one').violations.map((v) => v.message)).toEqual([
+      expect.stringMatching(
+        /^call 2 change_create does not carry what the user said: "in its next window" \(when the change starts\) at start_time, got "2026-\d\d-\d\dT06:00:00.000Z"$/,
+      ),
+    ]);
+    expect(byMisstep('skips the dry run').violations.map((v) => v.message)).toEqual([
+      'call 1 change_create executes before what the user asked first: "Validate first" (a dry run before the change); no call change_create {"dry_run":true} came before it',
+    ]);
+    expect(byMisstep('title differs').violations.map((v) => v.message)).toEqual([
+      'call 2 workitems_commit does not carry what the user said: "Let customers save their cart for later" (the story\'s title) at title, got nothing',
+    ]);
+  });
 
   it('names the guessed write after a state change, and the redundant reads', () => {
     const byMisstep = (words: string) => misbehaving.get(CASES.find((c) => c.misstep.includes(words))!)!;
@@ -474,6 +539,7 @@ describe('trajectory rules against a scripted OpenAI-compatible model', () => {
       'changes-missing-start-time',
       'orders-missing-new-address',
       'orders-missing-order-id',
+      'workitems-draft-then-commit',
     ]);
   });
 });

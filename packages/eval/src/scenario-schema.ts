@@ -150,8 +150,15 @@ export const userFactSchema = z.strictObject({
   says: z.string().min(1).max(200),
   meaning: z.string().min(1).max(200),
   arg: z.string().min(1).max(200).optional(),
+  /** A matcher; templates resolve relative things from the world (a service's next window). */
   value: jsonValue.optional(),
   tools: z.array(name).min(1).optional(),
+  /**
+   * A step the user asked for before the change ("validate first", "show me before creating"): a
+   * call matching it must come before the first consequential call the fact applies to. A fact with
+   * only `first` states no value.
+   */
+  first: callPatternSchema.optional(),
 });
 export type UserFact = z.infer<typeof userFactSchema>;
 
