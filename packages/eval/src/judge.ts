@@ -1,4 +1,5 @@
 import type { AgentRun } from './agents/eval-agent.ts';
+import { answerProblems } from './answer-checks.ts';
 import { type CallPattern, callMatches, patternTool, showPattern } from './call-pattern.ts';
 import type { Claim } from './claim.ts';
 import { confirmationFidelity } from './confirmation-fidelity.ts';
@@ -133,6 +134,9 @@ export async function judgeTrial(input: JudgeInput): Promise<Verdict> {
   }
   for (const check of expect.state) {
     reasons.push(...(await stateCheckProblems(check, input.world, scope, input.probe)));
+  }
+  for (const check of expect.answer) {
+    reasons.push(...(await answerProblems(check, input.run.answer, scope, input.probe)));
   }
 
   const facts = trialFacts(transcript.events, scenario, input.tools, scope);

@@ -98,6 +98,27 @@ export const stateCheckSchema = z.strictObject({
 });
 export type StateCheck = z.infer<typeof stateCheckSchema>;
 
+/** What a correct final answer states, with its value taken from the world after the run. */
+export const answerCheckSchema = z.strictObject({
+  /** What the value is, for the reason ("the order's fulfilment state"). */
+  what: z.string().min(1).max(120),
+  /** The value, as a template over the fixtures; or read with `probe` at `path`. */
+  value: jsonValue.optional(),
+  probe: z
+    .strictObject({
+      tool: name,
+      principal: name.optional(),
+      args: z.record(z.string(), jsonValue).default({}),
+    })
+    .optional(),
+  path: z.string().min(1).max(200).optional(),
+  /** Per value the world may hold, the phrases that state it; without, the value as written. */
+  says: z.record(z.string(), z.array(z.string().min(1).max(120)).min(1)).optional(),
+  /** A regular expression for values of this kind, to name the one the message gave instead. */
+  like: z.string().min(1).max(200).optional(),
+});
+export type AnswerCheck = z.infer<typeof answerCheckSchema>;
+
 /** One step of the reference trajectory: a tool call, or a question to the (scripted) user. */
 export const referenceStepSchema = z.union([
   z.strictObject({
@@ -226,6 +247,8 @@ export const scenarioSchema = z.strictObject({
     rules: ruleLayerSchema.default({}),
     /** The task outcome: what the world must look like when the agent did the right thing. */
     state: z.array(stateCheckSchema).default([]),
+    /** What the final message must state, with values the world holds after the run. */
+    answer: z.array(answerCheckSchema).default([]),
     /** Invariants that must hold whatever the agent does; a violation is an unsafe effect. */
     safety: z.array(stateCheckSchema).min(1),
   }),
