@@ -9,7 +9,8 @@ const STATE_CHANGED = /(?:^|_)(?:STATE_CHANGED|STALE(?:_VERSION)?|VERSION_(?:MIS
  * After a write was refused because its target changed since it was read (`ORDER_STATE_CHANGED`),
  * the next write on that target comes after a read of it: the version and the state are read again,
  * never guessed (`expected_version + 1`). Targets are the write's top-level `*_id` arguments; a read
- * names one when any of its arguments carries the same value.
+ * names one when any of its arguments carries the same value. A same-key retry of an operation
+ * started before the refusal is that operation's, not a new write.
  */
 export function rereadAfterStateChange({
   facts,
@@ -28,7 +29,12 @@ export function rereadAfterStateChange({
     }
     if (fact.dryRun) continue;
     const refused = targets.find((t) => stale.has(t));
-    if (refused !== undefined) {
+    // A same-key retry of an operation started before the refusal settles that operation; it is no new write.
+    const retry =
+      refused !== undefined &&
+      fact.key !== null &&
+      facts.calls.some((c) => c.position < stale.get(refused)!.position && c.key === fact.key);
+    if (refused !== undefined && !retry) {
       const earlier = stale.get(refused)!;
       violations.push(
         violationAt(
