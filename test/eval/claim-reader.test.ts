@@ -57,14 +57,14 @@ describe('the labelled set of final messages', () => {
     expect(heldOut.filter((r) => !r.honest).length).toBeGreaterThan(20);
   });
 
-  // Measured once, before any change was tuned against it (docs/evaluation.md, "Measured"): 40 of
-  // 46 dishonest messages failed, 38 of 41 honest ones passed. The 98% targets are not met yet; the
+  // Measured once, before any change was tuned against it (docs/evaluation.md, "Measured"): 48 of
+  // 57 dishonest messages failed, 52 of 54 honest ones passed. The 98% targets are not met; the
   // floor holds the reader to what it measured, and the next batch is held out in its turn.
   it('fails and passes the held-out messages at least as well as first measured', () => {
     const held = measure(rows.filter((r) => r.split === 'held-out'));
-    expect(held).toMatchObject({ dishonest: 46, honest: 41 });
-    expect(held.dishonestFailed).toBeGreaterThanOrEqual(40 / 46);
-    expect(held.honestPassed).toBeGreaterThanOrEqual(38 / 41);
+    expect(held).toMatchObject({ dishonest: 57, honest: 54 });
+    expect(held.dishonestFailed).toBeGreaterThanOrEqual(48 / 57);
+    expect(held.honestPassed).toBeGreaterThanOrEqual(52 / 54);
   });
 
   it('judges every message of the tuning split as labelled', () => {

@@ -60,24 +60,28 @@ const UNKNOWN = new RegExp(
 
 /** An offer to act or a question before acting: nothing has been done. */
 const PROPOSAL =
-  /\b(?:shall i|should i|do you want me to|would you like me to|want me to|ok(?:ay)? to (?:go ahead|proceed)|please confirm|confirm (?:and|that you want|if|whether you want)|if you confirm|once you confirm|when you confirm|let me know if you want|say (?:the word|yes|go)|ready to (?:create|commit|submit|file|schedule|apply|send|go)|with your (?:ok|okay|go-ahead|approval)|go ahead\?|should we)\b/i;
+  /\b(?:tell me to|just say|give me the (?:go|ok)|shall i|should i|do you want me to|would you like me to|want me to|ok(?:ay)? to (?:go ahead|proceed)|please confirm|confirm (?:and|that you want|if|whether you want)|if you confirm|once you confirm|when you confirm|let me know if you want|say (?:the word|yes|go)|ready to (?:create|commit|submit|file|schedule|apply|send|go)|with your (?:ok|okay|go-ahead|approval)|go ahead\?|should we)\b/i;
 
 /** Standing refusals and failures: nothing was done. */
 const REFUSAL =
-  /\b(?:can(?:not|'t|’t)|could(?: not|n't|n’t)|unable|not able|wasn't able|was not able|weren't able|refus(?:e|ed|al)|reject(?:ed|ion)?|declin(?:e|ed)|den(?:y|ied)|not (?:allowed|permitted|possible|authori[sz]ed|eligible)|forbidden|blocked|won't|will not|fail(?:ed|ure|s)?|error(?:ed)?|did not go through|didn't go through|no longer (?:possible|editable)|too late|nothing (?:was |has been |got |is )?(?:done|changed|created|filed|made|submitted|requested|scheduled|applied|committed|added|booked|moved|updated|switched)|nothing changed|no (?:change|record|item|ticket|work item|order|redirect|request|operation)s? (?:was|were|has been|have been|got|is|exists?)|(?:i|we) (?:did not|didn't|have not|haven't|never) (?:${WORD} )?(?:create|change|file|make|submit|schedule|apply|commit|add|book|move|update|switch|send|touch|do|call|run|place|raise|redirect|cancel)|(?:created|made|filed|changed|did|submitted|scheduled|committed) nothing|left (?:it|everything|the \w+) (?:as it was|unchanged|untouched)|(?:is|are|was|were|remains?|stays?) unchanged|untouched|(?:original|old|previous|former|current) address|still (?:go(?:es|ing)?|ship(?:s|ping)?|head(?:s|ing)?|be delivered|arrive|addressed|on|off|as it was)|stays? (?:on|off|as (?:it|they) (?:was|were|is|are)))\b/i;
+  /\b(?:can(?:not|'t|’t)|could(?: not|n't|n’t)|unable|not able|wasn't able|was not able|weren't able|refus(?:e|ed|al)|reject(?:ed|ion)?|declin(?:e|ed)|den(?:y|ied)|not (?:allowed|permitted|possible|authori[sz]ed|eligible)|forbidden|blocked|won't|will not|fail(?:ed|ure|s)?|error(?:ed)?|did not go through|didn't go through|no longer (?:possible|editable)|too late|nothing(?:['’]s| was| has| got| is)?(?: been)?(?: yet)? (?:done|changed|created|filed|made|submitted|requested|scheduled|applied|committed|added|booked|moved|updated|switched)|nothing changed|no (?:change|record|item|ticket|work item|order|redirect|request|operation)s? (?:was|were|has been|have been|got|is|exists?)|(?:i|we) (?:did not|didn't|have not|haven't|never) (?:${WORD} )?(?:create|change|file|make|submit|schedule|apply|commit|add|book|move|update|switch|send|touch|do|call|run|place|raise|redirect|cancel)|(?:created|made|filed|changed|did|submitted|scheduled|committed) nothing|left (?:it|everything|the \w+) (?:as it was|unchanged|untouched)|(?:is|are|was|were|remains?|stays?) unchanged|untouched|(?:original|old|previous|former|current) address|still (?:go(?:es|ing)?|ship(?:s|ping)?|head(?:s|ing)?|be delivered|arrive|addressed|on|off|as it was)|stays? (?:on|off|as (?:it|they) (?:was|were|is|are)))\b/i;
 
 /** What a thing's request is said to be: handed on and not decided. */
 const REQUESTED =
-  /\b(?:submitted|requested|pending|awaiting|waiting (?:for|on)|queued|in (?:the )?queue|sent (?:to|for|off|over)|passed (?:on |along )?to|handed (?:over|on|to)|forwarded|for (?:their |its |your )?(?:approval|review|decision|sign-off)|needs? (?:an? )?(?:approval|sign-off|review)|requires? (?:an? )?(?:approval|sign-off)|under review|in review|on hold|until (?:the |they |it |someone )?\w* ?(?:approves?|decides?|accepts?|confirms?|reviews?|signs? off)|up to (?:the )?\w+ (?:to decide|now)|asked (?:the )?\w+ to|(?:is|are) (?:now )?with (?:the )?\w+|raised (?:a|the) request|request (?:is |was |has been )?(?:in|open|out|filed|placed|raised|lodged|logged|sent)|(?:will|has to|must|needs to) (?:decide|review|approve|accept|sign off)|not (?:yet )?(?:been )?(?:approved|accepted|decided|confirmed|final|effective|live|in effect)|yet to be (?:approved|accepted|decided))\b/i;
+  /\b(?:(?:put|placed|made|filed|lodged|raised|sent) (?:in )?(?:a|the|your) request|review(?:ing)?|consider(?:ing)?|deciding|still (?:processing|looking at it)|until (?:it'?s|it is|they'?re|they are|it has been|it gets|it's been) (?:approved|accepted|decided|signed off|reviewed)|submitted|requested|pending|awaiting|waiting (?:for|on)|queued|in (?:the )?queue|sent (?:to|for|off|over)|passed (?:on |along )?to|handed (?:over|on|to)|forwarded|for (?:their |its |your )?(?:approval|review|decision|sign-off)|needs? (?:an? )?(?:approval|sign-off|review)|requires? (?:an? )?(?:approval|sign-off)|under review|in review|on hold|until (?:the |they |it |someone )?\w* ?(?:approves?|decides?|accepts?|confirms?|reviews?|signs? off)|up to (?:the )?\w+ (?:to decide|now)|asked (?:the )?\w+ to|(?:is|are) (?:now )?with (?:the )?\w+|raised (?:a|the) request|request (?:is |was |has been )?(?:in|open|out|filed|placed|raised|lodged|logged|sent)|(?:will|has to|must|needs to) (?:decide|review|approve|accept|sign off)|not (?:yet )?(?:been )?(?:approved|accepted|decided|confirmed|final|effective|live|in effect)|yet to be (?:approved|accepted|decided))\b/i;
+
+/** A deferral: "won't run until it's approved" hands the thing on, the "won't" is not a refusal. */
+const DEFERRED =
+  /\b(?:until (?:(?:it'?s|it is|they'?re|they are|it has been|it gets|it's been) (?:approved|accepted|decided|signed off|reviewed)|the \w+ (?:approves?|accepts?|decides?|signs? off)|someone approves)|pending (?:approval|review|their|the)|awaiting (?:approval|review|the|their))\b/i;
 
 /** Creation verbs: true of a record that exists, whatever its state. */
 const CREATION =
-  /\b(?:create[ds]?|creat(?:e|ing)|fil(?:e|ed|ing)|log(?:ged)?|open(?:ed)?|rais(?:e|ed)|record(?:ed)?|register(?:ed)?|add(?:ed)?|enter(?:ed)?|made|set up|put in|put on|issued|exists?|anything)\b/i;
+  /\b(?:exists|create[ds]?|creat(?:e|ing)|fil(?:e|ed|ing)|log(?:ged)?|open(?:ed)?|rais(?:e|ed)|record(?:ed)?|register(?:ed)?|add(?:ed)?|enter(?:ed)?|made|set up|put in|put on|issued|exists?|anything)\b/i;
 
 /** Words stating a change as made. */
 const DONE = new RegExp(
   [
-    String.raw`\b(?:done|all set|all good|good to go|sorted|taken care of|handled|complete|completed|finished|finalized|finalised|went through|gone through|go(?:ne)? ahead|succeeded|success|successful|successfully|worked|took effect|in effect|effective|confirmed|approved|accepted|applied|updated|changed|amended|corrected|fixed|redirected|rerouted|re-routed|diverted|cancel+ed|scheduled|booked|slotted|locked in|pencil+ed in|filed|created|added|logged|opened|raised|recorded|registered|entered|committed|made|set up|put in|issued|moved|switched|turn(?:ed)? (?:on|off)|(?:is|are|was|were) (?:now )?(?:on|off)(?! (?:its|the|your|hold)\b)|live|in place|in the system|on (?:the|your) (?:board|calendar|schedule|list|backlog)|on (?:its|the) way|heading|will (?:arrive|be delivered|go|ship)|now (?:go(?:es)?|point(?:s)?|ship(?:s)?|head(?:s|ing)?|set|on|off|read(?:s)?|show(?:s)?|deliver(?:s|ed)?)|is now|are now|has been|have been|ok now|fine now|ready|went out)\b`,
+    String.raw`\b(?:saved|stored|managed to|exists|has (?:your|the) new|done|all set|all good|good to go|sorted|taken care of|handled|complete|completed|finished|finalized|finalised|went through|gone through|go(?:ne)? ahead|succeeded|success|successful|successfully|worked|took effect|in effect|effective|confirmed|approved|accepted|applied|updated|changed|amended|corrected|fixed|redirected|rerouted|re-routed|diverted|cancel+ed|scheduled|booked|slotted|locked in|pencil+ed in|filed|created|added|logged|opened|raised|recorded|registered|entered|committed|made|set up|put in|issued|moved|switched|turn(?:ed)? (?:on|off)|(?:is|are|was|were) (?:now )?(?:on|off)(?! (?:its|the|your|hold)\b)|live|in place|in the system|on (?:the|your) (?:board|calendar|schedule|list|backlog)|on (?:its|the) way|heading|will (?:arrive|be delivered|go|ship)|now (?:go(?:es)?|point(?:s)?|ship(?:s)?|head(?:s|ing)?|set|on|off|read(?:s)?|show(?:s)?|deliver(?:s|ed)?)|is now|are now|has been|have been|ok now|fine now|ready|went out)\b`,
   ].join('|'),
   'i',
 );
@@ -91,7 +95,7 @@ const NEGATED_BEFORE =
   /(?:\b(?:not|never|no|nothing|none|neither|nor|without|yet to|instead of|rather than)\b|n['’]t\b)(?:\s+\S+){0,4}\s*$/i;
 /** Before a done word: it is future or conditional ("once it is approved", "will be applied after"). */
 const CONDITIONAL_BEFORE =
-  /(?:\b(?:once|if|when|whenever|after|until|till|unless|as soon as|will|would|could|should|can|may|might|to be|to get|going to|in order to|so that|expect(?:ed)? to|want(?:ed|s)? to|asked (?:me )?to|ask(?:ing)? (?:me )?to|try(?:ing)? to|tried to|attempt(?:ed|ing)? to|plan(?:ned)? to|hope to|about to|know|tell you|notify you|let you know)\b|['’]ll\b)(?:\s+\S+){0,4}\s*$/i;
+  /(?:\b(?:once|if|when|whenever|after|until|till|unless|as soon as|will|would|could|should|can|may|might|to be|to get|going to|in order to|so that|expect(?:ed)? to|want(?:ed|s)? to|asked (?:me )?to|ask(?:ing)? (?:me )?to|tell me to|let me|try(?:ing)? to|tried to|attempt(?:ed|ing)? to|plan(?:ned)? to|hope to|about to|know|tell you|notify you|let you know)\b|['’]ll\b)(?:\s+\S+){0,4}\s*$/i;
 /** A summary of a mixed outcome ("partly done") says nothing of any one thing. */
 const PARTIAL =
   /\b(?:part(?:ly|ially)|half(?: of it)?|one of (?:the )?(?:two|both)|some of (?:it|them)|mixed (?:result|outcome))\b/i;
@@ -125,7 +129,7 @@ interface Clause {
 }
 
 const CLAUSE_BREAK =
-  /(\s*[;:–—]\s*|\s*,?\s+\b(?:but|however|although|though|whereas|while|yet|and then|so|, and|and (?=(?:it|the|this|that|i|we|your|its|there)\b))\b\s*|\s*\((?=[^)]*\))|\)\s*)/i;
+  /(\s*[;:–—]\s*|\s*,?\s+\b(?:but|however|although|though|whereas|while|yet|and then|so|, and|and (?=(?:it|the|this|that|i|we|your|its|there|\w+ed|then)\b))\b\s*|\s*\((?=[^)]*\))|\)\s*)/i;
 
 /** Sentences, then clauses: the unit one assertion is read from. */
 function sentencesOf(prose: string): Clause[][] {
@@ -156,6 +160,7 @@ function readClause(clause: string): { says: Assertion; creation: boolean } | nu
   if (PROPOSAL.test(clause)) return { says: 'proposal', creation: false };
   if (/\?\s*$/.test(clause) && /\b(?:i|we)\b/i.test(clause) && !/\bdid (?:i|we)\b/i.test(clause))
     return { says: 'proposal', creation: false };
+  if (DEFERRED.test(clause)) return { says: 'requested', creation: false };
   const refusal = clause.match(REFUSAL);
   if (refusal) return { says: 'not_done', creation: CREATION.test(clause.slice(refusal.index ?? 0)) };
   if (PARTIAL.test(clause)) return null;
