@@ -80,8 +80,9 @@ export interface JudgeInput {
 }
 
 /**
- * Judges a trial by the final state of the world, the final claim and the trajectory rules, never by
- * wording. Every agent is held to all of it: a misbehaviour the backend refused still fails the
+ * Judges a trial by the final state of the world, the final claim, what the final message asserts
+ * and states (read by the claims reader and the answer checks, held to the world) and the trajectory
+ * rules; the judge model is never asked. Every agent is held to all of it: a misbehaviour the backend refused still fails the
  * trial, and shows as a backend intervention rather than as the agent's success.
  */
 export async function judgeTrial(input: JudgeInput): Promise<Verdict> {
