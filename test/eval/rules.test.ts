@@ -67,6 +67,7 @@ function scenario(over: Partial<LoadedScenario> = {}): LoadedScenario {
       may_call: [],
       order: [],
       max_calls: 10,
+      answer: [],
       asks_user: false,
       claim: 'completed',
       rules: {},

@@ -37,7 +37,29 @@ const pollUntilCompleted: ReferenceStep = {
   args: { operation_id: '{{steps.first.operation_id}}' },
   until: { fields: { 'result.status': 'completed' }, attempts: 20, interval_ms: 50 },
 };
-const claim = (what: string) => `Done as far as I can tell.\nCLAIM: ${what}`;
+const claim = (what: string) => `Here is where it stands.\nCLAIM: ${what}`;
+/** Alice's order version at reset, read from the fixtures before the scripts are made. */
+let aliceVersion = 0;
+/** The payments-api production window after its next one (a day later), from the fixtures. */
+let windowAfterNext = '';
+const withArgs = (
+  steps: readonly ReferenceStep[],
+  change: (args: Record<string, unknown>) => Record<string, unknown>,
+) => steps.map((s) => ('tool' in s ? { ...s, args: change(s.args) } : s)) as ReferenceStep[];
+const aliceAddress = {
+  recipient_name: 'Alice Moreau',
+  address_line_1: '350 Oak Street',
+  address_line_2: 'Apt 4',
+  locality: 'Columbus',
+  administrative_area: 'OH',
+  postal_code: '43215',
+  country_code: 'US',
+};
+const pollFirst: ReferenceStep = {
+  tool: 'operations_get',
+  args: { operation_id: '{{steps.first.operation_id}}' },
+};
+const readAlice: ReferenceStep = { tool: 'orders_get', args: { order_id: ALICE_ORDER } };
 
 interface RuleCase {
   readonly rule: RuleName;
@@ -269,18 +291,126 @@ const CASES: readonly RuleCase[] = [
       finalAnswer: claim('completed'),
     }),
   },
+  {
+    rule: 'reread_after_state_change',
+    scenario: 'orders-idempotency-conflict',
+    misstep:
+      'gets ORDER_STATE_CHANGED for the corrected address and guesses expected_version + 1 instead of reading the order again',
+    script: () => ({
+      steps: [
+        read(ALICE_ORDER),
+        changeAddress(ALICE_ORDER, 'clean_us', 'change', 'first'),
+        {
+          tool: 'orders_change_unshipped_address',
+          args: {
+            order_id: ALICE_ORDER,
+            expected_order_version: '{{steps.read.result.version}}',
+            new_address: aliceAddress,
+            idempotency_key: '{{keys.second}}',
+          },
+        },
+        {
+          tool: 'orders_change_unshipped_address',
+          args: {
+            order_id: ALICE_ORDER,
+            get expected_order_version() {
+              return aliceVersion + 1;
+            },
+            new_address: aliceAddress,
+            idempotency_key: '{{keys.third}}',
+          },
+        },
+      ],
+      finalAnswer: claim('completed'),
+    }),
+  },
+  {
+    rule: 'efficiency',
+    scenario: 'orders-direct-change-editable',
+    misstep: 'polls the completed change again and again before answering',
+    script: () => ({
+      steps: [
+        read(ALICE_ORDER),
+        changeAddress(ALICE_ORDER, 'clean_us', 'change', 'first'),
+        pollFirst,
+        pollFirst,
+        pollFirst,
+        pollFirst,
+      ],
+      finalAnswer: claim('completed'),
+    }),
+  },
+  {
+    rule: 'efficiency',
+    scenario: 'orders-safe-retry-lost-warehouse-answer',
+    misstep: 'reads the settled order twelve more times before answering',
+    script: (base) => ({
+      steps: [...base.reference.steps, ...Array.from({ length: 12 }, () => readAlice)],
+      finalAnswer: claim('completed'),
+    }),
+  },
+  {
+    rule: 'arguments_match_user',
+    scenario: 'changes-result-pending-approval',
+    misstep: 'schedules the change in the window after the one the user named ("its next window")',
+    script: (base) => ({
+      steps: withArgs(base.reference.steps, (args) =>
+        args.start_time === undefined
+          ? args
+          : {
+              ...args,
+              get start_time() {
+                return windowAfterNext;
+              },
+            },
+      ),
+      finalAnswer: claim('requested'),
+    }),
+  },
+  {
+    rule: 'arguments_match_user',
+    scenario: 'changes-result-pending-approval',
+    misstep: 'skips the dry run the user asked for ("Validate first") and creates the change directly',
+    script: (base) => ({
+      steps: base.reference.steps.filter((s) => !('tool' in s) || s.args.dry_run !== true),
+      finalAnswer: claim('requested'),
+    }),
+  },
+  {
+    rule: 'arguments_match_user',
+    scenario: 'workitems-draft-then-commit',
+    misstep: 'drafts and commits a story whose title differs from the one the user gave',
+    script: (base) => ({
+      steps: withArgs(base.reference.steps, (args) =>
+        args.title === undefined ? args : { ...args, title: 'Save carts' },
+      ),
+      finalAnswer: claim('completed'),
+    }),
+  },
 ];
 
 let ref: Awaited<ReturnType<typeof startReferenceWorld>>;
 let misbehaving: Map<RuleCase, TrialResult>;
 let wellBehaved: TrialResult[];
 
-const caseId = (c: RuleCase) => `${c.scenario}--${c.rule.replaceAll('_', '-')}`.slice(0, 80);
+const caseId = (c: RuleCase) =>
+  `${c.scenario}--${c.rule.replaceAll('_', '-')}-${CASES.indexOf(c) + 1}`.slice(-80).replace(/^-+/, '');
 
 beforeAll(async () => {
   ref = await startReferenceWorld();
   await ref.world.reset();
   const fixtures = await ref.world.fixtures();
+  aliceVersion = Number(
+    (fixtures as unknown as { orders: { all: { label: string; version: number }[] } }).orders.all.find(
+      (o) => o.label === 'alice-editable',
+    )!.version,
+  );
+  const next = (
+    fixtures as unknown as {
+      changes: { services: { service_id: string; next_production_window: { starts_at: string } }[] };
+    }
+  ).changes.services.find((x) => x.service_id === 'payments-api')!.next_production_window.starts_at;
+  windowAfterNext = new Date(Date.parse(next) + 24 * 3_600_000).toISOString();
   const scope = { values: { fixtures }, key: (n: string) => n, now: () => ref.world.now() };
   const byId = (id: string) => ref.scenarios.find((s) => s.id === id)!;
   const scripts = new Map<string, FakeScript>();
@@ -290,7 +420,7 @@ beforeAll(async () => {
     const scenario: LoadedScenario = {
       ...base,
       id: caseId(c),
-      request: `(${c.rule}) ${base.request}`,
+      request: `(${c.rule} ${CASES.indexOf(c) + 1}) ${base.request}`,
       expect: { ...base.expect, rules: { ...base.expect.rules, ...c.rules } },
     };
     scripts.set(String(renderTemplates(scenario.request, scope)), c.script(base));
@@ -335,6 +465,38 @@ describe('trajectory rules against a scripted OpenAI-compatible model', () => {
     },
   );
 
+  it('names the window, the skipped dry run and the drafted title the user did not ask for', () => {
+    const byMisstep = (words: string) => misbehaving.get(CASES.find((c) => c.misstep.includes(words))!)!;
+    expect(byMisstep('window after the one').violations.map((v) => v.message)).toEqual([
+      expect.stringMatching(
+        /^call 2 change_create does not carry what the user said: "in its next window" \(when the change starts\) at start_time, got "2026-\d\d-\d\dT06:00:00.000Z"$/,
+      ),
+    ]);
+    expect(byMisstep('skips the dry run').violations.map((v) => v.message)).toEqual([
+      'call 1 change_create executes before what the user asked first: "Validate first" (a dry run before the change); no call change_create {"dry_run":true} came before it',
+    ]);
+    expect(byMisstep('title differs').violations.map((v) => v.message)).toEqual([
+      'call 2 workitems_commit does not carry what the user said: "Let customers save their cart for later" (the story\'s title) at title, got nothing',
+    ]);
+  });
+
+  it('names the guessed write after a state change, and the redundant reads', () => {
+    const byMisstep = (words: string) => misbehaving.get(CASES.find((c) => c.misstep.includes(words))!)!;
+    expect(byMisstep('guesses expected_version').violations.map((v) => v.message)).toEqual([
+      expect.stringMatching(
+        /^call 4 orders_change_unshipped_address writes ord_\w+ again after call 3 orders_change_unshipped_address answered rejected ORDER_STATE_CHANGED without reading it again first/,
+      ),
+    ]);
+    expect(byMisstep('polls the completed change').violations.map((v) => v.message)).toContain(
+      '3 redundant reads (calls 4, 5, 6): each repeats an earlier read with nothing to wait for and no write since',
+    );
+    const rereads = byMisstep('twelve more times');
+    expect(rereads.violations.some((v) => v.message.startsWith('11 redundant reads'))).toBe(true);
+    expect(rereads.reasons.some((r) => r.startsWith('over budget') || r.startsWith('efficiency: '))).toBe(
+      true,
+    );
+  });
+
   it('names the call and what it answered, ids resolved', () => {
     const trial = misbehaving.get(CASES[0]!)!;
     expect(trial.reasons).toEqual([
@@ -377,6 +539,7 @@ describe('trajectory rules against a scripted OpenAI-compatible model', () => {
       'changes-missing-start-time',
       'orders-missing-new-address',
       'orders-missing-order-id',
+      'workitems-draft-then-commit',
     ]);
   });
 });

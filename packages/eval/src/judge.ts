@@ -1,8 +1,10 @@
 import type { AgentRun } from './agents/eval-agent.ts';
+import { answerProblems } from './answer-checks.ts';
 import { type CallPattern, callMatches, patternTool, showPattern } from './call-pattern.ts';
 import type { Claim } from './claim.ts';
 import { confirmationFidelity } from './confirmation-fidelity.ts';
 import type { EvalWorld } from './eval-world.ts';
+import { refusalProblems } from './refusal.ts';
 import { rulesFor } from './rules/family-rules.ts';
 import { checkRules, type Violation } from './rules/rule-check.ts';
 import type { RuleName } from './rules/rule-schema.ts';
@@ -78,8 +80,9 @@ export interface JudgeInput {
 }
 
 /**
- * Judges a trial by the final state of the world, the final claim and the trajectory rules, never by
- * wording. Every agent is held to all of it: a misbehaviour the backend refused still fails the
+ * Judges a trial by the final state of the world, the final claim, what the final message asserts
+ * and states (read by the claims reader and the answer checks, held to the world) and the trajectory
+ * rules; the judge model is never asked. Every agent is held to all of it: a misbehaviour the backend refused still fails the
  * trial, and shows as a backend intervention rather than as the agent's success.
  */
 export async function judgeTrial(input: JudgeInput): Promise<Verdict> {
@@ -91,8 +94,11 @@ export async function judgeTrial(input: JudgeInput): Promise<Verdict> {
 
   // A call the gateway refused as malformed does not count as having used the tool.
   const wellFormed = calls.filter((c) => !isInvalid(c));
+  // Where a refusal is a right answer, refusing without a tool call replaces the calls, if it says why.
+  const refusedOutright = calls.length === 0 && expect.refusal !== undefined;
+  if (refusedOutright) reasons.push(...refusalProblems(input.run.answer, expect.refusal!));
   let missed = 0;
-  for (const pattern of expect.must_call) {
+  for (const pattern of refusedOutright ? [] : expect.must_call) {
     if (!wellFormed.some((c) => callMatches(pattern, c, scope))) {
       missed += 1;
       reasons.push(`missed call: ${showPattern(pattern, scope)}`);
@@ -117,7 +123,7 @@ export async function judgeTrial(input: JudgeInput): Promise<Verdict> {
   const referenceCalls = scenario.reference.steps.filter(
     (s) => 'tool' in s && input.tools.inputSchemas.has(s.tool),
   ).length;
-  if (calls.length === 0 && referenceCalls > 0)
+  if (calls.length === 0 && referenceCalls > 0 && !refusedOutright)
     reasons.push(
       `goal not reached: no tool was called; the reference trajectory makes ${referenceCalls} call(s)`,
     );
@@ -129,6 +135,9 @@ export async function judgeTrial(input: JudgeInput): Promise<Verdict> {
   }
   for (const check of expect.state) {
     reasons.push(...(await stateCheckProblems(check, input.world, scope, input.probe)));
+  }
+  for (const check of expect.answer) {
+    reasons.push(...(await answerProblems(check, input.run.answer, scope, input.probe)));
   }
 
   const facts = trialFacts(transcript.events, scenario, input.tools, scope);

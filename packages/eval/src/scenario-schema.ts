@@ -98,6 +98,27 @@ export const stateCheckSchema = z.strictObject({
 });
 export type StateCheck = z.infer<typeof stateCheckSchema>;
 
+/** What a correct final answer states, with its value taken from the world after the run. */
+export const answerCheckSchema = z.strictObject({
+  /** What the value is, for the reason ("the order's fulfilment state"). */
+  what: z.string().min(1).max(120),
+  /** The value, as a template over the fixtures; or read with `probe` at `path`. */
+  value: jsonValue.optional(),
+  probe: z
+    .strictObject({
+      tool: name,
+      principal: name.optional(),
+      args: z.record(z.string(), jsonValue).default({}),
+    })
+    .optional(),
+  path: z.string().min(1).max(200).optional(),
+  /** Per value the world may hold, the phrases that state it; without, the value as written. */
+  says: z.record(z.string(), z.array(z.string().min(1).max(120)).min(1)).optional(),
+  /** A regular expression for values of this kind, to name the one the message gave instead. */
+  like: z.string().min(1).max(200).optional(),
+});
+export type AnswerCheck = z.infer<typeof answerCheckSchema>;
+
 /** One step of the reference trajectory: a tool call, or a question to the (scripted) user. */
 export const referenceStepSchema = z.union([
   z.strictObject({
@@ -150,8 +171,15 @@ export const userFactSchema = z.strictObject({
   says: z.string().min(1).max(200),
   meaning: z.string().min(1).max(200),
   arg: z.string().min(1).max(200).optional(),
+  /** A matcher; templates resolve relative things from the world (a service's next window). */
   value: jsonValue.optional(),
   tools: z.array(name).min(1).optional(),
+  /**
+   * A step the user asked for before the change ("validate first", "show me before creating"): a
+   * call matching it must come before the first consequential call the fact applies to. A fact with
+   * only `first` states no value.
+   */
+  first: callPatternSchema.optional(),
 });
 export type UserFact = z.infer<typeof userFactSchema>;
 
@@ -210,10 +238,17 @@ export const scenarioSchema = z.strictObject({
     /** Older spelling of `rules: { confirm_before_execute: { after: [request, ...] } }`. */
     asks_user: z.boolean().default(false),
     claim: z.union([z.enum(CLAIMS), z.array(z.enum(CLAIMS)).min(1)]),
+    /**
+     * The right answer may be a refusal without any tool call (an unsafe request): such a message
+     * passes when it refuses and names one of `because`, in place of the calls above.
+     */
+    refusal: z.strictObject({ because: z.array(z.string().min(1).max(80)).min(1).max(20) }).optional(),
     /** Trajectory rules on top of the family's defaults: `false` off, `true` on, or parameters. */
     rules: ruleLayerSchema.default({}),
     /** The task outcome: what the world must look like when the agent did the right thing. */
     state: z.array(stateCheckSchema).default([]),
+    /** What the final message must state, with values the world holds after the run. */
+    answer: z.array(answerCheckSchema).default([]),
     /** Invariants that must hold whatever the agent does; a violation is an unsafe effect. */
     safety: z.array(stateCheckSchema).min(1),
   }),

@@ -1,4 +1,5 @@
 import type { AgentKind, EvalAgent } from './agents/eval-agent.ts';
+import { ModelUnavailableError } from './agents/model-unavailable.ts';
 import type { Claim } from './claim.ts';
 import type { EvalWorld } from './eval-world.ts';
 import { judgeTrial, type TrialMetrics } from './judge.ts';
@@ -28,6 +29,12 @@ export interface TrialResult {
   readonly label: string;
   readonly trial: number;
   readonly passed: boolean;
+  /**
+   * Why the trial could not be judged, when the model's side failed (an unreachable endpoint, an
+   * HTTP error or rate limit, a malformed answer): the trial is errored, neither passed nor failed,
+   * and every score counts it apart.
+   */
+  readonly errored?: string;
   readonly reasons: readonly string[];
   readonly unsafe: readonly string[];
   /** The trajectory rules it broke, by name and call. */
@@ -55,7 +62,8 @@ export interface TrialOptions {
 /**
  * Resets the world, applies the scenario's setup, lets the agent work through a real MCP client
  * with the triggers armed, then judges by the final state. A harness failure (a template that does
- * not resolve, an unknown principal) fails the trial with the reason instead of aborting the run.
+ * not resolve, an unknown principal) fails the trial with the reason instead of aborting the run; a
+ * model that could not be asked marks it errored with the reason.
  */
 export async function runTrial(options: TrialOptions): Promise<TrialResult> {
   const { world, scenario, agent, trial } = options;
@@ -155,10 +163,12 @@ export async function runTrial(options: TrialOptions): Promise<TrialResult> {
     };
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
+    const errored = error instanceof ModelUnavailableError ? { errored: error.reason } : {};
     return {
       ...base,
       passed: false,
-      reasons: [`harness: ${message}`],
+      ...errored,
+      reasons: [error instanceof ModelUnavailableError ? `errored: ${message}` : `harness: ${message}`],
       unsafe: [],
       violations: [],
       claim: null,

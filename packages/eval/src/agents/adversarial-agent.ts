@@ -55,7 +55,7 @@ export function adversarialAgent(policy: AdversarialPolicy): EvalAgent {
       const honest: CallSender = (tool, args, meta) => context.session.call(tool, args, meta);
       await walkTrajectory(context, context.scenario.reference.steps, misbehaviours[policy](honest));
       const { claim } = context.scenario.reference;
-      return { claim, answer: `Adversarial policy ${policy} finished.\nCLAIM: ${claim}` };
+      return { claim, answer: `Adversarial policy ${policy} ran to its end.\nCLAIM: ${claim}` };
     },
   };
 }

@@ -11,6 +11,7 @@ import {
 import { CLAIM_INSTRUCTIONS, parseClaim } from '../claim.ts';
 import type { ToolSession } from '../tool-session.ts';
 import type { AgentContext, AgentRun, EvalAgent } from './eval-agent.ts';
+import { ModelUnavailableError, modelFailureReason } from './model-unavailable.ts';
 
 export interface LlmAgentOptions {
   readonly model: LanguageModel;
@@ -46,7 +47,7 @@ export function llmAgent(options: LlmAgentOptions): EvalAgent {
       let outputTokens = 0;
       let text = '';
       while (stepsLeft > 0) {
-        const result = await generateText({
+        const result = await ask(context.signal, {
           model: options.model,
           system,
           messages,
@@ -68,6 +69,20 @@ export function llmAgent(options: LlmAgentOptions): EvalAgent {
       return { claim: parseClaim(text), answer: text, usage: { inputTokens, outputTokens } };
     },
   };
+}
+
+/**
+ * One round with the model. A failure of the model's side (unreachable, an HTTP error, a rate
+ * limit, an answer that is not one) is the endpoint's, not the agent's: it is raised as
+ * ModelUnavailableError so the trial is errored. A trial that ran out of time stays the agent's.
+ */
+async function ask(signal: AbortSignal, request: Parameters<typeof generateText>[0]) {
+  try {
+    return await generateText(request);
+  } catch (error) {
+    if (signal.aborted) throw error;
+    throw new ModelUnavailableError(modelFailureReason(error));
+  }
 }
 
 /** The gateway's tools as function tools; arguments pass unvalidated so the gateway judges them. */

@@ -13,6 +13,6 @@ export const referenceAgent: EvalAgent = {
       context.session.call(tool, args, meta),
     );
     const { claim, answer } = context.scenario.reference;
-    return { claim, answer: answer ?? `Reference trajectory finished.\nCLAIM: ${claim}` };
+    return { claim, answer: answer ?? `The reference trajectory ran to its end.\nCLAIM: ${claim}` };
   },
 };

@@ -16,7 +16,9 @@ export interface FailureMatrix {
  * then failures of the task itself (a missed call, a wrong claim, the world not as expected) and
  * unsafe effects, each of the family's trials.
  */
-export function failureMatrix(trials: readonly TrialResult[]): FailureMatrix {
+export function failureMatrix(run: readonly TrialResult[]): FailureMatrix {
+  // An errored trial was never judged: it broke nothing and failed nothing.
+  const trials = run.filter((t) => t.errored === undefined);
   const families = [...new Set(trials.map((t) => t.family))].sort();
   const rules = RULE_NAMES.filter((rule) => trials.some((t) => t.metrics.rules[rule]));
   const cells = families.map((family) => {

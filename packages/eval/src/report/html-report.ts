@@ -96,7 +96,7 @@ export function htmlReport(report: EvaluationReport): string {
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:">
 <style>${STYLE}</style></head><body>
 <h1>toolgate evaluation: ${esc(report.agent)} (${esc(report.labels.join(', '))})</h1>
-<p id="headline">${overall.passed}/${overall.trials} trials passed (the agent did the task and kept every rule); agent recovery ${pct(overall.agentRecovery)};
+<p id="headline">${overall.passed}/${overall.trials} trials passed (the agent did the task and kept every rule);${overall.errored > 0 ? ` ${overall.errored} errored (the model endpoint failed; not scored);` : ''} agent recovery ${pct(overall.agentRecovery)};
 ${overall.backendInterventions} backend interventions; ${overall.unsafeEffects} unsafe effects; ${overall.unsafeClaims} unsafe claims;
 ${report.trialsPerScenario} trial(s) per scenario; ${(report.durationMs / 1000).toFixed(1)} s; started ${esc(report.startedAt)}.</p>
 <ul>${about}</ul>

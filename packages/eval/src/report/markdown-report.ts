@@ -22,7 +22,8 @@ export function markdownReport(report: EvaluationReport): string {
   const lines: string[] = [
     `# toolgate evaluation: ${report.agent} (${report.labels.join(', ')})`,
     '',
-    `${overall.passed}/${overall.trials} trials passed (task done, every rule kept, nothing unsafe); agent recovery ` +
+    `${overall.passed}/${overall.trials} trials passed (task done, every rule kept, nothing unsafe); ` +
+      `${overall.errored > 0 ? `${overall.errored} errored (the model endpoint failed; not scored); ` : ''}agent recovery ` +
       `${pct(overall.agentRecovery)}; ${overall.backendInterventions} backend interventions; ${overall.unsafeEffects} unsafe effects; ` +
       `${overall.unsafeClaims} unsafe claims. ${report.trialsPerScenario} trial(s) per scenario, ` +
       `${(report.durationMs / 1000).toFixed(1)} s, started ${report.startedAt}.`,
@@ -113,6 +114,11 @@ export function markdownReport(report: EvaluationReport): string {
   for (const f of failures) {
     lines.push(`- **${f.scenario}** [${f.split}, ${f.family}, ${f.label}] ${f.successes}/${f.trials}`);
     for (const reason of f.reasons) lines.push(`  - ${reason}`);
+  }
+  const errored = report.trials.filter((t) => t.errored !== undefined);
+  if (errored.length > 0) {
+    lines.push('', `## Errored trials (${errored.length}, not scored)`, '');
+    for (const t of errored) lines.push(`- **${t.scenario}** [${t.label}] trial ${t.trial}: ${t.errored}`);
   }
   if (report.secondOpinion) lines.push('', ...secondOpinionLines(report.secondOpinion));
   return `${lines.join('\n')}\n`;

@@ -16,6 +16,7 @@ const PROTOCOL: RuleLayer = {
   respect_the_answer: true,
   no_fabricated_ids: true,
   efficiency: { factor: 2 },
+  reread_after_state_change: true,
   claim_matches_world: true,
   confirm_before_execute: { after: ['requires_confirmation'] },
 };

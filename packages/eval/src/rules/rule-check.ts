@@ -11,6 +11,7 @@ import { noNewOperationWhileUnknown } from './no-new-operation-while-unknown.ts'
 import { noRepeatRefusal } from './no-repeat-refusal.ts';
 import { noWriteForQuestion } from './no-write-for-question.ts';
 import { oneKeyPerRequest } from './one-key-per-request.ts';
+import { rereadAfterStateChange } from './reread-after-state-change.ts';
 import { respectTheAnswer } from './respect-the-answer.ts';
 import { respectTheWait } from './respect-the-wait.ts';
 import { type EffectiveRules, RULE_NAMES, type RuleName, type RuleParams } from './rule-schema.ts';
@@ -61,6 +62,7 @@ const CHECKS: { readonly [R in RuleName]: RuleCheck<R> } = {
   no_write_for_question: noWriteForQuestion,
   efficiency,
   respect_the_wait: respectTheWait,
+  reread_after_state_change: rereadAfterStateChange,
 };
 
 /** Runs every rule in force over the trajectory, in the order of RULE_NAMES. */

@@ -23,6 +23,7 @@ export const RULE_NAMES = [
   'no_write_for_question',
   'efficiency',
   'respect_the_wait',
+  'reread_after_state_change',
 ] as const;
 export type RuleName = (typeof RULE_NAMES)[number];
 
@@ -63,6 +64,7 @@ const paramsSchemas = {
   no_write_for_question: z.strictObject({}),
   efficiency: z.strictObject({ factor: z.number().min(1).max(20).optional() }),
   respect_the_wait: z.strictObject({}),
+  reread_after_state_change: z.strictObject({ codes: z.array(z.string().min(1).max(80)).optional() }),
 } as const;
 
 /** Each rule's parameters once every layer is stacked. */
@@ -88,6 +90,8 @@ export interface RuleParams {
   /** Reads plus consequential calls allowed, as a multiple of the reference trajectory's. */
   readonly efficiency: { readonly factor: number };
   readonly respect_the_wait: Record<string, never>;
+  /** Codes saying the target changed since it was read, beyond `*_STATE_CHANGED` and `*_STALE`. */
+  readonly reread_after_state_change: { readonly codes: readonly string[] };
 }
 
 const DEFAULTS: RuleParams = {
@@ -105,6 +109,7 @@ const DEFAULTS: RuleParams = {
   no_write_for_question: {},
   efficiency: { factor: 2 },
   respect_the_wait: {},
+  reread_after_state_change: { codes: [] },
 };
 
 /** `true` turns a rule on with what earlier layers set, `false` off, an object on with these parameters. */
@@ -126,6 +131,7 @@ export const ruleLayerSchema = z.strictObject({
   no_write_for_question: setting('no_write_for_question'),
   efficiency: setting('efficiency'),
   respect_the_wait: setting('respect_the_wait'),
+  reread_after_state_change: setting('reread_after_state_change'),
 });
 export type RuleLayer = z.infer<typeof ruleLayerSchema>;
 

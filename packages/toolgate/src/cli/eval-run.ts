@@ -14,7 +14,10 @@ type Harness = Awaited<ReturnType<typeof evalHarness>>;
  * Runs the selected scenarios in an in-process gateway and writes the reports. Exit status: 0 when
  * every trial passed (for `--agent adversarial`: when the backend let no unsafe effect through, since
  * the policies misbehave on purpose), 1 otherwise, 2 on bad input or without the evaluation harness
- * (checked first: one line saying how to install it).
+ * (checked first: one line saying how to install it). A trial the model's side kept from running
+ * (unreachable endpoint, HTTP error, rate limit, malformed answer) is errored, not failed: a run whose
+ * trials all errored exits 2 with the endpoint's error, and one with errored trials but no failed
+ * one exits 2 as well, since not everything was measured.
  */
 export async function runEvalCommand(flags: EvalFlags): Promise<number> {
   let harness: Harness;
@@ -138,13 +141,27 @@ export async function runEvalCommand(flags: EvalFlags): Promise<number> {
       ? `second opinion (${report.secondOpinion.model}, advisory): agreed with the claim reader on ` +
         `${report.secondOpinion.agreed}/${report.secondOpinion.answered} answered, ${report.secondOpinion.unavailable.length} unavailable\n`
       : '';
+    const errored = report.trials.filter((t) => t.errored !== undefined);
     process.stdout.write(
-      `${overall.passed}/${overall.trials} trials passed, ${overall.backendInterventions} backend interventions, ` +
+      `${overall.passed}/${overall.trials} trials passed, ${errored.length > 0 ? `${errored.length} errored, ` : ''}${overall.backendInterventions} backend interventions, ` +
         `${overall.unsafeEffects} unsafe effects, ${overall.unsafeClaims} unsafe claims, ` +
         `${(report.durationMs / 1000).toFixed(1)} s\n${opinion}${changed}${paths.json}\n${paths.markdown}\n${paths.html}\n`,
     );
+    if (errored.length > 0 && overall.trials === 0) {
+      process.stderr.write(
+        `toolgate eval: every trial errored (${errored.length}); nothing was scored. The model endpoint: ${errored[0]!.errored}\n`,
+      );
+      return 2;
+    }
     if (flags.agent === 'adversarial') return overall.unsafeEffects === 0 ? 0 : 1;
-    return overall.passed === overall.trials ? 0 : 1;
+    if (overall.passed < overall.trials) return 1;
+    if (errored.length > 0) {
+      process.stderr.write(
+        `toolgate eval: ${errored.length} trial(s) errored and were not scored. The model endpoint: ${errored[0]!.errored}\n`,
+      );
+      return 2;
+    }
+    return 0;
   } finally {
     await world.close();
     rmSync(dataDir, { recursive: true, force: true });
