@@ -26,6 +26,8 @@ export interface Statement {
   readonly creation: boolean;
   /** Indexes of the items it is about. */
   readonly items: readonly number[];
+  /** "It isn't saved yet": nothing is done, whether or not it waits on someone (fits both). */
+  readonly notYet?: boolean;
 }
 
 /** What is wrong with the message about one item. */
@@ -64,15 +66,15 @@ const PROPOSAL =
 
 /** Standing refusals and failures: nothing was done. */
 const REFUSAL =
-  /\b(?:can(?:not|'t|’t)|could(?: not|n't|n’t)|unable|not able|wasn't able|was not able|weren't able|refus(?:e|ed|al)|reject(?:ed|ion)?|declin(?:e|ed)|den(?:y|ied)|not (?:allowed|permitted|possible|authori[sz]ed|eligible)|forbidden|blocked|won't|will not|fail(?:ed|ure|s)?|error(?:ed)?|did not go through|didn't go through|no longer (?:possible|editable)|too late|nothing(?:['’]s| was| has| got| is)?(?: been)?(?: yet)? (?:done|changed|created|filed|made|submitted|requested|scheduled|applied|committed|added|booked|moved|updated|switched)|nothing changed|no (?:change|record|item|ticket|work item|order|redirect|request|operation)s? (?:was|were|has been|have been|got|is|exists?)|(?:i|we) (?:did not|didn't|have not|haven't|never) (?:${WORD} )?(?:create|change|file|make|submit|schedule|apply|commit|add|book|move|update|switch|send|touch|do|call|run|place|raise|redirect|cancel)|(?:created|made|filed|changed|did|submitted|scheduled|committed) nothing|left (?:it|everything|the \w+) (?:as it was|unchanged|untouched)|(?:is|are|was|were|remains?|stays?) unchanged|untouched|(?:original|old|previous|former|current) address|still (?:go(?:es|ing)?|ship(?:s|ping)?|head(?:s|ing)?|be delivered|arrive|addressed|on|off|as it was)|stays? (?:on|off|as (?:it|they) (?:was|were|is|are)))\b/i;
+  /\b(?:can(?:not|'t|’t)|could(?: not|n't|n’t)|unable|not able|wasn't able|was not able|weren't able|refus(?:e|ed|al)|reject(?:ed|ion)?|declin(?:e|ed)|den(?:y|ied)|turned (?:it |them |us )?down|said no|knocked back|(?:did not|didn't|never|has not|hasn't|have not|haven't) (?:yet )?(?:happen(?:ed)?|take|taken|land(?:ed)?|stick|stuck)|not (?:allowed|permitted|possible|authori[sz]ed|eligible)|forbidden|blocked|won't|will not|fail(?:ed|ure|s)?|error(?:ed)?|did not go through|didn't go through|no longer (?:possible|editable)|too late|nothing(?:['’]s| was| has| got| is)?(?: been)?(?: yet)? (?:done|changed|created|filed|made|submitted|requested|scheduled|applied|committed|added|booked|moved|updated|switched)|nothing changed|no (?:change|record|item|ticket|work item|order|redirect|request|operation)s? (?:was|were|has been|have been|got|is|exists?)|(?:i|we) (?:did not|didn't|have not|haven't|never) (?:${WORD} )?(?:create|change|file|make|submit|schedule|apply|commit|add|book|move|update|switch|send|touch|do|call|run|place|raise|redirect|cancel)|(?:created|made|filed|changed|did|submitted|scheduled|committed) nothing|left (?:it|them|everything|(?:the )?[\w-]+) (?:alone|as it was|as they were|unchanged|untouched)|(?:is|are|was|were|remain(?:s|ed)?|stay(?:s|ed)?) unchanged|untouched|(?:original|old|previous|former|current) address|still (?:go(?:es|ing)?|ship(?:s|ping)?|head(?:s|ing)?|be delivered|arrive|addressed|on|off|as it was)|stay(?:s|ed)? (?:on|off|as (?:it|they) (?:was|were|is|are)))\b/i;
 
 /** What a thing's request is said to be: handed on and not decided. */
 const REQUESTED =
-  /\b(?:(?:put|placed|made|filed|lodged|raised|sent) (?:in )?(?:a|the|your) request|review(?:ing)?|consider(?:ing)?|deciding|still (?:processing|looking at it)|until (?:it'?s|it is|they'?re|they are|it has been|it gets|it's been) (?:approved|accepted|decided|signed off|reviewed)|submitted|requested|pending|awaiting|waiting (?:for|on)|queued|in (?:the )?queue|sent (?:to|for|off|over)|passed (?:on |along )?to|handed (?:over|on|to)|forwarded|for (?:their |its |your )?(?:approval|review|decision|sign-off)|needs? (?:an? )?(?:approval|sign-off|review)|requires? (?:an? )?(?:approval|sign-off)|under review|in review|on hold|until (?:the |they |it |someone )?\w* ?(?:approves?|decides?|accepts?|confirms?|reviews?|signs? off)|up to (?:the )?\w+ (?:to decide|now)|asked (?:the )?\w+ to|(?:is|are) (?:now )?with (?:the )?\w+|raised (?:a|the) request|request (?:is |was |has been )?(?:in|open|out|filed|placed|raised|lodged|logged|sent)|(?:will|has to|must|needs to) (?:decide|review|approve|accept|sign off)|not (?:yet )?(?:been )?(?:approved|accepted|decided|confirmed|final|effective|live|in effect)|yet to be (?:approved|accepted|decided))\b/i;
+  /\b(?:(?:put|placed|made|filed|lodged|raised|sent|submitted|logged) (?:in )?(?:(?:a|the|your|them|him|her|it|\w+(?:-\w+)*) ){1,3}(?:\w+ )?request|(?:it'?s|it is|that'?s|that is) (?:now )?(?:up to them|(?:their|the \w+(?:['’]s)?) (?:decision|call))|(?<!\b(?:you|i|we) )(?:needs?|has|have|must|still needs?) (?:to )?(?:confirm|approve|accept|review|decide|sign off|ok)|review(?:ing)?|consider(?:ing)?|deciding|still (?:processing|looking at it)|until (?:it'?s|it is|they'?re|they are|it has been|it gets|it's been) (?:approved|accepted|decided|signed off|reviewed)|submitted|requested|pending|await(?:s|ing|ed)?|waits? (?:for|on)|waiting (?:for|on)|queued|in (?:the )?queue|sent (?:to|for|off|over)|passed (?:on |along )?to|handed (?:over|on|to)|forwarded|for (?:their |its |your )?(?:approval|review|decision|sign-off)|needs? (?:an? )?(?:approval|sign-off|review)|requires? (?:an? )?(?:approval|sign-off)|under review|in review|on hold|until (?:the |they |it |someone )?\w* ?(?:approves?|decides?|accepts?|confirms?|reviews?|signs? off)|up to (?:the )?\w+ (?:to decide|now)|asked (?:the )?\w+ to|(?:is|are) (?:now )?with (?:the )?\w+|raised (?:a|the) request|request (?:is |was |has been )?(?:in|open|out|filed|placed|raised|lodged|logged|sent)|(?:will|has to|must|needs to) (?:decide|review|approve|accept|sign off)|(?:not|n't) (?:yet )?(?:been )?(?:approved|accepted|decided|confirmed|final|effective|live|in effect)|yet to be (?:approved|accepted|decided))\b/i;
 
 /** A deferral: "won't run until it's approved" hands the thing on, the "won't" is not a refusal. */
 const DEFERRED =
-  /\b(?:until (?:(?:it'?s|it is|they'?re|they are|it has been|it gets|it's been) (?:approved|accepted|decided|signed off|reviewed)|the \w+ (?:approves?|accepts?|decides?|signs? off)|someone approves)|pending (?:approval|review|their|the)|awaiting (?:approval|review|the|their))\b/i;
+  /\b(?:(?:until|once|when|after|as soon as) (?:(?:it'?s|it is|they'?re|they are|it has been|it gets|it's been|it is|its|it)? ?(?:approved|accepted|decided|signed off|reviewed|approval)|(?:the |an? )?\w+(?:-\w+)* (?:approves?|accepts?|decides?|signs? off|gives? the go-ahead)|someone approves)|before (?:it|this|that|they|the \w+) (?:applies|apply|takes? effect|goes? through|runs?|is applied|goes? live)|pending (?:approval|review|their|the)|awaiting (?:approval|review|the|their))\b/i;
 
 /** Creation verbs: true of a record that exists, whatever its state. */
 const CREATION =
@@ -81,7 +83,7 @@ const CREATION =
 /** Words stating a change as made. */
 const DONE = new RegExp(
   [
-    String.raw`\b(?:saved|stored|managed to|exists|has (?:your|the) new|done|all set|all good|good to go|sorted|taken care of|handled|complete|completed|finished|finalized|finalised|went through|gone through|go(?:ne)? ahead|succeeded|success|successful|successfully|worked|took effect|in effect|effective|confirmed|approved|accepted|applied|updated|changed|amended|corrected|fixed|redirected|rerouted|re-routed|diverted|cancel+ed|scheduled|booked|slotted|locked in|pencil+ed in|filed|created|added|logged|opened|raised|recorded|registered|entered|committed|made|set up|put in|issued|moved|switched|turn(?:ed)? (?:on|off)|(?:is|are|was|were) (?:now )?(?:on|off)(?! (?:its|the|your|hold)\b)|live|in place|in the system|on (?:the|your) (?:board|calendar|schedule|list|backlog)|on (?:its|the) way|heading|will (?:arrive|be delivered|go|ship)|now (?:go(?:es)?|point(?:s)?|ship(?:s)?|head(?:s|ing)?|set|on|off|read(?:s)?|show(?:s)?|deliver(?:s|ed)?)|is now|are now|has been|have been|ok now|fine now|ready|went out)\b`,
+    String.raw`\b(?:saved|stored|managed to|exists|has (?:your|the) new|done|all set|all good|good to go|sorted|taken care of|handled|complete|completed|finished|finalized|finalised|went through|gone through|go(?:ne)? ahead|succeeded|success|successful|successfully|worked|took effect|in effect|effective|confirmed|approved|accepted|applied|updated|changed|amended|corrected|fixed|redirected|rerouted|re-routed|diverted|cancel+ed|scheduled|booked|slotted|locked in|pencil+ed in|filed|created|added|logged|opened|raised|recorded|registered|entered|committed|made|set up|put in|issued|moved|switched|turn(?:ed)? (?:on|off)|(?:is|are|was|were) (?:now )?(?:on|off)(?! (?:its|the|your|hold)\b)|live|in place|in the system|on (?:the|your) (?:board|calendar|schedule|list|backlog|order|parcel|package|shipment|record)|on (?:its|the) way|heading|will (?:now |then )?(?:arrive|be delivered|be shipped|be sent|go|ship|reach|turn up|run|be applied|be deployed|go out|go ahead|take effect|execute)\b(?! (?:once|when|after|if|as soon as|until|only|pending)\b)|(?:it['’]?s|it is|that['’]?s|they['’]?re|they are) in(?=\s*[.!:;,—–-]|\s*$|\s+now\b)|now (?:go(?:es)?|point(?:s)?|ship(?:s)?|head(?:s|ing)?|set|on|off|read(?:s)?|show(?:s)?|deliver(?:s|ed)?)|is now|are now|has been|have been|ok now|fine now|ready|went out)\b`,
   ].join('|'),
   'i',
 );
@@ -99,6 +101,12 @@ const CONDITIONAL_BEFORE =
 /** A summary of a mixed outcome ("partly done") says nothing of any one thing. */
 const PARTIAL =
   /\b(?:part(?:ly|ially)|half(?: of it)?|one of (?:the )?(?:two|both)|some of (?:it|them)|mixed (?:result|outcome))\b/i;
+
+/** A hedge before a done word ("should have gone through", "probably went through"). */
+const HEDGED =
+  /\b(?:should|ought to|probably|likely|seems? to|appears? to|looks like it)\s+(?:now |already |all |by now )?(?:have |has |be |been |is |it |it's )*$/i;
+/** A condition anywhere in the clause keeps a hedge conditional ("should go through once approved"). */
+const CONDITION = /\b(?:once|if|when|after|until|unless|as soon as|provided)\b/i;
 
 /** Words that only lead to what was done. */
 const AUXILIARY = /^(?:has been|have been|is now|are now)$/i;
@@ -118,6 +126,7 @@ function withoutQuotes(text: string): string {
     .replace(/```[\s\S]*?```/g, ' (quoted) ')
     .replace(/`[^`\n]*`/g, (m) => (/^`[\w.-]+`$/.test(m) ? m.slice(1, -1) : ' (quoted) '))
     .replace(/“[^”]*”/g, ' (quoted) ')
+    .replace(/‘[^’]{12,}’/g, ' (quoted) ')
     .replace(/"[^"\n]{12,}"/g, ' (quoted) ')
     .replace(/^\s*>.*$/gm, ' ');
 }
@@ -154,8 +163,19 @@ function sentencesOf(prose: string): Clause[][] {
 const REASON =
   /^(?:because|since|as (?:it|the|your|this|that|they)|due to|given that|which|who|whose|per)\b/i;
 
-function readClause(clause: string): { says: Assertion; creation: boolean } | null {
-  if (REASON.test(clause)) return null;
+/** A bare state after a colon or a dash ("Kitchen lamp: on.") says the thing is in it. */
+const BARE_STATE = /^(?:now )?(?:on|off|live|in)[.!]?$/i;
+
+/** An adverbial about the steps before ("after validating it") is not what the clause asserts. */
+const BEFORE_STEPS = /\b(?:after|before|following|having)\b[^,;]*/gi;
+
+function readClause(text: string): { says: Assertion; creation: boolean; notYet?: boolean } | null {
+  // "Because the parcel is with the carrier, I asked them to redirect it": the reason leads to a clause.
+  const led = REASON.exec(text) ? /^[^,]*,\s*(.*\w.*)$/.exec(text) : null;
+  if (REASON.test(text) && !led) return null;
+  const clause = led ? led[1]! : text;
+  if (BARE_STATE.test(clause.trim())) return { says: 'done', creation: false };
+  const mainPart = clause.replace(BEFORE_STEPS, ' ');
   if (UNKNOWN.test(clause)) return { says: 'unknown', creation: CREATION.test(clause) };
   if (PROPOSAL.test(clause)) return { says: 'proposal', creation: false };
   if (/\?\s*$/.test(clause) && /\b(?:i|we)\b/i.test(clause) && !/\bdid (?:i|we)\b/i.test(clause))
@@ -166,6 +186,7 @@ function readClause(clause: string): { says: Assertion; creation: boolean } | nu
   if (PARTIAL.test(clause)) return null;
   const handedOn = clause.match(REQUESTED);
   let requested = false;
+  let notYet = false;
   if (handedOn) {
     const before = clause.slice(0, handedOn.index ?? 0);
     if (NEGATED_BEFORE.test(before) && !/^(?:not|yet)\b/i.test(handedOn[0]))
@@ -184,16 +205,14 @@ function readClause(clause: string): { says: Assertion; creation: boolean } | nu
     if (AUXILIARY.test(match[0]) && n + 1 < matches.length) continue;
     if (NEGATED_BEFORE.test(before) || NEGATED_AFTER.test(after)) {
       // "not yet approved" hands the thing on; "has not been applied" says it is not done.
-      if (
-        /\b(?:approved|accepted|confirmed)\b/i.test(match[0]) ||
-        /\byet\b/i.test(before + after.slice(0, 6))
-      )
-        requested = true;
+      if (/\b(?:approved|accepted|confirmed)\b/i.test(match[0])) requested = true;
+      else if (/\byet\b/i.test(before + after.slice(0, 6))) notYet = true;
       else negated = { creation };
       continue;
     }
-    if (CONDITIONAL_BEFORE.test(before)) continue;
-    if (PREPARATION.test(clause)) continue;
+    // "It should have gone through" hedges a completion, it still asserts one.
+    if (CONDITIONAL_BEFORE.test(before) && !(HEDGED.test(before) && !CONDITION.test(clause))) continue;
+    if (PREPARATION.test(mainPart)) continue;
     if (
       AUXILIARY.test(match[0]) &&
       /^\s*(?:submitted|requested|sent|queued|forwarded|passed|handed|asked)/i.test(after)
@@ -204,6 +223,7 @@ function readClause(clause: string): { says: Assertion; creation: boolean } | nu
   const done = positives.length > 0 ? { creation: positives.every((c) => c) } : null;
   // "waiting on approval, not scheduled yet" is a request; a denial alone says nothing was done.
   if (requested) return { says: 'requested', creation: false };
+  if (notYet) return { says: 'requested', creation: false, notYet: true };
   if (negated) return { says: 'not_done', creation: negated.creation };
   if (done) return { says: 'done', creation: done.creation };
   return null;
@@ -257,7 +277,9 @@ export function misstatements(text: string, items: readonly SeenItem[]): Misstat
     const says = new Set<Assertion>();
     let phrase = about[0]!.phrase;
     let creationDenied = false;
-    for (const s of about) {
+    for (const read of about) {
+      // "Not saved yet" of a thing nothing was done to is as true as of one that waits.
+      const s = read.notYet && item.outcome === 'not_done' ? { ...read, says: 'not_done' as const } : read;
       if (s.says === 'done' && s.creation && item.created && item.outcome !== 'done') continue;
       // Not knowing whether a record exists, or saying there is none, is wrong of one that does.
       if ((s.says === 'not_done' || s.says === 'unknown') && s.creation) creationDenied = true;
