@@ -3,6 +3,7 @@ import { cliStartupBench } from './cli-startup-bench.ts';
 import { evalBench } from './eval-bench.ts';
 import { fairAnchorsBench } from './fair-anchors.ts';
 import { gatewayVsSdkBench } from './gateway-vs-sdk.ts';
+import { growthBench } from './growth-bench.ts';
 import { listingSizeBench } from './listing-size.ts';
 import { operationsBench } from './operations-bench.ts';
 import { policyBench } from './policy-bench.ts';
@@ -25,7 +26,21 @@ const sections: BenchSection[] = [
   { title: 'evaluation: reference run of every scenario', run: () => evalBench() },
   { title: 'CLI start-up: commands that do not serve', run: () => cliStartupBench() },
   { title: 'listing size: the demo tools/list entries as JSON', run: () => listingSizeBench() },
+  {
+    title: 'growth: writes, reads, replays, reconciler and operator queries at 0, 10^5 and 10^6 operations',
+    run: () => growthBench(sizesFromEnvironment()),
+  },
 ];
+
+/** `TOOLGATE_BENCH_GROWTH_SIZES=0,10000` measures the growth section at other sizes (a quick run). */
+function sizesFromEnvironment() {
+  const raw = process.env.TOOLGATE_BENCH_GROWTH_SIZES;
+  if (!raw) return {};
+  const sizes = raw.split(',').map(Number);
+  if (sizes.some((n) => !Number.isInteger(n) || n < 0))
+    throw new Error('TOOLGATE_BENCH_GROWTH_SIZES: whole numbers');
+  return { sizes, expired: sizes.at(-1)!, calls: 300 };
+}
 
 /** One figure on a line, its name padded to `width`, so a section's values line up. */
 function format(measure: BenchMeasure, width: number): string {

@@ -9,8 +9,9 @@ import { SETTLED_FOR_GOOD_SQL } from './operation-record.ts';
 export const PURGE_BATCH_ROWS = 500;
 
 /**
- * Runs `deleteBatch` (a DELETE of at most `PURGE_BATCH_ROWS` rows) until it deletes fewer, yielding
- * to other work between statements; answers how many rows went.
+ * Runs `deleteBatch` (a DELETE of at most `PURGE_BATCH_ROWS` rows) until it deletes fewer; answers how
+ * many rows went. After each statement it rests as long as the statement took, so the purge holds the
+ * store at most half the time and the calls waiting behind it go first.
  */
 export async function deleteInBatches(
   db: SqlDatabase,
@@ -19,10 +20,11 @@ export async function deleteInBatches(
 ): Promise<number> {
   let total = 0;
   for (;;) {
+    const started = performance.now();
     const deleted = await db.execute(deleteBatch, [...params, PURGE_BATCH_ROWS]);
     total += deleted;
     if (deleted < PURGE_BATCH_ROWS) return total;
-    await new Promise<void>((resolve) => setImmediate(resolve));
+    await new Promise<void>((resolve) => setTimeout(resolve, Math.max(1, performance.now() - started)));
   }
 }
 
