@@ -30,6 +30,8 @@ export interface GrowthBenchOptions {
   readonly calls?: number;
   /** Expired rows the background purge deletes while writes are measured. */
   readonly expired?: number;
+  /** The stores to grow (PostgreSQL only when it answers). */
+  readonly stores?: readonly SqlDialect[];
 }
 
 interface Timing {
@@ -95,19 +97,24 @@ async function measureSize(app: App, size: number, seedSeconds: number, calls: n
     app.gateway.callToolEnvelope({ name: BENCH_WRITE_TOOL, arguments: replayArgs }, principal),
   );
   const passes = await timed(5, () => app.operations.reconciler.runOnce());
+  // The console's filters: by status (a common one and a rare one), by tool, none, and the last day.
+  const since = Date.now() - DAY;
+  const listings = [
+    { status: 'completed' as const },
+    { status: 'needs_review' as const },
+    { tool: BENCH_WRITE_TOOL },
+    {},
+    { since },
+  ];
   const lists = await timed(200, (i) =>
-    listOperations(app.db, 'bench', {
-      limit: 50,
-      ...[
-        { status: 'completed' as const },
-        { tool: BENCH_WRITE_TOOL },
-        {},
-        { status: 'needs_review' as const },
-      ][i % 4],
-    }),
+    listOperations(app.db, 'bench', { limit: 50, ...listings[i % listings.length] }),
   );
   const audits = await timed(200, (i) =>
-    app.operations.audit.list({ tenant: 'bench', limit: 50, ...(i % 2 ? { subject: 'agent-07' } : {}) }),
+    app.operations.audit.list({
+      tenant: 'bench',
+      limit: 50,
+      ...[{}, { subject: 'agent-07' }, { since }][i % 3],
+    }),
   );
   const window = parseActivityWindow(new URLSearchParams(), Date.now());
   if (!window.ok) throw new Error('activity window');
@@ -133,7 +140,10 @@ async function measureSize(app: App, size: number, seedSeconds: number, calls: n
 }
 
 /** One store grown from empty through `sizes`, then a purge of `expired` rows under write load. */
-async function growStore(dialect: SqlDialect, options: Required<GrowthBenchOptions>) {
+async function growStore(
+  dialect: SqlDialect,
+  options: { sizes: readonly number[]; calls: number; expired: number },
+) {
   const dataDir = mkdtempSync(join(tmpdir(), 'toolgate-growth-'));
   const scratch = dialect === 'postgres' ? await createScratchDatabase() : null;
   const app = await createApp({
@@ -163,7 +173,9 @@ async function growStore(dialect: SqlDialect, options: Required<GrowthBenchOptio
         });
         stored = size;
       }
-      rows.push(await measureSize(app, size, (performance.now() - started) / 1000, options.calls, dataDir));
+      const seeded = (performance.now() - started) / 1000;
+      process.stderr.write(`  growth: ${dialect} seeded to ${size} in ${seeded.toFixed(1)} s\n`);
+      rows.push(await measureSize(app, size, seeded, options.calls, dataDir));
     }
     // Rows past both retentions (operations 60 days, audit 90), then the purge beside a write loop.
     const seedStarted = performance.now();
@@ -177,6 +189,9 @@ async function growStore(dialect: SqlDialect, options: Required<GrowthBenchOptio
       retentionMs: DAY,
     });
     const expiredSeedSeconds = (performance.now() - seedStarted) / 1000;
+    process.stderr.write(
+      `  growth: ${dialect} seeded ${options.expired} expired rows in ${expiredSeedSeconds.toFixed(1)} s\n`,
+    );
     const before = await timed(options.calls, () => write(app));
     let purging = true;
     const purgeStarted = performance.now();
@@ -218,12 +233,14 @@ async function growStore(dialect: SqlDialect, options: Required<GrowthBenchOptio
  * write p99 during the purge <= 2x).
  */
 export async function growthBench(input: GrowthBenchOptions = {}): Promise<BenchReport> {
-  const options: Required<GrowthBenchOptions> = {
+  const options = {
     sizes: input.sizes ?? [0, 100_000, 1_000_000],
     calls: input.calls ?? 1_000,
     expired: input.expired ?? 1_000_000,
   };
-  const dialects: SqlDialect[] = (await postgresAvailable()) ? ['sqlite', 'postgres'] : ['sqlite'];
+  const stores = input.stores ?? ['sqlite', 'postgres'];
+  const pg = stores.includes('postgres') && (await postgresAvailable());
+  const dialects = stores.filter((d) => d === 'sqlite' || pg);
   const tableRows: { name: string; values: number[] }[] = [];
   const measures: BenchMeasure[] = [];
   for (const dialect of dialects) {

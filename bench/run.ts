@@ -32,14 +32,32 @@ const sections: BenchSection[] = [
   },
 ];
 
-/** `TOOLGATE_BENCH_GROWTH_SIZES=0,10000` measures the growth section at other sizes (a quick run). */
+/**
+ * `TOOLGATE_BENCH_GROWTH_SIZES=0,10000` measures the growth section at other sizes (a quick run),
+ * `TOOLGATE_BENCH_GROWTH_EXPIRED=100000` purges that many expired rows instead of a million, and
+ * `TOOLGATE_BENCH_GROWTH_STORES=postgres` grows only that store.
+ */
 function sizesFromEnvironment() {
-  const raw = process.env.TOOLGATE_BENCH_GROWTH_SIZES;
-  if (!raw) return {};
-  const sizes = raw.split(',').map(Number);
-  if (sizes.some((n) => !Number.isInteger(n) || n < 0))
-    throw new Error('TOOLGATE_BENCH_GROWTH_SIZES: whole numbers');
-  return { sizes, expired: sizes.at(-1)!, calls: 300 };
+  const whole = (name: string) => {
+    const raw = process.env[name];
+    if (!raw) return undefined;
+    const values = raw.split(',').map(Number);
+    if (values.some((n) => !Number.isInteger(n) || n < 0)) {
+      throw new Error(`${name}: whole numbers, comma-separated`);
+    }
+    return values;
+  };
+  const sizes = whole('TOOLGATE_BENCH_GROWTH_SIZES');
+  const expired = whole('TOOLGATE_BENCH_GROWTH_EXPIRED')?.[0];
+  const stores = process.env.TOOLGATE_BENCH_GROWTH_STORES?.split(',');
+  if (stores?.some((store) => store !== 'sqlite' && store !== 'postgres')) {
+    throw new Error('TOOLGATE_BENCH_GROWTH_STORES: sqlite, postgres or both, comma-separated');
+  }
+  return {
+    ...(sizes ? { sizes } : {}),
+    ...(expired !== undefined ? { expired } : {}),
+    ...(stores ? { stores: stores as ('sqlite' | 'postgres')[] } : {}),
+  };
 }
 
 /** One figure on a line, its name padded to `width`, so a section's values line up. */
