@@ -295,7 +295,7 @@ export async function growthBench(input: GrowthBenchOptions = {}): Promise<Bench
       { name: `${dialect} ${at}: operator audit p99 (target <= 50)`, value: top.auditP99, unit: 'ms' },
       { name: `${dialect} ${at}: operator activity p99 (target <= 50)`, value: top.activityP99, unit: 'ms' },
       {
-        name: `${dialect}: expired rows seeded (operations + audit each)`,
+        name: `${dialect}: operations purged (each with its audit entry)`,
         value: grown.purged,
         unit: 'rows',
       },

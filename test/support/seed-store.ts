@@ -63,6 +63,8 @@ export async function seedStore(db: SqlDatabase, plan: SeedPlan): Promise<void> 
     const id = `'op_' || ${timeChars(created, pg)} || ${pad('x', 16)}`;
     const envelope = `'{"ok":true,"tool":"${plan.tool}","contract_version":"1.0.0","status":"' || ${STATUS_SQL} || '","operation_id":"' || ${id} || '","replayed":false,"code":null,"category":null,"message":"The operation completed.","retryable":false,"resolution":null,"field_errors":[],"result":{"accepted":true},"warnings":[]}'`;
     await db.transaction(async (tx) => {
+      // A batch of 20 000 rows may outlast the gateway's statement timeout on a busy machine.
+      if (pg) await tx.execute('SET LOCAL statement_timeout = 0');
       await tx.execute(
         `INSERT INTO operations (id, tenant, subject, idem_key, tool, contract_version, fingerprint, content_hash,
           mode, status, envelope, attempts, lease_expires_at, next_check_at, reconcile_attempts, reconcile_note,
@@ -85,5 +87,8 @@ export async function seedStore(db: SqlDatabase, plan: SeedPlan): Promise<void> 
       );
     });
   }
-  await db.execute('ANALYZE');
+  await db.transaction(async (tx) => {
+    if (pg) await tx.execute('SET LOCAL statement_timeout = 0');
+    await tx.execute('ANALYZE');
+  });
 }

@@ -6,7 +6,7 @@ import { SETTLED_FOR_GOOD_SQL } from './operation-record.ts';
  * statements, with the event loop free between them, so the gateway's writes keep their turn: one
  * statement over the whole backlog would hold SQLite's write lock (and block its thread) until done.
  */
-export const PURGE_BATCH_ROWS = 500;
+export const PURGE_BATCH_ROWS = 100;
 
 /**
  * Runs `deleteBatch` (a DELETE of at most `PURGE_BATCH_ROWS` rows) until it deletes fewer; answers how
