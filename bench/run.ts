@@ -4,6 +4,7 @@ import { evalBench } from './eval-bench.ts';
 import { fairAnchorsBench } from './fair-anchors.ts';
 import { fleetLimitsBench } from './fleet-limits-bench.ts';
 import { gatewayVsSdkBench } from './gateway-vs-sdk.ts';
+import { growthBench } from './growth-bench.ts';
 import { listingSizeBench } from './listing-size.ts';
 import { operationsBench } from './operations-bench.ts';
 import { policyBench } from './policy-bench.ts';
@@ -30,7 +31,39 @@ const sections: BenchSection[] = [
     title: 'fleet limits: a read with the rate leased from PostgreSQL vs limited per process',
     run: () => fleetLimitsBench(),
   },
+  {
+    title: 'growth: writes, reads, replays, reconciler and operator queries at 0, 10^5 and 10^6 operations',
+    run: () => growthBench(sizesFromEnvironment()),
+  },
 ];
+
+/**
+ * `TOOLGATE_BENCH_GROWTH_SIZES=0,10000` measures the growth section at other sizes (a quick run),
+ * `TOOLGATE_BENCH_GROWTH_EXPIRED=100000` purges that many expired rows instead of a million, and
+ * `TOOLGATE_BENCH_GROWTH_STORES=postgres` grows only that store.
+ */
+function sizesFromEnvironment() {
+  const whole = (name: string) => {
+    const raw = process.env[name];
+    if (!raw) return undefined;
+    const values = raw.split(',').map(Number);
+    if (values.some((n) => !Number.isInteger(n) || n < 0)) {
+      throw new Error(`${name}: whole numbers, comma-separated`);
+    }
+    return values;
+  };
+  const sizes = whole('TOOLGATE_BENCH_GROWTH_SIZES');
+  const expired = whole('TOOLGATE_BENCH_GROWTH_EXPIRED')?.[0];
+  const stores = process.env.TOOLGATE_BENCH_GROWTH_STORES?.split(',');
+  if (stores?.some((store) => store !== 'sqlite' && store !== 'postgres')) {
+    throw new Error('TOOLGATE_BENCH_GROWTH_STORES: sqlite, postgres or both, comma-separated');
+  }
+  return {
+    ...(sizes ? { sizes } : {}),
+    ...(expired !== undefined ? { expired } : {}),
+    ...(stores ? { stores: stores as ('sqlite' | 'postgres')[] } : {}),
+  };
+}
 
 /** One figure on a line, its name padded to `width`, so a section's values line up. */
 function format(measure: BenchMeasure, width: number): string {

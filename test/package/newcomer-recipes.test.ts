@@ -112,8 +112,9 @@ describe('a newcomer following the docs, recipe by recipe', () => {
   }, 120_000);
   afterAll(async () => {
     await Promise.all(running.map((server) => server.stop()));
+    // Two installed checkouts and three projects: removing them takes a while on a busy machine.
     rmSync(work, { recursive: true, force: true });
-  }, 120_000);
+  }, 600_000);
 
   const shell = (cwd: string, more: Record<string, string> = {}) => new Shell(cwd, { ...env, ...more }, work);
   const start = async (sh: Shell, line: string, ready: RegExp) => {

@@ -3,6 +3,7 @@ import type { SqlDatabase, SqlExecutor } from '../store/sql-database.ts';
 import { isStoreUnavailable } from '../store/store-unavailable.ts';
 import type { AuditEntry, AuditSink } from '../telemetry/audit.ts';
 import { AUDIT_REDACTED_PATHS } from '../telemetry/logger.ts';
+import { deleteInBatches } from './retention.ts';
 
 /** One stored audit entry as the operator API shows it. */
 export interface StoredAuditEntry {
@@ -186,9 +187,13 @@ export class AuditLog implements AuditSink {
     }));
   }
 
-  /** Deletes entries older than `before` (epoch ms); returns how many. */
+  /** Deletes entries older than `before` (epoch ms), a few hundred per statement; returns how many. */
   purge(before: number): Promise<number> {
-    return this.db.execute('DELETE FROM audit_log WHERE at < ?', [before]);
+    return deleteInBatches(
+      this.db,
+      'DELETE FROM audit_log WHERE seq IN (SELECT seq FROM audit_log WHERE at < ? ORDER BY at LIMIT ?)',
+      [before],
+    );
   }
 }
 

@@ -6,6 +6,7 @@ import { operationsGetTool, type SensitiveFieldsOf } from './operations-get-tool
 import { operationsMigration } from './operations-migration.ts';
 import type { OperatorConfirmations } from './operator-confirmations.ts';
 import { operatorConfirmationsMigration } from './operator-confirmations-migration.ts';
+import { operatorQueryIndexesMigration } from './operator-query-indexes-migration.ts';
 import { exceptionTargetsMigration, policyExceptionsMigration } from './policy-exceptions-migration.ts';
 
 /** How long a settled operation answers for its key unless configured (published in write contracts). */
@@ -22,6 +23,7 @@ export const FRAMEWORK_MIGRATIONS: readonly Migration[] = [
   operatorConfirmationsMigration,
   policyExceptionsMigration,
   exceptionTargetsMigration,
+  operatorQueryIndexesMigration,
 ];
 
 /**

@@ -38,3 +38,11 @@ export function newOperationId(nowMs: number): string {
   }
   return `op_${time}${randomChars()}`;
 }
+
+/**
+ * The least id an operation created at or after `ms` can have (its time prefix alone): a lower bound on
+ * `id` that lets a time filter ride the id order of an index instead of reading older rows to skip them.
+ */
+export function operationIdFloor(ms: number): string {
+  return newOperationId(ms).slice(0, 'op_'.length + TIME_CHARS);
+}

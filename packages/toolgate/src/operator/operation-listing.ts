@@ -1,3 +1,4 @@
+import { operationIdFloor } from '../operations/operation-id.ts';
 import { type OperationRow, recordFromRow } from '../operations/operation-record.ts';
 import type { SqlExecutor } from '../store/sql-database.ts';
 import type { OperationsFilter } from './operator-query.ts';
@@ -63,8 +64,9 @@ export async function listOperations(
     params.push(filter.tool);
   }
   if (filter.since !== undefined) {
-    where.push('created_at >= ?');
-    params.push(filter.since);
+    // Ids sort by creation time: the bound on id keeps the walk of the index to the window.
+    where.push('created_at >= ?', 'id >= ?');
+    params.push(filter.since, operationIdFloor(filter.since));
   }
   if (filter.afterId !== undefined) {
     where.push('id > ?');

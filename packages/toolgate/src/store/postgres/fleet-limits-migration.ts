@@ -9,7 +9,7 @@ import type { Migration } from '../sql-database.ts';
  * a gateway that stops renewing them (it crashed) holds none once they expire.
  */
 export const fleetLimitsMigration: Migration = {
-  id: '0006_fleet_limits',
+  id: '0007_fleet_limits',
   sql: `CREATE TABLE fleet_limit_buckets (
     bucket TEXT PRIMARY KEY,
     tokens DOUBLE PRECISION NOT NULL,
