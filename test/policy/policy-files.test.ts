@@ -164,7 +164,7 @@ describe('toolgate policy', () => {
     const failed = await run(['policy', 'test', '--cases', flipped]);
     expect(failed.code).toBe(1);
     expect(failed.stdout).toContain('FAIL  a member of the owning group may create a staging change');
-  });
+  }, 60_000);
 
   test('token --groups puts the groups claim in the token and on the principal', async () => {
     const dataDir = join(dir, 'data');

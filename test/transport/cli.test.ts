@@ -147,7 +147,7 @@ describe('the toolgate command', () => {
     });
     const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
     try {
-      await expect.poll(() => stdout, { timeout: 15_000, interval: 100 }).toContain('Operator console');
+      await expect.poll(() => stdout, { timeout: 40_000, interval: 100 }).toContain('Operator console');
       const url = /MCP Streamable HTTP at (\S+)/.exec(stdout)?.[1];
       expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
       // One ready token with a first call, a few demo ids, and the command for the other tokens.
@@ -181,7 +181,7 @@ describe('the toolgate command', () => {
     } finally {
       child.kill('SIGKILL');
     }
-  }, 30_000);
+  }, 60_000);
 });
 
 describe('the toolgate command in a pipeline', () => {
