@@ -1,10 +1,11 @@
 import { spawn } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { connect, createServer } from 'node:net';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { freePort } from '../support/free-port.ts';
 import { runCommand, startServing } from '../support/serve-process.ts';
 
 const BIN = join(import.meta.dirname, '../../bin/toolgate.mjs');
@@ -15,14 +16,6 @@ const HUGE_SCHEMA = join(FIXTURES, 'huge-schema.config.mjs');
 const NOTES = join(FIXTURES, 'notes.config.mjs');
 const OVERSIZED_LISTING = join(FIXTURES, 'oversized-listing.config.mjs');
 const SHORT = { TOOLGATE_STARTUP_TIMEOUT_MS: '1500' };
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 function accepts(port: number): Promise<boolean> {
   return new Promise((resolve) => {

@@ -1,10 +1,10 @@
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadOrCreateDevKeys } from '../../packages/toolgate/src/auth/dev-keys.ts';
 import { mintToken } from '../../packages/toolgate/src/auth/mint-token.ts';
+import { freePort } from '../support/free-port.ts';
 
 /**
  * `npm run conformance`: starts `toolgate serve` as a child on a free loopback port and runs the pinned
@@ -19,15 +19,6 @@ const root = join(import.meta.dirname, '../..');
 const cli = join(root, 'bin/toolgate.mjs');
 const suite = join(root, 'node_modules/@modelcontextprotocol/conformance/dist/index.js');
 const REVISIONS = ['2025-11-25', '2026-07-28'];
-
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const address = probe.address();
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  if (address === null || typeof address === 'string') throw new Error('no free port');
-  return address.port;
-}
 
 async function waitForHealth(origin: string, deadline: number): Promise<void> {
   while (Date.now() < deadline) {

@@ -7,19 +7,9 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { llmAgent } from '../../packages/eval/src/agents/llm-agent.ts';
 import { languageModel } from '../../packages/eval/src/agents/llm-model.ts';
 import { runEvaluation } from '../../packages/eval/src/evaluation.ts';
-import { runCommand } from '../support/serve-process.ts';
+import { freePort as closedPort } from '../support/free-port.ts';
+import { evalLamps } from './support/lamps-eval.ts';
 import { startLampsWorld } from './support/lamps-world.ts';
-
-const ROOT = join(import.meta.dirname, '../..');
-
-/** A loopback port nothing listens on: bound once, then closed. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((done) => server.close(() => done()));
-  return port;
-}
 
 /** A model endpoint that answers every request the same broken way. */
 async function brokenEndpoint(status: number, body: string): Promise<{ url: string; server: Server }> {
@@ -40,14 +30,8 @@ describe('toolgate eval against a model endpoint that cannot answer', () => {
 
   test('an unreachable endpoint errors every trial, scores nobody and exits 2 with its error', async () => {
     const port = await closedPort();
-    const result = await runCommand(
-      join(ROOT, 'bin/toolgate.mjs'),
+    const result = await evalLamps(
       [
-        'eval',
-        '--config',
-        'test/eval/support/lamps.config.ts',
-        '--scenarios',
-        'test/eval/scenarios',
         '--filter',
         'lamps-direct',
         '--agent',
@@ -58,11 +42,10 @@ describe('toolgate eval against a model endpoint that cannot answer', () => {
         'nobody-home',
         '--base-url',
         `http://127.0.0.1:${port}/v1`,
-        '--no-progress',
         '--out',
         out,
       ],
-      { cwd: ROOT, env: { TOOLGATE_EVAL_API_KEY: 'not-needed' } },
+      { TOOLGATE_EVAL_API_KEY: 'not-needed' },
     );
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('toolgate eval: every trial errored (1); nothing was scored.');

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { runCommand } from '../support/serve-process.ts';
+import { evalLamps } from './support/lamps-eval.ts';
 
 const ROOT = join(import.meta.dirname, '../..');
 
@@ -19,20 +20,7 @@ describe('toolgate eval --config', () => {
   afterAll(() => rmSync(out, { recursive: true, force: true }));
 
   test('evaluates the config module against its own scenarios, faults and world actions included', async () => {
-    const result = await runCommand(
-      join(ROOT, 'bin/toolgate.mjs'),
-      [
-        'eval',
-        '--config',
-        'test/eval/support/lamps.config.ts',
-        '--scenarios',
-        'test/eval/scenarios',
-        '--out',
-        out,
-        '--no-progress',
-      ],
-      { cwd: ROOT },
-    );
+    const result = await evalLamps(['--out', out]);
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
     const report = JSON.parse(readFileSync(join(out, 'results.json'), 'utf8')) as {
@@ -62,20 +50,6 @@ describe('toolgate eval --config', () => {
 
   test('--compare shows what changed since an earlier run', async () => {
     const again = join(out, 'again');
-    const evalLamps = (extra: string[]) =>
-      runCommand(
-        join(ROOT, 'bin/toolgate.mjs'),
-        [
-          'eval',
-          '--config',
-          'test/eval/support/lamps.config.ts',
-          '--scenarios',
-          'test/eval/scenarios',
-          '--no-progress',
-          ...extra,
-        ],
-        { cwd: ROOT },
-      );
     const result = await evalLamps(['--filter', 'lamps-direct', '--out', again, '--compare', out]);
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);

@@ -3,10 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { parseModelSpec } from '../../packages/eval/src/agents/llm-providers.ts';
-import { runCommand } from '../support/serve-process.ts';
 import { type FakeJudgeServer, type JudgeQuestion, startFakeJudge } from './support/fake-judge-server.ts';
+import { evalLamps } from './support/lamps-eval.ts';
 
-const ROOT = join(import.meta.dirname, '../..');
 let judge: FakeJudgeServer;
 
 /** Says the message asserts nothing unless it says it updated something: the lamps reference answers do not. */
@@ -25,26 +24,12 @@ describe('toolgate eval --judge-model', () => {
   });
   afterAll(() => rmSync(out, { recursive: true, force: true }));
 
-  const evalLamps = (extra: string[], env: Record<string, string> = {}) =>
-    runCommand(
-      join(ROOT, 'bin/toolgate.mjs'),
-      [
-        'eval',
-        '--config',
-        'test/eval/support/lamps.config.ts',
-        '--scenarios',
-        'test/eval/scenarios',
-        '--filter',
-        'lamps-direct',
-        '--no-progress',
-        ...extra,
-      ],
-      { cwd: ROOT, env },
-    );
+  const evalLampsDirect = (extra: string[], env: Record<string, string> = {}) =>
+    evalLamps(['--filter', 'lamps-direct', ...extra], env);
 
   test('asks the judge after each trial and writes its opinion apart in every report', async () => {
     const server = judge;
-    const result = await evalLamps([
+    const result = await evalLampsDirect([
       '--judge-model',
       'openai-compatible:fake-judge',
       '--judge-base-url',
@@ -83,7 +68,7 @@ describe('toolgate eval --judge-model', () => {
   });
 
   test('a judge without an endpoint is bad input, before any trial runs', async () => {
-    const result = await evalLamps(['--judge-model', 'fake-judge', '--out', join(out, 'none')], {
+    const result = await evalLampsDirect(['--judge-model', 'fake-judge', '--out', join(out, 'none')], {
       TOOLGATE_EVAL_BASE_URL: '',
     });
     expect(result.code).toBe(2);

@@ -1,9 +1,9 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parse } from 'yaml';
+import { freePort } from '../support/free-port.ts';
 
 export const OPS_DIR = resolve(import.meta.dirname, '../../packages/toolgate/ops');
 export const ALERT_RULES = join(OPS_DIR, 'prometheus/toolgate-alerts.yml');
@@ -37,15 +37,6 @@ export interface RunningPrometheus {
   /** GET /api/v1/<path> and its `data`. */
   api<T>(path: string): Promise<T>;
   stop(): Promise<void>;
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-  const address = server.address();
-  await new Promise((done) => server.close(done));
-  if (address === null || typeof address === 'string') throw new Error('no port');
-  return address.port;
 }
 
 /**

@@ -1,10 +1,10 @@
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { freePort } from '../support/free-port.ts';
 import { INSPECTOR } from '../support/inspector-cli.ts';
 import { type Background, type LineResult, Shell, shellRecipes } from '../support/newcomer-shell.ts';
 import { connectWithToken } from '../support/serve-process.ts';
@@ -54,13 +54,6 @@ const NOT_HERE: Readonly<Record<string, string>> = {
 const SYNOPSIS = /\[[^\]]*\]|\b(FILE|DIR|NAME|OLD|NEW)\b/;
 
 const ran = new Set<string>();
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 
 /** The recipe exactly as `doc` writes it (the test fails if the doc no longer does), with `swaps` made. */
 function recipe(doc: Doc, line: string, swaps: readonly (readonly [string, string])[] = []): string {

@@ -77,6 +77,13 @@ export const triggerSchema = z.strictObject({ when: momentSchema, do: z.array(wo
  * (portable SQL with `?` params); `probe` calls a read tool as a principal and matches the envelope.
  * Counts use `count` (exact) or `min`/`max`; `fields` match the first row / effect data / envelope paths.
  */
+/** A read tool called after the run, as a principal of the scenario, whose answer is checked. */
+const probeSchema = z.strictObject({
+  tool: name,
+  principal: name.optional(),
+  args: z.record(z.string(), jsonValue).default({}),
+});
+
 export const stateCheckSchema = z.strictObject({
   name: z.string().max(120).optional(),
   effects: z
@@ -84,13 +91,7 @@ export const stateCheckSchema = z.strictObject({
     .optional(),
   sql: z.string().max(2000).optional(),
   params: z.array(jsonValue).default([]),
-  probe: z
-    .strictObject({
-      tool: name,
-      principal: name.optional(),
-      args: z.record(z.string(), jsonValue).default({}),
-    })
-    .optional(),
+  probe: probeSchema.optional(),
   count: z.number().int().min(0).optional(),
   min: z.number().int().min(0).optional(),
   max: z.number().int().min(0).optional(),
@@ -104,13 +105,7 @@ export const answerCheckSchema = z.strictObject({
   what: z.string().min(1).max(120),
   /** The value, as a template over the fixtures; or read with `probe` at `path`. */
   value: jsonValue.optional(),
-  probe: z
-    .strictObject({
-      tool: name,
-      principal: name.optional(),
-      args: z.record(z.string(), jsonValue).default({}),
-    })
-    .optional(),
+  probe: probeSchema.optional(),
   path: z.string().min(1).max(200).optional(),
   /** Per value the world may hold, the phrases that state it; without, the value as written. */
   says: z.record(z.string(), z.array(z.string().min(1).max(120)).min(1)).optional(),
