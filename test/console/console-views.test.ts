@@ -83,6 +83,10 @@ describe.runIf(existsSync(CHROMIUM))('every console view fits a laptop and a pho
     await page.getByLabel('Operator token').fill(await world.gw.tokenFor(who));
     await page.getByRole('button', { name: 'Sign in' }).click();
     await expect.poll(() => page.getByRole('button', { name: 'Sign out' }).isVisible()).toBe(true);
+    // The landing page draws once all its reads have answered: none is still in flight after this.
+    await page
+      .getByRole('heading', { level: 2, name: 'Waiting for you', exact: true })
+      .waitFor({ timeout: 10_000 });
     return { page, problems };
   }
 
