@@ -34,6 +34,8 @@ export interface CallLoadResult {
 
 /** How much of an answer the generator reads: enough for the JSON-RPC members before the result. */
 const HEAD_BYTES = 96;
+/** How much of an answer's end the generator keeps: enough for a result's closing `isError` member. */
+const TAIL_BYTES = 160;
 
 /** A JSON-RPC result, not an error: `"result":` in the head and no top-level `"error":` before it. */
 function answeredResult(head: string): boolean {
@@ -46,7 +48,8 @@ function answeredResult(head: string): boolean {
  * A closed-loop load generator for MCP over HTTP: `concurrency` keep-alive connections on loopback
  * each post one JSON-RPC request at a time until a fixed number of calls is done or a fixed time has
  * passed. Latency is per call, from write to the end of the answer. A call fails unless it answers
- * 200 with a JSON-RPC result (judged from the answer's head).
+ * 200 with a JSON-RPC result (judged from the answer's head) that is not a tool error (from its tail):
+ * a rate over refused calls would flatter the server.
  */
 export async function runCallLoad(options: CallLoadOptions): Promise<CallLoadResult> {
   const agent = new Agent({ keepAlive: true, maxSockets: options.concurrency });
@@ -75,11 +78,18 @@ export async function runCallLoad(options: CallLoadOptions): Promise<CallLoadRes
         (res) => {
           // Only the head of the answer is read: decoding a large answer (a 1,000-tool listing) would
           // make the generator, not the server, the bottleneck. Each case's probe checks a whole answer.
+          // Its tail too: a tool error is a JSON-RPC result whose last member says `"isError":true`.
           let head = '';
+          let tail = '';
           res.on('data', (chunk: Buffer) => {
             if (head.length < HEAD_BYTES) head += chunk.toString('latin1', 0, HEAD_BYTES - head.length);
+            tail = (tail + chunk.toString('latin1', Math.max(0, chunk.length - TAIL_BYTES))).slice(
+              -TAIL_BYTES,
+            );
           });
-          res.on('end', () => resolve(res.statusCode === 200 && answeredResult(head)));
+          res.on('end', () =>
+            resolve(res.statusCode === 200 && answeredResult(head) && !tail.includes('"isError":true')),
+          );
         },
       );
       req.on('error', () => resolve(false));
