@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TokenSubject } from '../../packages/toolgate/src/auth/token-claims.ts';
-import { ACTIVITY_BUCKETS } from '../../packages/toolgate/src/operator/activity-history.ts';
+import { ACTIVITY_BUCKETS, ACTIVITY_SLOT_MS } from '../../packages/toolgate/src/operator/activity-history.ts';
 import { startTestGateway, type TestGateway } from '../../packages/toolgate/src/testing/test-gateway.ts';
 import {
   customerReader,
@@ -131,6 +131,79 @@ for (const target of storeTargets) {
       );
       expect(resolved.status).toBe(200);
       expect((await activity(watcher)).body.backlog.at(-1)).toMatchObject({ needs_review: 0 });
+    });
+
+    it('keeps the counts of closed slots, reads them as kept, and drops slots older than any window', async () => {
+      const tenant = 'kept';
+      const call = (hoursAgo: number, status: string) =>
+        gw.app.operations.audit.record({
+          at: new Date(Date.now() - hoursAgo * HOUR).toISOString(),
+          correlationId: randomUUID(),
+          tenant,
+          subject: 'agent-1',
+          actor: 'service',
+          action: 'parcels_ship',
+          status,
+          code: null,
+          operationId: null,
+          replayed: false,
+          tool: 'parcels_ship',
+          contractVersion: '1.2.0',
+          detail: {},
+        });
+      for (const [hoursAgo, status] of [
+        [20, 'completed'],
+        [20, 'completed'],
+        [3, 'failed'],
+        [0.5, 'completed'],
+      ] as const)
+        await call(hoursAgo, status);
+      // A slot kept before, older than the longest window: dropped when new slots are kept.
+      await gw.app.db.execute('INSERT INTO activity_slots (tenant, slot_start, counts) VALUES (?, ?, ?)', [
+        tenant,
+        Math.floor((Date.now() - 80 * HOUR) / ACTIVITY_SLOT_MS) * ACTIVITY_SLOT_MS,
+        '{"completed":9}',
+      ]);
+      const totals = (body: Record<string, unknown>) => {
+        const sum: Record<string, number> = {};
+        for (const bucket of body.calls as { counts: Record<string, number> }[])
+          for (const [status, n] of Object.entries(bucket.counts)) sum[status] = (sum[status] ?? 0) + n;
+        return sum;
+      };
+      const first = await activity({ ...watcher, tenant });
+      expect(totals(first.body)).toEqual({ completed: 3, failed: 1 });
+      const hourOf = (hoursAgo: number) =>
+        first.body.calls.findIndex((b: { from: string; to: string }) => {
+          const instant = Date.now() - hoursAgo * HOUR;
+          return Date.parse(b.from) <= instant && instant < Date.parse(b.to);
+        });
+      expect(first.body.calls[hourOf(20)].counts).toEqual({ completed: 2 });
+      expect(first.body.calls[hourOf(3)].counts).toEqual({ failed: 1 });
+
+      // Every closed slot of the window is kept once, quiet ones as {}; the old one is gone.
+      const kept = await gw.app.db.query<{ slot_start: unknown; counts: string }>(
+        'SELECT slot_start, counts FROM activity_slots WHERE tenant = ? ORDER BY slot_start',
+        [tenant],
+      );
+      const from = Date.parse(first.body.from);
+      expect(Number(kept[0]!.slot_start)).toBe(from);
+      // Closed: ended two minutes or more ago (the window's last bucket may reach past now).
+      const closedSlots = (Date.now() - 120_000 - from) / ACTIVITY_SLOT_MS;
+      expect(kept.length).toBeGreaterThanOrEqual(Math.floor(closedSlots) - 1);
+      expect(kept.length).toBeLessThanOrEqual(Math.ceil(closedSlots));
+      const keptTotals: Record<string, number> = {};
+      for (const row of kept)
+        for (const [status, n] of Object.entries(JSON.parse(row.counts) as Record<string, number>))
+          keptTotals[status] = (keptTotals[status] ?? 0) + n;
+      expect(keptTotals).toEqual({ completed: 3, failed: 1 });
+
+      // A later read takes closed slots as kept: entries gone from the trail (a purge) still count there.
+      await gw.app.db.execute('DELETE FROM audit_log WHERE tenant = ?', [tenant]);
+      const again = await activity({ ...watcher, tenant });
+      expect(totals(again.body)).toEqual({ completed: 3, failed: 1 });
+      const after = await gw.app.db.query('SELECT slot_start FROM activity_slots WHERE tenant = ?', [tenant]);
+      expect(after.length).toBeGreaterThanOrEqual(kept.length);
+      expect(after.length).toBeLessThanOrEqual(kept.length + 1);
     });
 
     it('refuses a bad window, a token without operator reading rights, and no token, reading nothing', async () => {

@@ -10,7 +10,10 @@ import { Reconciler } from '../../packages/toolgate/src/operations/reconciler.ts
 import { purgeExpiredOperations } from '../../packages/toolgate/src/operations/retention.ts';
 import { ReviewQueue } from '../../packages/toolgate/src/operations/review-queue.ts';
 import { readSettlementBacklog } from '../../packages/toolgate/src/operations/settlement-backlog.ts';
-import { readActivityHistory } from '../../packages/toolgate/src/operator/activity-history.ts';
+import {
+  parseActivityWindow,
+  readActivityHistory,
+} from '../../packages/toolgate/src/operator/activity-history.ts';
 import {
   findTenantOperation,
   listOperations,
@@ -20,8 +23,11 @@ import { startTestApp } from '../operations/harness.ts';
 import { seedStore } from '../support/seed-store.ts';
 import { type StoreLocation, storeTargets } from './store-targets.ts';
 
-/** The tables that grow with traffic: a statement that reads them whole costs more every day. */
-const BIG_TABLES = ['operations', 'audit_log'];
+/**
+ * The tables that grow with traffic, and the activity's kept slots (bounded, but read on every chart):
+ * a statement that reads them whole costs more every day.
+ */
+const BIG_TABLES = ['operations', 'audit_log', 'activity_slots'];
 const SEEDED = 20_000;
 const HOUR = 3_600_000;
 
@@ -141,8 +147,12 @@ for (const target of storeTargets) {
         ]) {
           await audit.list({ tenant, limit: 50, ...query });
         }
-        await readActivityHistory(db, tenant, { from: now - 24 * HOUR, to: now, bucketMs: HOUR });
-        await readActivityHistory(db, tenant, { from: now - 72 * HOUR, to: now, bucketMs: 3 * HOUR });
+        // The windows the API draws: their closed slots are counted and kept, then read as kept.
+        for (const hours of ['24', '72', '72']) {
+          const window = parseActivityWindow(new URLSearchParams({ hours }), now);
+          if (!window.ok) throw new Error('the activity window did not parse');
+          await readActivityHistory(db, tenant, window.value);
+        }
         const clock = { now: () => now + 2 * HOUR };
         const confirmations = new OperatorConfirmations({
           db,
@@ -186,6 +196,9 @@ for (const target of storeTargets) {
           'FROM operations WHERE tenant = ? AND status = ?',
           'FROM audit_log WHERE tenant = ? AND subject = ?',
           'operation_id IN',
+          'FROM activity_slots WHERE tenant = ?',
+          'INSERT INTO activity_slots',
+          'DELETE FROM activity_slots WHERE tenant = ?',
           "status = 'outcome_unknown' AND next_check_at <= ?",
           "status = 'in_progress' AND next_check_at <= ?",
           'DELETE FROM operations WHERE id IN',

@@ -1,5 +1,6 @@
 import type { AnyToolDefinition } from '../contract/define-tool.ts';
 import type { Migration } from '../store/sql-database.ts';
+import { activitySlotsMigration } from './activity-slots-migration.ts';
 import { auditMigration } from './audit-migration.ts';
 import type { OperationStore } from './operation-store.ts';
 import { operationsGetTool, type SensitiveFieldsOf } from './operations-get-tool.ts';
@@ -24,6 +25,7 @@ export const FRAMEWORK_MIGRATIONS: readonly Migration[] = [
   policyExceptionsMigration,
   exceptionTargetsMigration,
   operatorQueryIndexesMigration,
+  activitySlotsMigration,
 ];
 
 /**

@@ -15,7 +15,23 @@ export interface ActivityWindow {
   readonly from: number;
   readonly to: number;
   readonly bucketMs: number;
+  /** When it is read: the window's end may lie past it, in its last, still open bucket. */
+  readonly now: number;
 }
+
+/**
+ * Call counts are kept per slot of this length once the slot has closed (activity_slots). Every
+ * window's bucket is a whole number of slots: a bucket is `hours` x 150 s.
+ */
+export const ACTIVITY_SLOT_MS = 150_000;
+/**
+ * How long after a slot ends its counts are kept: an audit entry commits within moments of the time it
+ * carries (a gateway's clock, a group commit), so one that commits more than this late into a kept slot
+ * is not counted there.
+ */
+const SLOT_SETTLE_MS = 120_000;
+/** Slots kept per statement that writes them. */
+const SLOTS_PER_WRITE = 500;
 
 /** The backlog at one instant: operations of the tenant awaiting settlement, by status. */
 export interface BacklogPoint {
@@ -55,7 +71,7 @@ export function parseActivityWindow(
   const bucketMs = (hours * 3_600_000) / ACTIVITY_BUCKETS;
   // Buckets end on whole multiples of their length, so the same window reads the same way twice.
   const to = Math.ceil(now / bucketMs) * bucketMs;
-  return { ok: true, value: { from: to - hours * 3_600_000, to, bucketMs } };
+  return { ok: true, value: { from: to - hours * 3_600_000, to, bucketMs, now } };
 }
 
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -136,22 +152,114 @@ function statusAt(list: readonly { at: number; status: string }[], instant: numb
 async function readCallBuckets(
   db: SqlExecutor,
   tenant: string,
-  { from, to, bucketMs }: ActivityWindow,
+  window: ActivityWindow,
 ): Promise<CallsBucket[]> {
-  // An entry whose action is its tool's name is a call (not a reconciler step or an operator's decision).
-  const rows = await db.query<{ bucket: unknown; status: string; n: unknown }>(
-    `SELECT CAST((at - ?) / ? AS INTEGER) AS bucket, status, COUNT(*) AS n FROM audit_log
-      WHERE tenant = ? AND at >= ? AND at < ? AND action = tool
-      GROUP BY 1, 2`,
-    [from, bucketMs, tenant, from, to],
-  );
+  const { from, to, bucketMs, now } = window;
   const buckets: CallsBucket[] = [];
   for (let start = from; start < to; start += bucketMs) {
     buckets.push({ from: iso(start), to: iso(start + bucketMs), counts: {} });
   }
-  for (const row of rows) {
-    const bucket = buckets[Math.floor(Number(row.bucket))];
-    if (bucket) bucket.counts[row.status] = (bucket.counts[row.status] ?? 0) + Number(row.n);
+  const add = (at: number, status: string, n: number) => {
+    const bucket = buckets[Math.floor((at - from) / bucketMs)];
+    if (bucket) bucket.counts[status] = (bucket.counts[status] ?? 0) + n;
+  };
+  // Closed slots are read as kept (and kept now where they are not yet); the rest is counted live. A
+  // window that does not start on a slot (none the API draws) is counted live throughout.
+  const aligned = from % ACTIVITY_SLOT_MS === 0 && bucketMs % ACTIVITY_SLOT_MS === 0;
+  const closed = Math.floor((now - SLOT_SETTLE_MS) / ACTIVITY_SLOT_MS) * ACTIVITY_SLOT_MS;
+  const kept = aligned ? Math.max(from, Math.min(to, closed)) : from;
+  for (const [slot, counts] of await keptSlots(db, tenant, from, kept, now)) {
+    for (const [status, n] of Object.entries(counts)) add(slot, status, n);
   }
+  for (const row of await countCalls(db, tenant, from, kept, to, bucketMs)) add(row.start, row.status, row.n);
   return buckets;
+}
+
+/** Calls of the tenant in [from, to) by status, in steps of `stepMs` counted from `origin`. */
+async function countCalls(
+  db: SqlExecutor,
+  tenant: string,
+  origin: number,
+  from: number,
+  to: number,
+  stepMs: number,
+) {
+  if (from >= to) return [];
+  // An entry whose action is its tool's name is a call (not a reconciler step or an operator's decision).
+  const rows = await db.query<{ step: unknown; status: string; n: unknown }>(
+    `SELECT CAST((at - ?) / ? AS INTEGER) AS step, status, COUNT(*) AS n FROM audit_log
+      WHERE tenant = ? AND at >= ? AND at < ? AND action = tool
+      GROUP BY 1, 2`,
+    [origin, stepMs, tenant, from, to],
+  );
+  return rows.map((r) => ({
+    start: origin + Math.floor(Number(r.step)) * stepMs,
+    status: r.status,
+    n: Number(r.n),
+  }));
+}
+
+/**
+ * The counts of every slot in [from, to) (closed slots), by slot start: those kept, and those not yet
+ * kept counted from the audit trail in one statement per run of missing slots and kept for the next
+ * read. Gateways sharing the store may keep the same slot at once: both count the same entries, and
+ * the first write stands.
+ */
+async function keptSlots(
+  db: SqlExecutor,
+  tenant: string,
+  from: number,
+  to: number,
+  now: number,
+): Promise<Map<number, Record<string, number>>> {
+  const slots = new Map<number, Record<string, number>>();
+  if (from >= to) return slots;
+  const rows = await db.query<{ slot_start: unknown; counts: string }>(
+    'SELECT slot_start, counts FROM activity_slots WHERE tenant = ? AND slot_start >= ? AND slot_start < ?',
+    [tenant, from, to],
+  );
+  for (const row of rows) slots.set(Number(row.slot_start), JSON.parse(row.counts) as Record<string, number>);
+  const fresh: number[] = [];
+  let start = from;
+  while (start < to) {
+    if (slots.has(start)) {
+      start += ACTIVITY_SLOT_MS;
+      continue;
+    }
+    // A run of missing slots ends at the next kept one (or at `to`): counted in one statement.
+    let end = start;
+    while (end < to && !slots.has(end)) {
+      slots.set(end, {});
+      fresh.push(end);
+      end += ACTIVITY_SLOT_MS;
+    }
+    for (const row of await countCalls(db, tenant, start, start, end, ACTIVITY_SLOT_MS)) {
+      slots.get(row.start)![row.status] = row.n;
+    }
+    start = end;
+  }
+  if (fresh.length > 0) await keepSlots(db, tenant, fresh, slots, now);
+  return slots;
+}
+
+/** Writes the fresh slots' counts and drops the tenant's slots older than any window reads. */
+async function keepSlots(
+  db: SqlExecutor,
+  tenant: string,
+  fresh: readonly number[],
+  slots: ReadonlyMap<number, Record<string, number>>,
+  now: number,
+): Promise<void> {
+  for (let i = 0; i < fresh.length; i += SLOTS_PER_WRITE) {
+    const batch = fresh.slice(i, i + SLOTS_PER_WRITE);
+    await db.execute(
+      `INSERT INTO activity_slots (tenant, slot_start, counts) VALUES ${batch.map(() => '(?, ?, ?)').join(', ')}
+        ON CONFLICT (tenant, slot_start) DO NOTHING`,
+      batch.flatMap((start) => [tenant, start, JSON.stringify(slots.get(start))]),
+    );
+  }
+  await db.execute('DELETE FROM activity_slots WHERE tenant = ? AND slot_start < ?', [
+    tenant,
+    now - MAX_ACTIVITY_HOURS * 3_600_000 - ACTIVITY_SLOT_MS,
+  ]);
 }
