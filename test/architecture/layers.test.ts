@@ -29,6 +29,7 @@ const LAYERS = {
     'transport',
     'index.ts',
     'internal.ts',
+    'server.ts',
   ],
   testing: ['testing', 'testing.ts'],
   cli: ['cli'],
