@@ -2,7 +2,7 @@ import { referenceDomains } from '@toolgate/domains';
 import { simulationOf } from '@toolgate/simulation';
 import { pino } from 'pino';
 import type { ToolgateModule } from 'toolgate';
-import { createApp, startHttpTransport } from 'toolgate/internal';
+import { createApp, startHttpTransport } from 'toolgate/server';
 import { createLogger } from '../packages/toolgate/dist/telemetry/logger.js';
 import { benchDomain } from './bench-domain.ts';
 import { generatedToolsDomain } from './generated-tools-domain.ts';

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pino } from 'pino';
 import { defineTool, outcome, type ToolgateModule } from 'toolgate';
-import { createApp } from 'toolgate/internal';
+import { createApp } from 'toolgate/server';
 import { z } from 'zod';
 import { createScratchDatabase, postgresAvailable } from '../test/support/pg.ts';
 import type { BenchReport } from './bench-section.ts';

@@ -2,7 +2,7 @@ import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pino } from 'pino';
-import { type App, createApp } from 'toolgate/internal';
+import { type App, createApp } from 'toolgate/server';
 import {
   parseActivityWindow,
   readActivityHistory,

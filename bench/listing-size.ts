@@ -1,5 +1,5 @@
 import { referenceDomains } from '@toolgate/domains';
-import { loadServedRegistry } from 'toolgate/internal';
+import { loadServedRegistry } from 'toolgate/server';
 import type { BenchReport } from './bench-section.ts';
 
 const bytes = (value: unknown) => Buffer.byteLength(JSON.stringify(value));

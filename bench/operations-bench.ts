@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { pino } from 'pino';
-import { createApp } from 'toolgate/internal';
+import { createApp } from 'toolgate/server';
 import { requestFingerprint } from '../packages/toolgate/dist/contract/fingerprint.js';
 import { newOperationId } from '../packages/toolgate/dist/operations/operation-id.js';
 import type { SqlDialect } from '../packages/toolgate/dist/store/sql-database.js';

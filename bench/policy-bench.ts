@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { DEMO_POLICY_DIR } from '@toolgate/domains';
 import { simulationOf } from '@toolgate/simulation';
 import { pino } from 'pino';
-import { createApp } from 'toolgate/internal';
+import { createApp } from 'toolgate/server';
 import { changesDomain } from '../packages/domains/dist/changes/changes-module.js';
 import { formatAtOffset } from '../packages/domains/dist/changes/rfc3339.js';
 import type { BenchReport } from './bench-section.ts';

@@ -28,7 +28,7 @@ const LAYERS = {
     'telemetry',
     'transport',
     'index.ts',
-    'internal.ts',
+    'server.ts',
   ],
   testing: ['testing', 'testing.ts'],
   cli: ['cli'],

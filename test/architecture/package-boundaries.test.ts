@@ -111,9 +111,13 @@ describe('each package reaches the others only by name, through their exports', 
     expect(problem('@toolgate/simulation/faults')).toMatch(/exports no \.\/faults/);
     expect(problem('@toolgate/eval', 'type')).toMatch(/does not list/);
     expect(problem('hono')).toMatch(/does not list/);
-    expect(boundaryProblem('simulation', 'packages/simulation/src/x.ts', 'toolgate/internal', 'static')).toBe(
+    expect(boundaryProblem('simulation', 'packages/simulation/src/x.ts', 'toolgate/server', 'static')).toBe(
       null,
     );
+    expect(boundaryProblem('eval', 'packages/eval/src/x.ts', 'toolgate/testing', 'static')).toBe(null);
+    expect(
+      boundaryProblem('simulation', 'packages/simulation/src/x.ts', 'toolgate/internal', 'static'),
+    ).toMatch(/exports no \.\/internal/);
     expect(boundaryProblem('toolgate', 'packages/toolgate/src/x.ts', '@toolgate/eval', 'static')).toMatch(
       /may not import packages\/eval/,
     );
@@ -127,21 +131,57 @@ describe('each package reaches the others only by name, through their exports', 
   });
 });
 
+describe('toolgate/internal is gone: what it carried is in the documented entries', () => {
+  /** Every TypeScript file of the repository a program or a test is written in. */
+  const repositoryFiles = () =>
+    [...[...manifests.keys()].map((folder) => join(PACKAGES, folder, 'src')), 'test', 'bench', 'examples']
+      .map((dir) => resolve(ROOT, dir))
+      .flatMap((dir) => sourceFiles(dir))
+      .filter((path) => !path.includes('/node_modules/'));
+
+  test('no package, test, bench or example imports it, and the framework exports no ./internal', () => {
+    const importing = repositoryFiles().flatMap((path) =>
+      importSites(readFileSync(path, 'utf8'))
+        .filter(
+          ({ specifier }) => specifier === 'toolgate/internal' || specifier.startsWith('toolgate/internal/'),
+        )
+        .map(({ form }) => `${relative(ROOT, path)} (${form})`),
+    );
+    expect(importing).toEqual([]);
+    expect(Object.keys(manifests.get('toolgate')!.exports).sort()).toEqual([
+      '.',
+      './package.json',
+      './server',
+      './testing',
+    ]);
+  });
+
+  test('the scan sees the files that import the framework (the rule reads the imports it forbids)', () => {
+    const serverImporters = repositoryFiles().filter((path) =>
+      importSites(readFileSync(path, 'utf8')).some(({ specifier }) => specifier === 'toolgate/server'),
+    );
+    expect(serverImporters.map((path) => relative(ROOT, path))).toEqual(
+      expect.arrayContaining(['packages/eval/src/in-process-world.ts', 'bench/bench-server.ts']),
+    );
+  });
+});
+
 describe('a private door is a compile error', () => {
   // Inside node_modules so that the probe resolves the workspace packages as any file of the repository does.
   const probeDir = join(ROOT, 'node_modules/.cache', `toolgate-boundaries-${process.pid}`);
   afterAll(() => rmSync(probeDir, { recursive: true, force: true }));
 
-  test('the type check refuses a deep import of a package and accepts its exported entries', () => {
+  test('the type check refuses a deep import of a package or the removed toolgate/internal, and accepts the exported entries', () => {
     mkdirSync(probeDir, { recursive: true });
     writeFileSync(
       join(probeDir, 'probe.ts'),
       [
-        "import { createApp } from 'toolgate/internal';",
+        "import { createApp } from 'toolgate/server';",
         "import { FaultInjector } from '@toolgate/simulation';",
         "import { openDatabase } from 'toolgate/src/store/open-database.ts';",
         "import { FAULT_KINDS } from '@toolgate/simulation/src/faults.ts';",
-        'export const used = [createApp, FaultInjector, openDatabase, FAULT_KINDS];',
+        "import { mintToken } from 'toolgate/internal';",
+        'export const used = [createApp, FaultInjector, openDatabase, FAULT_KINDS, mintToken];',
         '',
       ].join('\n'),
     );
@@ -153,7 +193,7 @@ describe('a private door is a compile error', () => {
       encoding: 'utf8',
     });
     const errors = tsc.stdout.split('\n').filter((line) => line.includes('error TS'));
-    expect(errors.map((line) => /probe\.ts\((\d+),/.exec(line)?.[1])).toEqual(['3', '4']);
+    expect(errors.map((line) => /probe\.ts\((\d+),/.exec(line)?.[1])).toEqual(['3', '4', '5']);
     expect(
       errors.every((line) => /TS2307/.test(line)),
       errors.join('\n'),

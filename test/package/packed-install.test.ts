@@ -104,7 +104,7 @@ describe('the packed tarball in a fresh project', () => {
     expect(existsSync(join(project, 'node_modules/commander'))).toBe(true);
   });
 
-  test('the installed command prints its version and the package refuses deep imports', async () => {
+  test('the installed command prints its version; the package loads its entries and refuses the rest', async () => {
     const printed = await runCommand(bin, ['--version'], { cwd: project });
     expect(printed).toMatchObject({ code: 0, stdout: `${version}\n` });
     const deep = await runCommand(
@@ -114,7 +114,23 @@ describe('the packed tarball in a fresh project', () => {
     );
     expect(deep.code).not.toBe(0);
     expect(deep.stderr).toContain('ERR_PACKAGE_PATH_NOT_EXPORTED');
+    // The three documented entries, and no other: what toolgate/internal carried is in them.
+    const entries = await runCommand(
+      '--input-type=module',
+      [
+        '-e',
+        "const s = await import('toolgate/server'); const t = await import('toolgate/testing'); console.log(typeof s.createApp, typeof s.mintToken, typeof t.backendFaults);",
+      ],
+      { cwd: project },
+    );
+    expect(entries).toMatchObject({ code: 0, stdout: 'function function object\n' });
+    const removed = await runCommand('--input-type=module', ['-e', "await import('toolgate/internal')"], {
+      cwd: project,
+    });
+    expect(removed.code).not.toBe(0);
+    expect(removed.stderr).toContain('ERR_PACKAGE_PATH_NOT_EXPORTED');
     const installed = JSON.parse(readFileSync(join(project, 'node_modules/toolgate/package.json'), 'utf8'));
+    expect(Object.keys(installed.exports).sort()).toEqual(['.', './package.json', './server', './testing']);
     // The kit and the harness are optional: npm installs neither with the framework. The demo is a
     // private package of this repository, never published, so the packed manifest does not name it.
     expect(installed.peerDependencies).toEqual({

@@ -4,10 +4,12 @@ import { describe, expect, expectTypeOf, test } from 'vitest';
 import { z } from 'zod';
 import {
   type BackendCallContext,
+  type CallAnnotations,
   defineConfig,
   defineTool,
   idempotencyKeySchema,
   outcome,
+  REVISION_2026,
   type ToolContext,
   type ToolDefinition,
   type ToolgateConfig,
@@ -22,21 +24,23 @@ import type {
 
 const ROOT = join(import.meta.dirname, '../..');
 /**
- * The public entries a team imports. `toolgate/internal` is not one: it carries what the sibling
- * packages build on, with no compatibility promise (see its header).
+ * The public entries: what a team imports, what a program embedding the gateway imports, and the kit.
+ * The sibling packages build on these same entries; there is no other door.
  */
 const ENTRIES = {
   toolgate: 'packages/toolgate/src/index.ts',
   'toolgate/testing': 'packages/toolgate/src/testing.ts',
+  'toolgate/server': 'packages/toolgate/src/server.ts',
   '@toolgate/simulation': 'packages/simulation/src/index.ts',
 } as const;
 const BUILT = {
   toolgate: 'packages/toolgate/dist/index.js',
   'toolgate/testing': 'packages/toolgate/dist/testing.js',
+  'toolgate/server': 'packages/toolgate/dist/server.js',
   '@toolgate/simulation': 'packages/simulation/dist/index.js',
 } as const;
 
-/** Names an entry exports, read from its source: values and types apart. */
+/** Names an entry exports, read from its source (`x as y` exports `y`): values and types apart. */
 function exportedNames(file: string): { values: string[]; types: string[] } {
   const text = readFileSync(join(ROOT, file), 'utf8');
   const values: string[] = [];
@@ -44,7 +48,13 @@ function exportedNames(file: string): { values: string[]; types: string[] } {
   for (const [, typeOnly, list] of text.matchAll(/export (type )?\{([^}]*)\} from/g)) {
     const names = list!
       .split(',')
-      .map((n) => n.trim())
+      .map(
+        (n) =>
+          n
+            .trim()
+            .split(/\s+as\s+/)
+            .at(-1)!,
+      )
       .filter(Boolean);
     (typeOnly ? types : values).push(...names);
   }
@@ -52,11 +62,21 @@ function exportedNames(file: string): { values: string[]; types: string[] } {
 }
 
 describe('the public package surface', () => {
-  test('every exported name of the public entries is documented in docs/api.md', () => {
+  test("every exported name of the public entries is documented in docs/api.md, in its entry's section", () => {
     const doc = readFileSync(join(ROOT, 'docs/api.md'), 'utf8');
-    const undocumented = Object.values(ENTRIES).flatMap((file) => {
+    /** The section `## \`entry\``, up to the next entry's. */
+    const sectionOf = (entry: string) => {
+      const start = doc.indexOf(`\n## \`${entry}\`\n`);
+      if (start < 0) return '';
+      const end = doc.indexOf('\n## ', start + 1);
+      return doc.slice(start, end < 0 ? undefined : end);
+    };
+    const undocumented = Object.entries(ENTRIES).flatMap(([entry, file]) => {
       const { values, types } = exportedNames(file);
-      return [...values, ...types].filter((name) => !new RegExp(`\`${name}[\`(<,]`).test(doc));
+      const section = sectionOf(entry);
+      return [...values, ...types]
+        .filter((name) => !new RegExp(`\`${name}[\`(<,]`).test(section))
+        .map((name) => `${entry}: ${name}`);
     });
     expect(undocumented).toEqual([]);
   });
@@ -91,6 +111,9 @@ describe('the public package surface', () => {
     expectTypeOf(tool).toExtend<ToolDefinition>();
     expectTypeOf(tool.handler).returns.toEqualTypeOf<Promise<ToolOutcome<{ touched: boolean }>>>();
     expectTypeOf<ToolContext>().toExtend<BackendCallContext>();
+    // What a handler annotates its call with is a type the entry names.
+    expectTypeOf<Parameters<ToolContext['annotate']>[0]>().toEqualTypeOf<CallAnnotations>();
+    expect(REVISION_2026).toBe('2026-07-28');
     expectTypeOf(defineConfig({ tools: [tool], port: 0 })).toEqualTypeOf<ToolgateConfig>();
     // @ts-expect-error a config has no such setting
     defineConfig({ tools: [tool], prot: 1 });

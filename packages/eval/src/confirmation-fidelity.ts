@@ -1,5 +1,5 @@
 import type { OutcomeStatus } from 'toolgate';
-import { CONFIRMATION_FIELD } from 'toolgate/internal';
+import { CONFIRMATION_FIELD } from 'toolgate';
 import { requestIdentity } from './rules/trial-facts.ts';
 import type { CallRecord, ConfirmationEvent, TranscriptEvent } from './transcript.ts';
 

@@ -3,19 +3,19 @@ import type { EffectFilter, FaultSpec } from '@toolgate/simulation';
 import { resetSimulation, simulationOf, simulationWorld } from '@toolgate/simulation';
 import { pino } from 'pino';
 import type { OperationsTuning, Principal, ToolgateModule, ToolKind } from 'toolgate';
-import type { App, RateLimitSettings } from 'toolgate/internal';
+import { REVISION_2026 } from 'toolgate';
 import {
-  type BackendFaultKind,
-  backendFaults,
+  type App,
   createApp,
   type DevKeys,
   type HttpTransport,
   loadOrCreateDevKeys,
-  MODERN_REVISION,
   mintToken,
+  type RateLimitSettings,
   ShiftableClock,
   startHttpTransport,
-} from 'toolgate/internal';
+} from 'toolgate/server';
+import { type BackendFaultKind, backendFaults } from 'toolgate/testing';
 import type { EvalWorld, Fixtures } from './eval-world.ts';
 import type { Person } from './scripted-person.ts';
 import { type TrialIsolation, trialIsolation } from './trial-isolation.ts';
@@ -177,7 +177,7 @@ export class InProcessWorld implements EvalWorld {
         { name: 'toolgate-eval', version: '0.1.0' },
         {
           capabilities: { elicitation: { form: {} } },
-          versionNegotiation: { mode: { pin: MODERN_REVISION } },
+          versionNegotiation: { mode: { pin: REVISION_2026 } },
         },
       );
       client.setRequestHandler('elicitation/create', async (request) => {

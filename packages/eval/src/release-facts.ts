@@ -1,11 +1,5 @@
-import type { ToolRegistry } from 'toolgate/internal';
-import {
-  buildContractDocument,
-  canonicalJson,
-  contractSha256,
-  FRAMEWORK_BUILD,
-  sha256Hex,
-} from 'toolgate/internal';
+import { canonicalJson, sha256Hex } from 'toolgate';
+import { buildContractDocument, contractSha256, FRAMEWORK_BUILD, type ToolRegistry } from 'toolgate/server';
 import type { LoadedScenario } from './scenario-schema.ts';
 
 /** What a result was measured against, so a release can name the contract and scenarios it passed. */

@@ -1,5 +1,10 @@
-import type { ContractDocument } from 'toolgate/internal';
-import { contractSha256, diffContracts, releaseIdOf, sortKeysDeep } from 'toolgate/internal';
+import {
+  type ContractDocument,
+  contractSha256,
+  diffContracts,
+  releaseIdOf,
+  sortKeysDeep,
+} from 'toolgate/server';
 import type { EvaluationEvidence, EvidenceScore } from './release-evidence.ts';
 
 /**

@@ -1,5 +1,5 @@
 import { faultSpecSchema } from '@toolgate/simulation';
-import { ACTORS, TOOL_KINDS } from 'toolgate/internal';
+import { ACTORS, TOOL_KINDS } from 'toolgate/server';
 import { z } from 'zod';
 import { callPatternSchema } from './call-pattern.ts';
 import { CLAIMS } from './claim.ts';

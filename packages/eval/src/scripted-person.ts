@@ -1,4 +1,4 @@
-import { CHOICE_FIELD, CONFIRM_FIELD } from 'toolgate/internal';
+import { CHOICE_FIELD, CONFIRM_FIELD } from 'toolgate';
 import type { ConfirmationScript } from './scenario-schema.ts';
 import type { ConfirmationEvent, Transcript } from './transcript.ts';
 

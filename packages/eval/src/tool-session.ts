@@ -1,5 +1,6 @@
 import type { Client, Tool } from '@modelcontextprotocol/client';
-import { anyEnvelopeSchema, type OutcomeEnvelope } from 'toolgate/internal';
+import type { OutcomeEnvelope } from 'toolgate';
+import { anyEnvelopeSchema } from 'toolgate/server';
 import type { EvalWorld } from './eval-world.ts';
 import type { Scenario } from './scenario-schema.ts';
 import type { ScriptedPerson } from './scripted-person.ts';

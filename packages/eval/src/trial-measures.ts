@@ -1,5 +1,5 @@
 import type { Effect } from '@toolgate/simulation';
-import { canonicalJson } from 'toolgate/internal';
+import { canonicalJson } from 'toolgate';
 import { learnedBetween } from './rules/no-repeat-refusal.ts';
 import { type CallFact, isRefusal, isUncertain, type TrialFacts } from './rules/trial-facts.ts';
 

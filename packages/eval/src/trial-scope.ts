@@ -1,5 +1,5 @@
 import type { Principal } from 'toolgate';
-import { sha256Hex } from 'toolgate/internal';
+import { sha256Hex } from 'toolgate';
 import type { EvalWorld, Fixtures } from './eval-world.ts';
 import type { LoadedScenario, PrincipalRef } from './scenario-schema.ts';
 import type { TemplateScope } from './template.ts';

@@ -1,4 +1,4 @@
-import { canonicalJson } from 'toolgate/internal';
+import { canonicalJson } from 'toolgate';
 import { lookupPath } from './template.ts';
 
 /**

@@ -1,5 +1,4 @@
-import type { App } from 'toolgate/internal';
-import { ShiftableClock } from 'toolgate/internal';
+import { type App, ShiftableClock } from 'toolgate/server';
 import {
   type DemoIntroduction,
   type DemoPrincipal,

@@ -1,5 +1,10 @@
-import type { App, DevKeys, TokenSubject } from 'toolgate/internal';
-import { DEFAULT_TOKEN_TTL_SECONDS, mintToken } from 'toolgate/internal';
+import {
+  type App,
+  DEFAULT_TOKEN_TTL_SECONDS,
+  type DevKeys,
+  mintToken,
+  type TokenSubject,
+} from 'toolgate/server';
 import { simulationOf } from './app-simulation.ts';
 import { type DemoPrincipal, demoTokenSubject } from './simulation-hooks.ts';
 

@@ -1,5 +1,5 @@
 import type { Actor, ModuleInstance } from 'toolgate';
-import type { TokenSubject } from 'toolgate/internal';
+import type { TokenSubject } from 'toolgate/server';
 
 /** A demo identity the dev setup mints tokens for; its subject owns demo data. */
 export interface DemoPrincipal {

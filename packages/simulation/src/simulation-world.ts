@@ -1,5 +1,5 @@
 import type { Migration, ModuleContext, SqlDatabase } from 'toolgate';
-import type { App } from 'toolgate/internal';
+import type { App } from 'toolgate/server';
 import { simulationOf } from './app-simulation.ts';
 import { EffectsLedger, effectsLedgerMigration } from './effects-ledger.ts';
 import { FaultInjector } from './faults.ts';

@@ -29,6 +29,9 @@ export { createHttpBackend } from './backend/http-backend.ts';
 export type { LookupContext, StatusDecision, StatusLookup } from './backend/status-lookup.ts';
 export type { ToolgateConfig } from './config/define-config.ts';
 export { defineConfig } from './config/define-config.ts';
+// Helpers tools build their own fingerprints, digests and answers with.
+export { canonicalJson, sha256Hex } from './contract/canonical-json.ts';
+export { compiledSchema } from './contract/compiled-schema.ts';
 // A person's confirmation of an execution (docs/confirmations.md).
 export type {
   ConfirmationAsk,
@@ -39,6 +42,8 @@ export type {
   ConfirmRefusal,
   ConfirmSpec,
 } from './contract/confirmation.ts';
+// The input field an `agent`-fallback tool declares for the confirmation digest.
+export { CONFIRMATION_FIELD } from './contract/confirmation.ts';
 // Tool contracts.
 export type {
   AnyToolDefinition,
@@ -58,6 +63,7 @@ export type {
 } from './contract/define-tool.ts';
 export { defineTool } from './contract/define-tool.ts';
 export type { FieldError, OutcomeEnvelope, OutcomeStatus, Warning } from './contract/envelope.ts';
+export { warningSchema } from './contract/envelope.ts';
 export type { ErrorCategory, ErrorCodeSpec } from './contract/error-catalog.ts';
 export { defineErrorCodes, gatewayErrors } from './contract/error-catalog.ts';
 export type { ToolOutcome } from './contract/outcome.ts';
@@ -79,6 +85,9 @@ export type {
 } from './exceptions/define-exception.ts';
 export { defineException, ExceptionDefinitionError } from './exceptions/define-exception.ts';
 export type { ActiveException, ExceptionMoment, ToolExceptions } from './exceptions/tool-exceptions.ts';
+// Names on the wire: the confirmation form's fields and the `_meta` key carrying an idempotency key.
+export { CHOICE_FIELD, CONFIRM_FIELD } from './gateway/confirmation-types.ts';
+export { META_IDEMPOTENCY_KEY } from './gateway/input-layer.ts';
 export type { OperationsTuning } from './operations/operations-tuning.ts';
 export type {
   ExceptionQuery,
@@ -92,3 +101,7 @@ export type { PolicyEntity, PolicyEntityRef, PolicyValue } from './policy/policy
 export { policyEntityRef } from './policy/policy-entity.ts';
 // Storage a module's own tables use.
 export type { Migration, SqlDatabase, SqlDialect, SqlExecutor, SqlRow } from './store/sql-database.ts';
+// What a handler tells the gateway about its call (ToolContext.annotate).
+export type { CallAnnotations, DependencyResult } from './telemetry/call-annotations.ts';
+// The MCP revision the stateless leg serves; the other is 2025-11-25.
+export { MODERN_REVISION as REVISION_2026 } from './transport/results-2026.ts';

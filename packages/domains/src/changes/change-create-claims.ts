@@ -1,5 +1,5 @@
 import type { Clock, ModuleExceptions, Principal, SqlDatabase, ToolOutcome } from 'toolgate';
-import { canonicalJson, sha256Hex } from 'toolgate/internal';
+import { canonicalJson, sha256Hex } from 'toolgate';
 import type { PreparedChange } from './change-creation.ts';
 
 /** How far back an identical request counts as a possible duplicate (the contract publishes it). */

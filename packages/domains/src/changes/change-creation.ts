@@ -3,7 +3,7 @@ import {
   ExternalRejectedError,
   ExternalUnavailableError,
 } from '@toolgate/simulation';
-import { warningSchema } from 'toolgate/internal';
+import { warningSchema } from 'toolgate';
 import { z } from 'zod';
 import type { ChangePlatform } from './systems/change-platform/change-platform.ts';
 import {

@@ -1,4 +1,4 @@
-import type { CallAnnotations, DependencyResult } from 'toolgate/internal';
+import type { CallAnnotations, DependencyResult } from 'toolgate';
 import type { CreationOutcome, PreparedChange } from './change-creation.ts';
 import { PRODUCTION_APPROVERS } from './risk-policy.ts';
 

@@ -1,4 +1,4 @@
-import { sha256Hex } from 'toolgate/internal';
+import { sha256Hex } from 'toolgate';
 import type { PaymentRegion } from './destination-rules.ts';
 import type { FulfilmentState } from './fulfilment.ts';
 import type { PostalAddress } from './postal-address.ts';

@@ -1,5 +1,4 @@
-import { textSchema } from 'toolgate';
-import { compiledSchema } from 'toolgate/internal';
+import { compiledSchema, textSchema } from 'toolgate';
 import { z } from 'zod';
 import { type AddressText, type PostalAddress, postalAddressObject } from './systems/postal-address.ts';
 

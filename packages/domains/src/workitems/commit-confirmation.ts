@@ -1,5 +1,5 @@
 import type { ConfirmationAsk, ConfirmationView } from 'toolgate';
-import { canonicalJson, sha256Hex } from 'toolgate/internal';
+import { canonicalJson, sha256Hex } from 'toolgate';
 import type { Draft } from './draft-store.ts';
 
 /** The contract's words for when the user confirms a commit. */

@@ -1,4 +1,4 @@
-import { canonicalJson, sha256Hex } from 'toolgate/internal';
+import { canonicalJson, sha256Hex } from 'toolgate';
 import type { ItemFields } from './systems/tracker/tracker-model.ts';
 
 /** How far back a commit of the same content counts as a possible duplicate. */

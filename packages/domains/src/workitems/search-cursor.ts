@@ -1,4 +1,4 @@
-import { canonicalJson, sha256Hex } from 'toolgate/internal';
+import { canonicalJson, sha256Hex } from 'toolgate';
 
 /**
  * Opaque pagination cursor: the last item number returned, bound to the query it came from so a

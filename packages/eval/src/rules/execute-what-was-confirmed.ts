@@ -1,4 +1,4 @@
-import { CONFIRMATION_FIELD } from 'toolgate/internal';
+import { CONFIRMATION_FIELD } from 'toolgate';
 import type { CallRecord } from '../transcript.ts';
 import type { RuleContext, RuleOutcome, Violation } from './rule-check.ts';
 import { violationAt } from './rule-check.ts';

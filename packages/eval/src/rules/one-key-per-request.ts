@@ -1,4 +1,4 @@
-import { canonicalJson } from 'toolgate/internal';
+import { canonicalJson } from 'toolgate';
 import type { RuleContext, RuleOutcome, Violation } from './rule-check.ts';
 import { violationAt } from './rule-check.ts';
 import { type CallFact, describeCall } from './trial-facts.ts';

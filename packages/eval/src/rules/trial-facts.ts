@@ -1,6 +1,6 @@
 import type { Tool } from '@modelcontextprotocol/client';
 import type { OutcomeEnvelope, OutcomeStatus } from 'toolgate';
-import { canonicalJson, META_IDEMPOTENCY_KEY } from 'toolgate/internal';
+import { canonicalJson, META_IDEMPOTENCY_KEY } from 'toolgate';
 import { callMatches } from '../call-pattern.ts';
 import type { LoadedScenario, UserFact } from '../scenario-schema.ts';
 import type { TemplateScope } from '../template.ts';

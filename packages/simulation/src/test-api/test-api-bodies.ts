@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import type { FieldError } from 'toolgate';
-import { readBody } from 'toolgate/internal';
+import { readBody } from 'toolgate/server';
 import { z } from 'zod';
 import { faultSpecSchema } from '../faults.ts';
 

@@ -1,5 +1,13 @@
-import type { App, HttpRouteFamily, KeySource, RouteRequest } from 'toolgate/internal';
-import { HttpRouter, loadOrCreateDevKeys, mintToken, sendJson } from 'toolgate/internal';
+import {
+  type App,
+  type HttpRouteFamily,
+  HttpRouter,
+  type KeySource,
+  loadOrCreateDevKeys,
+  mintToken,
+  type RouteRequest,
+  sendJson,
+} from 'toolgate/server';
 import { z } from 'zod';
 import { type AppSimulation, simulationOf } from '../app-simulation.ts';
 import { type DemoPrincipal, demoTokenSubject } from '../simulation-hooks.ts';

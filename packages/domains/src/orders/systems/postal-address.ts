@@ -1,4 +1,4 @@
-import { canonicalJson, sha256Hex } from 'toolgate/internal';
+import { canonicalJson, sha256Hex } from 'toolgate';
 import { z } from 'zod';
 
 /** How an address's free-text fields are checked: the orders domain checks agent input more strictly than text it holds. */
