@@ -187,7 +187,7 @@ export class AuditLog implements AuditSink {
     }));
   }
 
-  /** Deletes entries older than `before` (epoch ms), a few hundred per statement; returns how many. */
+  /** Deletes entries older than `before` (epoch ms) in short statements (deleteInBatches); returns how many. */
   purge(before: number): Promise<number> {
     return deleteInBatches(
       this.db,

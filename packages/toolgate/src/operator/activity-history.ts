@@ -201,7 +201,7 @@ async function countCalls(
 
 /**
  * The counts of every slot in [from, to) (closed slots), by slot start: those kept, and those not yet
- * kept counted from the audit trail in one statement per run of missing slots and kept for the next
+ * kept counted from the audit trail in one statement per run of missing slots, then kept for the next
  * read. Gateways sharing the store may keep the same slot at once: both count the same entries, and
  * the first write stands.
  */
@@ -238,7 +238,9 @@ async function keptSlots(
     }
     start = end;
   }
-  if (fresh.length > 0) await keepSlots(db, tenant, fresh, slots, now);
+  // Kept after the answer, not before it: a read never waits for a write. A keep that fails (the
+  // store closing, a conflict) loses nothing: the next read counts those slots again.
+  if (fresh.length > 0) keepSlots(db, tenant, fresh, slots, now).catch(() => {});
   return slots;
 }
 
