@@ -13,7 +13,7 @@ export const PURGE_BATCH_LIMITS = { least: 10, most: 2_000 } as const;
  * How long one purge statement should hold the store: a write that arrives during it waits about this
  * much more. Each next batch is sized from the last one's time to take about this long.
  */
-export const PURGE_STATEMENT_TARGET_MS = 3;
+export const PURGE_STATEMENT_TARGET_MS = 1;
 
 /**
  * Runs `deleteBatch` (a DELETE whose last parameter is how many rows it deletes at most) until it
