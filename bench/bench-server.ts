@@ -1,4 +1,4 @@
-import { referenceDomains } from '@toolgate/domains';
+import { DEMO_POLICY_DIR, referenceDomains } from '@toolgate/domains';
 import { simulationOf } from '@toolgate/simulation';
 import { pino } from 'pino';
 import type { ToolgateModule } from 'toolgate';
@@ -12,20 +12,25 @@ import { generatedToolsDomain } from './generated-tools-domain.ts';
  * load generator does not share its event loop: toolgate over HTTP as served (token verification, the
  * full pipeline, info logs to a file), on SQLite in the data dir or on the PostgreSQL database given.
  * The module set: `bench` (one durable write tool, the default), `reference` (the reference domains,
- * seeded, plus the bench write tool) or `generated` (a thousand generated tools); optionally the number
+ * seeded, plus the bench write tool), `demo` (the reference domains with the demo's Cedar policies) or `generated` (a thousand generated tools); optionally the number
  * of PostgreSQL read lanes (0: the pool only, as a baseline). Announces
  * {port, resource} over IPC.
  */
-const MODULE_SETS: Record<string, { modules: readonly ToolgateModule[]; seed: boolean }> = {
-  bench: { modules: [benchDomain], seed: false },
-  reference: { modules: [...referenceDomains, benchDomain], seed: true },
-  generated: { modules: [generatedToolsDomain], seed: false },
-};
+const MODULE_SETS: Record<string, { modules: readonly ToolgateModule[]; seed: boolean; policyDir?: string }> =
+  {
+    bench: { modules: [benchDomain], seed: false },
+    reference: { modules: [...referenceDomains, benchDomain], seed: true },
+    // The demo as `npm start` serves it, with its Cedar policies: a domain write pays its policy decision.
+    demo: { modules: referenceDomains, seed: true, policyDir: DEMO_POLICY_DIR },
+    generated: { modules: [generatedToolsDomain], seed: false },
+  };
 
 const [dataDir, databaseUrl, moduleSet = 'bench', readLanes] = process.argv.slice(2);
 const served = MODULE_SETS[moduleSet];
 if (!dataDir || !served)
-  throw new Error('usage: bench-server.ts <dataDir> [databaseUrl] [bench|reference|generated] [readLanes]');
+  throw new Error(
+    'usage: bench-server.ts <dataDir> [databaseUrl] [bench|reference|demo|generated] [readLanes]',
+  );
 
 const app = await createApp({
   dataDir,
@@ -37,6 +42,7 @@ const app = await createApp({
     destination: pino.destination({ dest: `${dataDir}/gateway.log`, sync: false }),
   }),
   modules: served.modules,
+  ...(served.policyDir ? { policyDir: served.policyDir } : {}),
 });
 if (served.seed) await simulationOf(app).seed();
 const http = await startHttpTransport(app, { port: 0, keys: { kind: 'dev', dataDir } });

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { demoId } from '../packages/domains/src/orders/demo-orders.ts';
 import { ORDER_PRINCIPALS } from '../packages/domains/src/orders/demo-principals.ts';
+import { workitemsPrincipals } from '../packages/domains/src/workitems/demo-world.ts';
 import { loadOrCreateDevKeys } from '../packages/toolgate/src/auth/dev-keys.ts';
 import { mintToken } from '../packages/toolgate/src/auth/mint-token.ts';
 import type { TokenSubject } from '../packages/toolgate/src/auth/token-claims.ts';
@@ -52,6 +53,14 @@ const CUSTOMER: TokenSubject = {
   scopes: ALICE.scopes,
 };
 const WRITER: TokenSubject = { sub: 'bench', tenant: 'bench', actor: 'service', scopes: [BENCH_SCOPE] };
+/** The work-items demo's member, who may write to project WEB. */
+const MEMBER = workitemsPrincipals.find((p) => p.name === 'workitems_member')!;
+const DRAFTER: TokenSubject = {
+  sub: MEMBER.subject,
+  tenant: MEMBER.tenant,
+  actor: MEMBER.actor,
+  scopes: MEMBER.scopes,
+};
 const LISTER: TokenSubject = { sub: 'bench', tenant: 'bench', actor: 'service', scopes: [GENERATED_SCOPE] };
 
 const RAW = 'raw node:http floor (parse + answer)';
@@ -66,6 +75,7 @@ const CASES = {
   read: 'orders_get (read)',
   poolRead: 'orders_get, pool only (--database-read-lanes 0)',
   write: 'durable write (new key per call)',
+  domainWrite: 'workitems_create_draft (domain write: policy, membership, draft, audit)',
   replay: 'replay (one key repeated)',
   list: 'tools/list',
 } as const;
@@ -106,7 +116,7 @@ class Servers {
    * `cases` builds; optionally with a number of PostgreSQL read lanes.
    */
   async gateway(
-    moduleSet: 'reference' | 'generated',
+    moduleSet: 'reference' | 'demo' | 'generated',
     databaseUrl: string | undefined,
     cases: (url: string, token: (subject: TokenSubject) => Promise<string>) => Promise<LoadCase[]>,
     readLanes?: number,
@@ -230,6 +240,31 @@ function referenceCases(dialect: string) {
   };
 }
 
+/** The domain write on the demo as served (its Cedar policies on), on both revisions. */
+function domainWriteCases(dialect: string) {
+  return async (url: string, token: (subject: TokenSubject) => Promise<string>): Promise<LoadCase[]> => {
+    const drafter = await token(DRAFTER);
+    const run = Date.now();
+    return REQUEST_SHAPES.map((shape) => ({
+      name: caseName(dialect, 'domainWrite', shape),
+      url,
+      token: drafter,
+      shape,
+      request: (i: number) =>
+        toolCall('workitems_create_draft', {
+          project_id: 'WEB',
+          title: `Bench draft ${i}`,
+          description: 'A draft the benchmark prepares; nothing is sent to the tracker.',
+          type: 'task',
+          priority: 'low',
+          labels: ['bench'],
+          idempotency_key: `anchors-draft-${shape.revision}-${run}-${i}`,
+        }),
+      check: gatewayOk(false),
+    }));
+  };
+}
+
 /** The PostgreSQL read on a gateway without read lanes, on both revisions. */
 async function poolOnlyRead(
   url: string,
@@ -267,13 +302,19 @@ const cpuRatio = (m: Measured, to: Measured) =>
   );
 
 /**
- * Issue 15's targets and the two-revision targets, each with its value and whether today's run meets it:
- * on each store and each revision, the read against the raw floor and the durable write against the
- * low-level SDK (a v1 anchor, the same one for both revisions); on each store, the 2026-07-28 read,
- * write and replay within 10% of the 2025-11-25 ones.
+ * The targets, each with its value and whether today's run meets it. A value is the lower of the two
+ * ratios, by throughput and by server CPU per call: throughput alone flatters a server whose load
+ * generator is the bottleneck, CPU alone one that waits rather than works. On each store and revision:
+ * the read against the raw floor, the no-op durable write and the domain write against the low-level
+ * SDK (a v1 anchor, the same one for both revisions); on each store, the 2026-07-28 read, write and
+ * replay within 10% of the 2025-11-25 ones.
  */
 function targets(all: readonly Measured[], raw: Measured, sdk: Measured): BenchMeasure[] {
   const find = (name: string) => all.find((m) => m.name === name);
+  const judged = (m: Measured, to: Measured) => {
+    const byCpu = cpuRatio(m, to);
+    return Number.isNaN(byCpu) ? ratio(m, to) : Math.min(ratio(m, to), byCpu);
+  };
   const measures: BenchMeasure[] = [];
   const target = (label: string, value: number | null, goal: number) => {
     if (value === null) return;
@@ -290,14 +331,27 @@ function targets(all: readonly Measured[], raw: Measured, sdk: Measured): BenchM
     for (const shape of REQUEST_SHAPES) {
       const read = find(caseName(dialect, 'read', shape));
       const write = find(caseName(dialect, 'write', shape));
+      const domainWrite = find(caseName(dialect, 'domainWrite', shape));
       const replay = find(caseName(dialect, 'replay', shape));
       const label = `${dialect} ${shape.revision}`;
-      target(`${label} orders_get / raw`, read ? ratio(read, raw) : null, dialect === 'sqlite' ? 0.4 : 0.25);
+      target(`${label} orders_get / raw`, read ? judged(read, raw) : null, dialect === 'sqlite' ? 0.3 : 0.25);
       target(
         `${label} write / low-level SDK`,
-        write ? ratio(write, sdk) : null,
+        write ? judged(write, sdk) : null,
         dialect === 'sqlite' ? 1.5 : 0.5,
       );
+      if (dialect === 'sqlite') {
+        target(
+          `${label} workitems_create_draft / low-level SDK`,
+          domainWrite ? judged(domainWrite, sdk) : null,
+          2,
+        );
+      } else {
+        info(
+          `${label} workitems_create_draft / low-level SDK (no target)`,
+          domainWrite ? judged(domainWrite, sdk) : null,
+        );
+      }
       // Retired target: "replay >= read". A replay commits its audit entry before it answers (the
       // evidence of an idempotent replay is stored before the agent sees it), so it is a write, and a
       // write is not held to a read's rate. That guarantee stays; the ratio is shown, without a target.
@@ -309,7 +363,7 @@ function targets(all: readonly Measured[], raw: Measured, sdk: Measured): BenchM
       const modern = find(caseName(dialect, kind, modernShape));
       target(
         `${dialect} ${short[kind]} 2026-07-28 / 2025-11-25`,
-        legacy && modern ? ratio(modern, legacy) : null,
+        legacy && modern ? judged(modern, legacy) : null,
         0.9,
       );
     }
@@ -345,11 +399,11 @@ function targets(all: readonly Measured[], raw: Measured, sdk: Measured): BenchM
  * The fair-anchors section of `npm run bench` (issue 15): in one run, the same closed-loop load
  * against the raw node:http floor, the v1 SDK's low-level and high-level stateless servers (2025-11-25
  * requests) and the v2 SDK's stateless handler (2026-07-28 requests), each with the no-op tool, and the
- * gateway's read, durable write, replay and tools/list on SQLite and PostgreSQL (and the read without
+ * gateway's read, durable write, domain write, replay and tools/list on SQLite and PostgreSQL (and the read without
  * read lanes), plus tools/list over a thousand tools, each gateway case on both revisions, in rounds
  * (`measureInRounds`). Prints calls/s, p50, p99, server and load-generator CPU µs per call and the
  * ratios to the raw floor, to the low-level SDK and to the v2 SDK (by throughput; the first two also
- * by server CPU per call), then the targets (by throughput).
+ * by server CPU per call), then the targets (each by the lower of its throughput and CPU ratios).
  */
 export async function fairAnchorsBench(input: FairAnchorsOptions = {}): Promise<BenchReport> {
   const options: Required<FairAnchorsOptions> = {
@@ -367,10 +421,13 @@ export async function fairAnchorsBench(input: FairAnchorsOptions = {}): Promise<
       await servers.anchor('sdk', 'SDK McpServer per request (no-op)', legacyShape),
       await servers.anchor('sdk-v2', SDK_V2, modernShape),
       ...(await servers.gateway('reference', undefined, referenceCases('sqlite'))),
+      ...(await servers.gateway('demo', undefined, domainWriteCases('sqlite'))),
     ];
     if (await postgresAvailable()) {
       const url = await servers.scratchDatabase();
       cases.push(...(await servers.gateway('reference', url, referenceCases('postgres'))));
+      const demoUrl = await servers.scratchDatabase();
+      cases.push(...(await servers.gateway('demo', demoUrl, domainWriteCases('postgres'))));
       // The same read with every statement through the pool: what the read lane is worth, in this run.
       cases.push(...(await servers.gateway('reference', url, poolOnlyRead, 0)));
     }
