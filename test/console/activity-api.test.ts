@@ -133,6 +133,19 @@ for (const target of storeTargets) {
       expect((await activity(watcher)).body.backlog.at(-1)).toMatchObject({ needs_review: 0 });
     });
 
+    it('counts an operation that has been in the backlog since before the window in every point of it', async () => {
+      const parked = await gw.callTool(shipper('steady'), 'parcels_ship', shipArgs(`steady-${randomUUID()}`));
+      expect(parked.status).toBe('outcome_unknown');
+      // Its outcome became unknown 30 hours ago; nothing has happened to it since.
+      await gw.app.db.execute('UPDATE audit_log SET at = ? WHERE operation_id = ?', [
+        Date.now() - 30 * HOUR,
+        parked.operation_id,
+      ]);
+      const { body } = await activity({ ...watcher, tenant: 'steady' });
+      expect(body.backlog).toHaveLength(ACTIVITY_BUCKETS);
+      for (const point of body.backlog) expect(point).toMatchObject({ outcome_unknown: 1, needs_review: 0 });
+    });
+
     it('keeps the counts of closed slots, reads them as kept, and drops slots older than any window', async () => {
       const tenant = 'kept';
       const call = (hoursAgo: number, status: string) =>

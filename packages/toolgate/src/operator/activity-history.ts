@@ -30,6 +30,8 @@ export const ACTIVITY_SLOT_MS = 150_000;
  * is not counted there.
  */
 const SLOT_SETTLE_MS = 120_000;
+/** Operation ids one statement of the backlog chart names at most. */
+const IDS_PER_STATEMENT = 500;
 /** Slots kept per statement that writes them. */
 const SLOTS_PER_WRITE = 500;
 
@@ -105,21 +107,44 @@ async function readBacklogPoints(
   tenant: string,
   { from, to, bucketMs }: ActivityWindow,
 ): Promise<BacklogPoint[]> {
-  // Only operations that can be in the backlog during the window: those that entered or left it inside
-  // the window (a call or reconciler step leaving it unknown, a settlement, a decision) and those in it
-  // now; an operation in the backlog at the window's start and untouched since is in it now.
-  const rows = await db.query<{ operation_id: string; at: unknown; status: string }>(
-    `SELECT operation_id, at, status FROM audit_log
-      WHERE tenant = ? AND at < ? AND operation_id IN (
-        SELECT operation_id FROM audit_log
-         WHERE tenant = ? AND at >= ? AND at < ?
-           AND (status IN ('outcome_unknown', 'needs_review')
-                OR action IN ('operations_reconcile', 'operations_review_resolve'))
-        UNION
-        SELECT id FROM operations WHERE tenant = ? AND status IN ('outcome_unknown', 'needs_review'))
-      ORDER BY operation_id, seq`,
-    [tenant, to, tenant, from, to, tenant],
+  // An operation that entered or left the backlog inside the window (a call or reconciler step leaving
+  // it unknown, a settlement, a decision) is drawn from its history. One in the backlog now that did
+  // neither was in it, as it is now, through the whole window: it is counted, not followed.
+  const movedRows = await db.query<{ operation_id: string | null }>(
+    `SELECT DISTINCT operation_id FROM audit_log
+      WHERE tenant = ? AND at >= ? AND at < ?
+        AND (status IN ('outcome_unknown', 'needs_review')
+             OR action IN ('operations_reconcile', 'operations_review_resolve'))`,
+    [tenant, from, to],
   );
+  const moved = movedRows.flatMap((r) => (r.operation_id === null ? [] : [r.operation_id]));
+  const steady: Record<BacklogStatus, number> = { outcome_unknown: 0, needs_review: 0 };
+  const inBacklog = await db.query<{ status: BacklogStatus; n: unknown }>(
+    `SELECT status, COUNT(*) AS n FROM operations
+      WHERE tenant = ? AND status IN ('outcome_unknown', 'needs_review') GROUP BY status`,
+    [tenant],
+  );
+  for (const row of inBacklog) steady[row.status] += Number(row.n);
+  const rows: { operation_id: string; at: unknown; status: string }[] = [];
+  for (let i = 0; i < moved.length; i += IDS_PER_STATEMENT) {
+    const ids = moved.slice(i, i + IDS_PER_STATEMENT);
+    const marks = ids.map(() => '?').join(', ');
+    rows.push(
+      ...(await db.query<{ operation_id: string; at: unknown; status: string }>(
+        `SELECT operation_id, at, status FROM audit_log
+          WHERE tenant = ? AND at < ? AND operation_id IN (${marks})
+          ORDER BY operation_id, seq`,
+        [tenant, to, ...ids],
+      )),
+    );
+    // Those of them in the backlog now are drawn from their history, not counted as steady.
+    const followed = await db.query<{ status: BacklogStatus }>(
+      `SELECT status FROM operations
+        WHERE tenant = ? AND status IN ('outcome_unknown', 'needs_review') AND id IN (${marks})`,
+      [tenant, ...ids],
+    );
+    for (const row of followed) steady[row.status] -= 1;
+  }
   // Per operation, the instants its status changed, in order.
   const changes = new Map<string, { at: number; status: string }[]>();
   for (const row of rows) {
@@ -129,7 +154,7 @@ async function readBacklogPoints(
   }
   const points: BacklogPoint[] = [];
   for (let end = from + bucketMs; end <= to; end += bucketMs) {
-    const counts: Record<BacklogStatus, number> = { outcome_unknown: 0, needs_review: 0 };
+    const counts: Record<BacklogStatus, number> = { ...steady };
     for (const list of changes.values()) {
       const status = statusAt(list, end);
       if (status === 'outcome_unknown' || status === 'needs_review') counts[status] += 1;
