@@ -1,5 +1,6 @@
+import type { ProviderName } from 'toolgate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { llmAgent } from '../../packages/eval/src/agents/llm-agent.ts';
+import { llmAgent, viewFor } from '../../packages/eval/src/agents/llm-agent.ts';
 import { languageModel } from '../../packages/eval/src/agents/llm-model.ts';
 import { runEvaluation } from '../../packages/eval/src/evaluation.ts';
 import {
@@ -75,8 +76,9 @@ afterAll(async () => {
   await lamps?.close();
 });
 
-const agent = () =>
+const agent = (schemaView?: ProviderName | null) =>
   llmAgent({
+    ...(schemaView !== undefined ? { schemaView } : {}),
     model: languageModel({
       provider: 'openai-compatible',
       model: 'fake-replay',
@@ -217,5 +219,36 @@ describe('llm agent loop against a fake OpenAI-compatible model', () => {
     ]);
     expect(trial!.metrics.unsafeClaims).toBe(1);
     expect(await lamps.world.effects({ system: 'grid' })).toHaveLength(0);
+  });
+});
+
+describe("the tools the model is given, in its provider's view", () => {
+  const switchParameters = () =>
+    fake.lastTools.find((t) => t.function.name === 'lamps_switch')!.function.parameters as {
+      properties: Record<string, Record<string, unknown>>;
+    };
+
+  it("as served by default for an OpenAI-compatible model; OpenAI strict's view when asked, and the run still passes", async () => {
+    const direct = lamps.scenarios.find((s) => s.id === 'lamps-direct')!;
+    await runEvaluation({ world: lamps.world, scenarios: [direct], agents: [agent()], trials: 1 });
+    const served = switchParameters().properties.idempotency_key!;
+    expect(served.maxLength).toBeTypeOf('number');
+
+    const report = await runEvaluation({
+      world: lamps.world,
+      scenarios: [direct],
+      agents: [agent('openai-strict')],
+      trials: 1,
+    });
+    expect(report.trials.map((t) => t.passed)).toEqual([true]);
+    const viewed = switchParameters().properties.idempotency_key!;
+    expect(viewed.maxLength).toBeUndefined();
+    expect(String(viewed.description)).toContain(`at most ${served.maxLength} characters`);
+  });
+
+  it("takes the view from the model's provider", () => {
+    expect(viewFor('anthropic/claude-haiku-4-5')).toBe('anthropic');
+    expect(viewFor('google/gemini-2.5-flash')).toBe('gemini');
+    expect(viewFor('openai/gpt-4.1-mini')).toBeNull();
   });
 });

@@ -24,6 +24,8 @@ export interface FakeModelServer {
   readonly baseUrl: string;
   /** Chat completion requests served, for assertions. */
   readonly requests: number;
+  /** The function tools of the latest request, as the model was given them. */
+  readonly lastTools: readonly { function: { name: string; parameters: Record<string, unknown> } }[];
   close(): Promise<void>;
 }
 
@@ -38,6 +40,7 @@ export async function startFakeModel(
   values: Record<string, unknown>,
 ): Promise<FakeModelServer> {
   let requests = 0;
+  let lastTools: FakeModelServer['lastTools'] = [];
   // One time for the whole server, so a replayed call renders `now_plus_hours` as the first one did.
   const now = Date.now();
   const server: Server = createServer((req, res) => {
@@ -47,7 +50,8 @@ export async function startFakeModel(
     });
     req.on('end', async () => {
       requests += 1;
-      const request = JSON.parse(body) as { messages: ChatMessage[] };
+      const request = JSON.parse(body) as { messages: ChatMessage[]; tools?: FakeModelServer['lastTools'] };
+      lastTools = request.tools ?? [];
       const firstUser = request.messages.find((m) => m.role === 'user');
       const script = scripts.get(textOf(firstUser));
       const { message, waitMs } = script
@@ -74,6 +78,9 @@ export async function startFakeModel(
     baseUrl: `http://127.0.0.1:${port}/v1`,
     get requests() {
       return requests;
+    },
+    get lastTools() {
+      return lastTools;
     },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };

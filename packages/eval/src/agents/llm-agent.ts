@@ -8,6 +8,7 @@ import {
   type ModelMessage,
   type ToolSet,
 } from 'ai';
+import { type ProviderName, providerInputSchema } from 'toolgate';
 import { CLAIM_INSTRUCTIONS, parseClaim } from '../claim.ts';
 import type { ToolSession } from '../tool-session.ts';
 import type { AgentContext, AgentRun, EvalAgent } from './eval-agent.ts';
@@ -22,6 +23,13 @@ export interface LlmAgentOptions {
   /** Most model steps (tool rounds) in one scenario. */
   readonly maxSteps: number;
   readonly temperature?: number;
+  /**
+   * Whose view of each tool's input schema the model is given (providerInputSchema in toolgate): what
+   * that provider refuses but that only narrows a value is said in the field's description, and the
+   * gateway still checks every call against the full schema. Unset: the model's own provider's view
+   * (Anthropic's models get `anthropic`, Google's `gemini`); null: the schemas as served.
+   */
+  readonly schemaView?: ProviderName | null;
 }
 
 export const DEFAULT_SYSTEM_PROMPT = `You are a support assistant. You act for the signed-in user only through the tools provided.
@@ -39,7 +47,7 @@ export function llmAgent(options: LlmAgentOptions): EvalAgent {
     kind: 'llm',
     label: options.label,
     async run(context: AgentContext): Promise<AgentRun> {
-      const tools = await toolsFor(context.session);
+      const tools = await toolsFor(context.session, options.schemaView ?? viewFor(options.model));
       const messages: ModelMessage[] = [{ role: 'user', content: context.scenario.request }];
       const system = `${options.systemPrompt ?? DEFAULT_SYSTEM_PROMPT}\n\n${CLAIM_INSTRUCTIONS}`;
       let stepsLeft = options.maxSteps;
@@ -85,13 +93,25 @@ async function ask(signal: AbortSignal, request: Parameters<typeof generateText>
   }
 }
 
-/** The gateway's tools as function tools; arguments pass unvalidated so the gateway judges them. */
-async function toolsFor(session: ToolSession): Promise<ToolSet> {
+/** The schema view a model's provider needs, from the provider id the AI SDK gives its models. */
+export function viewFor(model: LanguageModel): ProviderName | null {
+  const provider = typeof model === 'string' ? model : model.provider;
+  if (provider.startsWith('anthropic')) return 'anthropic';
+  if (provider.startsWith('google')) return 'gemini';
+  return null;
+}
+
+/**
+ * The gateway's tools as function tools, each input schema in `view`'s form (as served when null);
+ * arguments pass unvalidated so the gateway judges them.
+ */
+async function toolsFor(session: ToolSession, view: ProviderName | null): Promise<ToolSet> {
   const tools: ToolSet = {};
   for (const tool of await session.listTools()) {
+    const schema = view ? providerInputSchema(view, tool.inputSchema).schema : tool.inputSchema;
     tools[tool.name] = dynamicTool({
       description: tool.description ?? tool.title ?? tool.name,
-      inputSchema: jsonSchema(tool.inputSchema as JSONSchema7),
+      inputSchema: jsonSchema(schema as JSONSchema7),
       execute: async (input) => {
         const args = input !== null && typeof input === 'object' ? (input as Record<string, unknown>) : {};
         const answer = await session.call(tool.name, args);
