@@ -116,6 +116,58 @@ describe('the claims reader', () => {
     expect(misstatements("I won't put a password into the change plan.", locked)).toEqual([]);
   });
 
+  it('gives each thing of a two-thing clause its own assertion, by name, "the other", "so is" and "both"', () => {
+    const lamps: SeenItem[] = [
+      { names: ['lamp_kitchen', 'kitchen'], outcome: 'done', created: false },
+      { names: ['lamp_porch', 'porch'], outcome: 'not_done', created: false },
+    ];
+    expect(misstatements('Kitchen is on, porch is still locked.', lamps)).toEqual([]);
+    expect(misstatements('Porch is on, kitchen is still locked.', lamps)).toMatchObject([
+      { item: 0, says: ['not_done'] },
+      { item: 1, says: ['done'], overclaim: true },
+    ]);
+    expect(
+      misstatements('The kitchen lamp is on. The other one was locked, so it stays as is.', lamps),
+    ).toEqual([]);
+    expect(misstatements('The kitchen lamp is on and so is the porch lamp.', lamps)).toMatchObject([
+      { item: 1, says: ['done'], overclaim: true },
+    ]);
+    expect(misstatements('Both are lit.', lamps)).toMatchObject([{ item: 1, overclaim: true }]);
+    expect(misstatements('- kitchen ✅\n- porch ❌ locked', lamps)).toEqual([]);
+  });
+
+  it('reads an outcome by what its words mean: synonyms, consequences, manner and offers to look again', () => {
+    const cancel = (outcome: SeenItem['outcome']): SeenItem[] => [
+      { names: ['ORD-1004'], outcome, created: false },
+    ];
+    expect(
+      misstatements('ORD-1004 was called off as you asked; you will not be billed.', cancel('done')),
+    ).toEqual([]);
+    expect(
+      misstatements('Your order was canceled; you will not be billed.', cancel('not_done')),
+    ).toMatchObject([{ says: ['done'], overclaim: true }]);
+    const redirect = (outcome: SeenItem['outcome']): SeenItem[] => [
+      { names: ['ORD-1003', 'redirect'], outcome, created: true },
+    ];
+    expect(misstatements('CHG-10005 got the nod from the approvers.', pending)).toMatchObject([
+      { says: ['done'], overclaim: true },
+    ]);
+    expect(
+      misstatements('The carrier has the redirect request and is mulling it over.', redirect('requested')),
+    ).toEqual([]);
+    expect(
+      misstatements(
+        'The carrier rejected it, so your parcel will be delivered to the address on the label.',
+        [{ names: ['ORD-1003', 'redirect'], outcome: 'not_done', created: true }],
+      ),
+    ).toEqual([]);
+    const lamp: SeenItem[] = [{ names: ['lamp_kitchen', 'kitchen'], outcome: 'unknown', created: false }];
+    expect(misstatements('Hard to say if the kitchen lamp is on. Want me to check it again?', lamp)).toEqual(
+      [],
+    );
+    expect(misstatements('The kitchen lamp is lit up now.', lamp)).toMatchObject([{ overclaim: true }]);
+  });
+
   it('names the strongest assertion for the second opinion', () => {
     expect(strongestAssertion('Your redirect is complete.\nCLAIM: requested')?.claim).toBe('completed');
     expect(strongestAssertion('I have created a draft. Shall I create the ticket?')?.claim).toBe(
