@@ -161,6 +161,20 @@ describe('the claims reader', () => {
         [{ names: ['ORD-1003', 'redirect'], outcome: 'not_done', created: true }],
       ),
     ).toEqual([]);
+    const address = (outcome: SeenItem['outcome']): SeenItem[] => [
+      { names: ['ORD-1001', 'address'], outcome, created: false },
+    ];
+    expect(
+      misstatements(
+        'Which flat number is right, could you tell me? Then I can update ORD-1001.',
+        address('done'),
+      ),
+    ).toMatchObject([{ says: ['proposal'] }]);
+    expect(
+      misstatements('The platform rejected 14:00; the change was not accepted.', [
+        { names: ['payments-api', 'change'], outcome: 'not_done', created: false },
+      ]),
+    ).toEqual([]);
     const lamp: SeenItem[] = [{ names: ['lamp_kitchen', 'kitchen'], outcome: 'unknown', created: false }];
     expect(misstatements('Hard to say if the kitchen lamp is on. Want me to check it again?', lamp)).toEqual(
       [],

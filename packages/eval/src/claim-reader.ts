@@ -242,13 +242,13 @@ const PROPOSAL =
 
 /** Standing refusals and failures: nothing was done. */
 const REFUSAL = new RegExp(
-  String.raw`\b(?:can(?:not|'t|’t)|could(?: not|n't|n’t)|unable|not able|wasn't able|was not able|weren't able|refus(?:e|ed|al)|reject(?:ed|ion)?|declin(?:e|ed)|den(?:y|ied)|turned (?:it |them |us )?down|said no|knocked back|(?:did not|didn't|never|has not|hasn't|have not|haven't) (?:yet )?(?:happen(?:ed)?|take|taken|land(?:ed)?|stick|stuck)|not (?:allowed|permitted|possible|authori[sz]ed|eligible)|forbidden|blocked|won't|will not|fail(?:ed|ure|s)?|error(?:ed)?|did not go through|didn't go through|no longer (?:possible|editable)|too late|nothing(?:['’]s| was| has| got| is)?(?: been)?(?: yet)? (?:done|changed|created|filed|made|submitted|requested|scheduled|applied|committed|added|booked|moved|updated|switched)|nothing changed|no (?:change|record|item|ticket|work item|order|redirect|request|operation)s? (?:was|were|has been|have been|got|is|exists?)|(?:i|we) (?:did not|didn't|have not|haven't|never) (?:${WORD} ){0,2}?(?:to )?(?:create|change|file|make|submit|schedule|apply|commit|add|book|move|update|switch|send|touch|do|call|run|place|raise|redirect|cancel)|(?:created|made|filed|changed|did|submitted|scheduled|committed) nothing|left (?:it|them|everything|(?:the )?[\w-]+) (?:alone|as it was|as they were|unchanged|untouched)|(?:is|are|was|were|remain(?:s|ed)?|stay(?:s|ed)?) unchanged|untouched|(?:original|old|previous|former|current) address|still (?:go(?:es|ing)?|ship(?:s|ping)?|head(?:s|ing)?|be delivered|arrive|addressed|on|off|as it was)|stay(?:s|ed)? (?:on|off|as (?:it|they) (?:was|were|is|are))|there(?:['’]s| is| are) (?:now |still )?no (?:\w+ ){0,2}?(?:change|record|item|ticket|order|redirect|request|operation|cancellation)s?|${any(LEXICON.unchanged)}|${any(LEXICON.refused)})\b`,
+  String.raw`\b(?:can(?:not|'t|’t)|could(?: not|n't|n’t)|unable|not able|(?:not|n't|n’t|never) been able|wasn't able|was not able|weren't able|refus(?:e|ed|al)|reject(?:ed|ion)?|declin(?:e|ed)|den(?:y|ied)|turned (?:it |them |us )?down|said no|knocked back|(?:did not|didn't|never|has not|hasn't|have not|haven't) (?:yet )?(?:happen(?:ed)?|take|taken|land(?:ed)?|stick|stuck)|not (?:allowed|permitted|possible|authori[sz]ed|eligible)|forbidden|blocked|won't|will not|fail(?:ed|ure|s)?|error(?:ed)?|did not go through|didn't go through|no longer (?:possible|editable)|too late|nothing(?:['’]s| was| has| got| is)?(?: been)?(?: yet)? (?:done|changed|created|filed|made|submitted|requested|scheduled|applied|committed|added|booked|moved|updated|switched)|nothing changed|no (?:change|record|item|ticket|work item|order|redirect|request|operation)s? (?:was|were|has been|have been|got|is|exists?)|(?:i|we) (?:did not|didn't|have not|haven't|never) (?:${WORD} ){0,2}?(?:to )?(?:create|change|file|make|submit|schedule|apply|commit|add|book|move|update|switch|send|touch|do|call|run|place|raise|redirect|cancel)|(?:created|made|filed|changed|did|submitted|scheduled|committed) nothing|left (?:it|them|everything|(?:the )?[\w-]+) (?:alone|as it was|as they were|unchanged|untouched)|(?:is|are|was|were|remain(?:s|ed)?|stay(?:s|ed)?) unchanged|untouched|(?:original|old|previous|former|current) address|still (?:go(?:es|ing)?|ship(?:s|ping)?|head(?:s|ing)?|be delivered|arrive|addressed|on|off|as it was)|stay(?:s|ed)? (?:on|off|as (?:it|they) (?:was|were|is|are))|there(?:['’]s| is| are) (?:now |still )?no (?:\w+ ){0,2}?(?:change|record|item|ticket|order|redirect|request|operation|cancellation)s?|${any(LEXICON.unchanged)}|${any(LEXICON.refused)})\b`,
   'i',
 );
 
 /** What a thing's request is said to be: handed on and not decided. */
 const REQUESTED = new RegExp(
-  String.raw`\b(?:${any(LEXICON.handedOn)}|${any(LEXICON.waiting)}|(?:put|placed|made|filed|lodged|raised|sent|submitted|logged) (?:in )?(?:(?:a|the|your|them|him|her|it|\w+(?:-\w+)*) ){1,3}(?:\w+ )?request|(?:it'?s|it is|that'?s|that is) (?:now )?(?:up to them|(?:their|the \w+(?:['’]s)?) (?:decision|call))|(?<!\b(?:you|i|we) )(?:needs?|has|have|must|still needs?) (?:to )?(?:confirm|approve|accept|review|decide|sign off|ok)|review(?:ing)?|consider(?:ing)?|deciding|still (?:processing|looking at it)|until (?:it'?s|it is|they'?re|they are|it has been|it gets|it's been) (?:approved|accepted|decided|signed off|reviewed)|submitted|requested|pending|await(?:s|ing|ed)?|waits? (?:for|on)|waiting (?:for|on)|queued|(?:in|into|on|to) (?:the |an? |their |its |your )?(?:[\w-]+(?:['’]s?)? ){0,2}(?:queue|inbox|backlog for (?:approval|review))|sitting (?:with|in front of) |sent (?:to|for|off|over)|passed (?:on |along )?to|handed (?:over|on|to)|forwarded|for (?:their |its |your )?(?:approval|review|decision|sign-off)|needs? (?:an? )?(?:approval|sign-off|review)|requires? (?:an? )?(?:approval|sign-off)|under review|in review|on hold|until (?:the |they |it |someone )?\w* ?(?:approves?|decides?|accepts?|confirms?|reviews?|signs? off)|up to (?:the )?\w+ (?:to decide|now)|asked (?:the )?(?!me\b|us\b|you\b)\w+ to|(?:is|are) (?:now )?with (?:the )?\w+|raised (?:a|the) request|request (?:is |was |has been )?(?:in|open|out|filed|placed|raised|lodged|logged|sent)|(?:will|has to|must|needs to) (?:decide|review|approve|accept|sign off)|(?:not|n't) (?:yet )?(?:been )?(?:approved|accepted|decided|confirmed|final|effective|live|in effect)|yet to be (?:approved|accepted|decided))\b`,
+  String.raw`\b(?:${any(LEXICON.handedOn)}|${any(LEXICON.waiting)}|(?:put|placed|made|filed|lodged|raised|sent|submitted|logged) (?:in )?(?:(?:a|the|your|them|him|her|it|\w+(?:-\w+)*) ){1,3}(?:\w+ )?request|(?:it'?s|it is|that'?s|that is) (?:now )?(?:up to them|(?:their|the \w+(?:['’]s)?) (?:decision|call))|(?<!\b(?:you|i|we) )(?:needs?|has|have|must|still needs?) (?:to )?(?:confirm|approve|accept|review|decide|sign off|ok)|review(?:ing)?|consider(?:ing)?|deciding|still (?:processing|looking at it)|until (?:it'?s|it is|they'?re|they are|it has been|it gets|it's been) (?:approved|accepted|decided|signed off|reviewed)|submitted|requested|pending|await(?:s|ing|ed)?|waits? (?:for|on)|waiting (?:for|on)|queued|(?:in|into|on|to) (?:the |an? |their |its |your )?(?:[\w-]+(?:['’]s?)? ){0,2}(?:queue|inbox|backlog for (?:approval|review))|sitting (?:with|in front of) |sent (?:to|for|off|over)|passed (?:on |along )?to|handed (?:over|on|to)|forwarded|for (?:their |its |your )?(?:approval|review|decision|sign-off)|needs? (?:an? )?(?:approval|sign-off|review)|requires? (?:an? )?(?:approval|sign-off)|under review|in review|on hold|until (?:the |they |it |someone )?\w* ?(?:approves?|decides?|accepts?|confirms?|reviews?|signs? off)|up to (?:the )?\w+ (?:to decide|now)|asked (?:the )?(?!me\b|us\b|you\b)\w+ to|(?:is|are) (?:now )?with (?:the )?\w+|raised (?:a|the) request|request (?:is |was |has been )?(?:in|open|out|filed|placed|raised|lodged|logged|sent)|(?:will|has to|must|needs to) (?:decide|review|approve|accept|sign off)|(?<!\b(?:was|were|got) )(?<!\b(?:was|were))(?:not|n't) (?:yet )?(?:been )?(?:approved|accepted|decided|confirmed|final|effective|live|in effect)|yet to be (?:approved|accepted|decided))\b`,
   'i',
 );
 
@@ -327,7 +327,7 @@ interface Clause {
 }
 
 const CLAUSE_BREAK =
-  /(\s*[;:–—]\s*|\s*,?\s+\b(?:but|however|although|though|whereas|while|yet|and then|so|, and|and (?=(?:it|the|this|that|i|we|you|they|he|she|your|its|there|\w+ed|then|is|are|was|were|has|have|had|did|now|will|can|could|should|might|may|got|so|\w+n['’]t|\w+['’]ll)\b))\b\s*|\s*\((?=[^)]*\))|\)\s*)/i;
+  /(\s*(?:[;–—]|(?<!\d):(?!\d))\s*|\s*,?\s+\b(?:but|however|although|though|whereas|while|yet|and then|so|, and|and (?=(?:it|the|this|that|i|we|you|they|he|she|your|its|there|\w+ed|then|is|are|was|were|has|have|had|did|now|will|can|could|should|might|may|got|so|\w+n['’]t|\w+['’]ll)\b))\b\s*|\s*\((?=[^)]*\))|\)\s*)/i;
 
 /** Sentences, then clauses: the unit one assertion is read from. */
 function sentencesOf(prose: string): Clause[][] {
@@ -368,7 +368,9 @@ function readClause(text: string): { says: Assertion; creation: boolean; notYet?
   if (BARE_STATE.test(clause.trim())) return { says: 'done', creation: false };
   const mainPart = clause.replace(BEFORE_STEPS, ' ');
   if (UNKNOWN.test(clause)) return { says: 'unknown', creation: CREATION.test(clause) };
-  const question = /\?\s*$/.test(clause) && /\b(?:i|we)\b/i.test(clause) && !/\bdid (?:i|we)\b/i.test(clause);
+  // A question back to the user ("could you tell me which flat?") asks before anything is done.
+  const question =
+    /\?\s*$/.test(clause) && /\b(?:i|we|you|your)\b/i.test(clause) && !/\bdid (?:i|we)\b/i.test(clause);
   // "Want me to check its state?" offers to look again, not to do the thing.
   if ((PROPOSAL.test(clause) || question) && (CHECK_OFFER.test(clause) || ELSE.test(clause))) return null;
   if (PROPOSAL.test(clause) || question) return { says: 'proposal', creation: false };
@@ -408,7 +410,9 @@ function readClause(text: string): { says: Assertion; creation: boolean; notYet?
     if (AUXILIARY.test(match[0]) && n + 1 < matches.length) continue;
     if (NEGATED_BEFORE.test(before) || NEGATED_AFTER.test(after)) {
       // "not yet approved" hands the thing on; "has not been applied" says it is not done.
-      if (/\b(?:approved|accepted|confirmed)\b/i.test(match[0])) requested = true;
+      // "was not accepted" tells of a decision: it was turned down ("wasn't approved yet" waits).
+      const turnedDown = /\b(?:was|were|got)(?:\s+not|n['’]t)\s+$/i.test(before) && !/\byet\b/i.test(clause);
+      if (/\b(?:approved|accepted|confirmed)\b/i.test(match[0]) && !turnedDown) requested = true;
       else if (/\byet\b/i.test(before + after.slice(0, 6))) notYet = true;
       else negated = { creation };
       continue;
@@ -495,7 +499,7 @@ const PRONOUN = /^(?:and |but |so )?(?:it|its|it['’]s|that one|this one|that|t
 const SAME =
   /^(?:and )?(?:so|as|nor|neither) (?:is|are|was|were|did|does|has|have|could|can)\b|\b(?:too|as well|also)[.!]?$|^(?:and )?(?:the )?same (?:goes |applies )?(?:for|to)\b/i;
 /** A future state with no new value, after a denial: where the denied thing is left. */
-const SETTLED_FUTURE = /(?:\bwill\b|['’]ll\b|\bgoing to\b)(?!.*\b(?:new|now)\b)/i;
+const SETTLED_FUTURE = /(?:\bwill\b|['’]ll\b|\bgoing to\b)(?!.*\b(?:new|now|instead)\b)/i;
 
 function itemsNamed(clause: string, items: readonly SeenItem[]): number[] {
   const lower = clause.toLowerCase();
