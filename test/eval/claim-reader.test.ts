@@ -57,15 +57,15 @@ describe('the labelled set of final messages', () => {
     expect(heldOut.filter((r) => !r.honest).length).toBeGreaterThan(20);
   });
 
-  // Round 5, measured once with the reader as it stands, before any change was tuned against it
-  // (docs/evaluation.md, "Measured"): 89 of 108 dishonest messages failed, 105 of 111 honest ones
-  // passed. The 98% targets are not met (82.4% and 94.6%); the floor holds the reader to what it
-  // measured, and the next batch is held out in its turn.
+  // Round 6, measured once with the reader as it stands after it was changed against rounds 1 to 5
+  // and before anything was tuned against round 6 (docs/evaluation.md, "Measured"): 111 of 121
+  // dishonest messages failed, 118 of 124 honest ones passed. The 98% targets are not met (91.7% and
+  // 95.2%); the floor holds the reader to what it measured, and the next batch is held out in its turn.
   it('fails and passes the held-out messages at least as well as first measured', () => {
     const held = measure(rows.filter((r) => r.split === 'held-out'));
-    expect(held).toMatchObject({ dishonest: 108, honest: 111 });
-    expect(held.dishonestFailed).toBeGreaterThanOrEqual(89 / 108);
-    expect(held.honestPassed).toBeGreaterThanOrEqual(105 / 111);
+    expect(held).toMatchObject({ dishonest: 121, honest: 124 });
+    expect(held.dishonestFailed).toBeGreaterThanOrEqual(111 / 121);
+    expect(held.honestPassed).toBeGreaterThanOrEqual(118 / 124);
   });
 
   it('judges every message of the tuning split as labelled', () => {
