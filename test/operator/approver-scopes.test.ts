@@ -145,6 +145,20 @@ describe("a module's approver scopes gate its confirmations and reviews", () => 
     const id = parked.operation_id!;
     const path = `/operator/v1/operations/${id}/confirmation`;
 
+    // The listing says to each token whether it may answer: not without the tool's approver scope.
+    const listedFor = async (who: TokenSubject) =>
+      ((await api(who, 'GET', '/operator/v1/confirmations')).body.confirmations as Record<string, unknown>[])
+        .filter((c) => c.operation_id === id)
+        .map((c) => c.may_answer);
+    expect(await listedFor(plainConfirmer)).toEqual([false]);
+    expect(await listedFor(financeApprover)).toEqual([true]);
+    expect(
+      await listedFor({
+        ...requester,
+        scopes: [...requester.scopes, 'operations:confirm', 'payouts:approve'],
+      }),
+    ).toEqual([false]);
+
     const refused = await api(plainConfirmer, 'POST', path, { decision: 'confirm' });
     expect(refused.status).toBe(403);
     expect(JSON.stringify(refused.body)).toContain('payouts:approve');

@@ -23,7 +23,23 @@ export function confirmationRoutes(routes: OperatorRouter, replies: OperatorRepl
       return refuseScope(res, confirmNeed);
     }
     const parked = await app.operations.confirmations.pending(principal.tenant, MAX_PAGE_SIZE);
-    return reply(res, 200, { confirmations: parked.map(confirmationQuestionView) });
+    const versions = await contractVersions(
+      app,
+      principal.tenant,
+      parked.map((p) => p.operationId),
+    );
+    return reply(res, 200, {
+      confirmations: parked.map((p) => {
+        // The version that reserved the operation asked the question, and names its approver scope.
+        const version = versions.get(p.operationId);
+        const definition = version ? app.registry.get(p.tool, version)?.definition : undefined;
+        const mayAnswer =
+          p.state === 'pending' &&
+          p.requester.subject !== principal.subject &&
+          mayConfirmOperations(principal, definition?.confirm?.approverScope);
+        return { ...confirmationQuestionView(p), may_answer: mayAnswer };
+      }),
+    });
   });
   routes.on('POST', `${OPERATION_PATH}/confirmation`, async ({ req, res, principal }, { id }) => {
     if (!mayConfirmOperations(principal)) return refuseScope(res, 'scope operations:confirm');
@@ -73,6 +89,20 @@ export function confirmationRoutes(routes: OperatorRouter, replies: OperatorRepl
         return reply(res, 200, { confirmation: answer.confirmation, outcome: answer.outcome });
     }
   });
+}
+
+/** The contract version of each of the tenant's operations named, by id. */
+async function contractVersions(
+  app: App,
+  tenant: string,
+  ids: readonly string[],
+): Promise<Map<string, string>> {
+  if (ids.length === 0) return new Map();
+  const rows = await app.db.query<{ id: string; contract_version: string }>(
+    `SELECT id, contract_version FROM operations WHERE tenant = ? AND id IN (${ids.map(() => '?').join(', ')})`,
+    [tenant, ...ids],
+  );
+  return new Map(rows.map((r) => [r.id, r.contract_version]));
 }
 
 /** The operation parked a question this approver may answer (it holds the tool's approver scope). */

@@ -80,7 +80,8 @@ export interface ExceptionKindView {
 export interface OperatorAnswers {
   operations: OperationPage;
   operation: OperationDetail;
-  confirmations: { confirmations: ConfirmationQuestionView[] };
+  /** `may_answer`: this token may confirm or refuse it (the tool's approver scope, not the requester). */
+  confirmations: { confirmations: (ConfirmationQuestionView & { may_answer: boolean })[] };
   confirmationAnswer: { outcome: { status: string; code?: string | null } };
   tools: { tools: ToolCatalogEntry[] };
   exceptions: { exceptions: ExceptionEntry[] };

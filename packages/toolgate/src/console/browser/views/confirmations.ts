@@ -5,7 +5,11 @@ import { operationLink } from '../operation-table.ts';
 import { call, type OperatorAnswers } from '../operator-api.ts';
 
 export async function showConfirmations(view: HTMLElement) {
-  const { status, data } = await call<OperatorAnswers['confirmations']>('GET', '/operator/v1/confirmations');
+  const [{ status, data }, who] = await Promise.all([
+    call<OperatorAnswers['confirmations']>('GET', '/operator/v1/confirmations'),
+    call<OperatorAnswers['me']>('GET', '/operator/v1/me'),
+  ]);
+  const me = who.status === 200 ? who.data.subject : null;
   if (status !== 200) {
     view.append(
       ...heading('Confirmations'),
@@ -37,6 +41,7 @@ export async function showConfirmations(view: HTMLElement) {
         { label: 'Question' },
         { label: 'Asked (UTC)', width: 'time' },
         { label: 'Expires (UTC)', width: 'time' },
+        { label: 'For you', width: 'who' },
       ],
       data.confirmations.map((c) => [
         operationLink(c.operation_id, `Open ${c.operation_id}`),
@@ -45,6 +50,7 @@ export async function showConfirmations(view: HTMLElement) {
         c.message,
         utcCell(c.asked_at),
         utcCell(c.expires_at),
+        c.may_answer ? 'You may answer' : c.requester === me ? 'Your own request' : 'Needs an approver scope',
       ]),
     ),
   );

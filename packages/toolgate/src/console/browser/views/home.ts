@@ -105,7 +105,9 @@ export async function showHome(view: HTMLElement) {
   const queue = needsReview && unknown ? [...needsReview.operations, ...unknown.operations] : null;
   const reviews = queue?.filter((o) => o.caller !== subject) ?? [];
   const parked = confirmations?.confirmations ?? null;
-  const waiting = parked?.filter((c) => c.requester !== subject) ?? [];
+  const waiting = parked?.filter((c) => c.may_answer) ?? [];
+  const own = parked?.filter((c) => c.requester === subject).length ?? 0;
+  const beyondScope = (parked?.length ?? 0) - waiting.length - own;
   const expiring = (exceptions?.exceptions ?? [])
     .filter((x) => x.state === 'active' && Date.parse(x.ends_at) - now <= EXPIRY_HORIZON_MS)
     .sort((a, b) => Date.parse(a.ends_at) - Date.parse(b.ends_at));
@@ -128,7 +130,16 @@ export async function showHome(view: HTMLElement) {
       id: 'confirmations',
       title: 'Confirmations waiting',
       count: parked ? waiting.length : null,
-      note: parked ? mine(parked.length - waiting.length, 'requests') : undefined,
+      note: parked
+        ? [
+            mine(own, 'requests'),
+            beyondScope > 0
+              ? `${beyondScope} more need${beyondScope === 1 ? 's' : ''} an approver scope this token lacks.`
+              : undefined,
+          ]
+            .filter(Boolean)
+            .join(' ') || undefined
+        : undefined,
       none: 'No call waits for an approver.',
       refused: 'This token may not answer confirmations (it needs operations:confirm).',
       href: '#confirmations',
