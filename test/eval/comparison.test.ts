@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { referenceAgent } from '../../packages/eval/src/agents/reference-agent.ts';
 import { buildReport } from '../../packages/eval/src/evaluation.ts';
 import { compareRuns, type PriorResults } from '../../packages/eval/src/report/comparison.ts';
+import { htmlReport } from '../../packages/eval/src/report/html-report.ts';
 import { markdownReport } from '../../packages/eval/src/report/markdown-report.ts';
 import type { TrialResult } from '../../packages/eval/src/trial-runner.ts';
 
@@ -128,6 +129,14 @@ describe('--compare', () => {
     expect(markdownReport({ ...after, comparison })).toContain(
       '| lamps_get | 2.0.0 | after | 2 | 50% | 50% |',
     );
+    const html = htmlReport({ ...after, comparison });
+    expect(html).toContain('<table id="version-changes">');
+    expect(html).toContain(
+      '<tr><td>lamps_get</td><td>2.0.0</td><td>after</td><td>2</td><td>50%</td><td>50%</td></tr>',
+    );
+    expect(
+      htmlReport({ ...before, comparison: compareRuns(asPrior(before), 'old.json', before) }),
+    ).not.toContain('version-changes');
     // The same versions served in both runs: nothing to tell apart.
     expect(compareRuns(asPrior(before), 'old.json', before).versions).toBeUndefined();
   });

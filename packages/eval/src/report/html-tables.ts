@@ -98,5 +98,20 @@ export function comparisonSection(comparison: Comparison): string {
   return `<section id="comparison"><h2>Compared with ${esc(comparison.against.file)}</h2>
 <p>${esc(comparison.against.agent)} run started ${esc(comparison.against.startedAt)}; ${comparison.scenarios.length} scenario result(s) changed, ${comparison.unchangedScenarios} unchanged; ${changed.length} metric value(s) moved.</p>
 <table id="scenario-changes"><tr><th>Scenario</th><th>Agent</th><th>Before</th><th>After</th><th>Reasons</th></tr>${scenarioRows || '<tr><td colspan="5">No scenario changed.</td></tr>'}</table>
-<table id="metric-changes"><tr><th>Scope</th><th>Metric</th><th>Before</th><th>After</th></tr>${metricRows || '<tr><td colspan="4">No metric moved.</td></tr>'}</table></section>`;
+<table id="metric-changes"><tr><th>Scope</th><th>Metric</th><th>Before</th><th>After</th></tr>${metricRows || '<tr><td colspan="4">No metric moved.</td></tr>'}</table>${versionTable(comparison)}</section>`;
+}
+
+/** Each served contract version's trials, selection and success in each run, when the runs were served differently. */
+function versionTable(comparison: Comparison): string {
+  if (!comparison.versions) return '';
+  const share = (n: number) => `${Math.round(n * 1000) / 10}%`;
+  const rows = comparison.versions
+    .map(
+      (v) =>
+        `<tr><td>${esc(v.tool)}</td><td>${esc(v.version)}</td><td>${esc(v.run)}</td><td>${v.runs}</td><td>${share(v.selectionRate)}</td><td>${share(v.successRate)}</td></tr>`,
+    )
+    .join('');
+  return `
+<p>Served contract versions differ between the runs:</p>
+<table id="version-changes"><tr><th>Tool</th><th>Version</th><th>Run</th><th>Trials</th><th>Tool selection</th><th>Success</th></tr>${rows}</table>`;
 }
