@@ -112,7 +112,8 @@ export function createToolServer(
     const principal = await principalOf(ctx);
     if (era === 'legacy') {
       if (tasks && isTaskAugmented(request)) {
-        return (await callToolAsTask(gateway, tasks, call, principal)) as never;
+        // A CreateTaskResult, which ToolServer lets through unchecked as a CallToolResult.
+        return (await callToolAsTask(gateway, tasks, call, principal)) as unknown as CallToolResult;
       }
       return (await gateway.callTool(call, principal, ctx.mcpReq.signal)) as CallToolResult;
     }
