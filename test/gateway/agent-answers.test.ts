@@ -1,4 +1,4 @@
-import { McpError } from '@modelcontextprotocol/sdk/types.js';
+import { ProtocolError } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { z } from 'zod';
 import { simulationWorld } from '../../packages/simulation/src/simulation-world.ts';
@@ -184,11 +184,11 @@ describe('answers that lead an agent to the right next step', () => {
   test('an unknown tool is a plain -32602 message naming the closest tools the caller may use', async () => {
     const client = await gw.client('probe_reader');
     const error = await client.callTool({ name: 'probe_ecko', arguments: {} }).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(McpError);
-    expect((error as McpError).code).toBe(-32602);
-    const { message } = error as McpError;
+    expect(error).toBeInstanceOf(ProtocolError);
+    expect((error as ProtocolError).code).toBe(-32602);
+    const { message } = error as ProtocolError;
     expect(message).toMatch(
-      /^MCP error -32602: No tool is named "probe_ecko"\. Closest tools you may use: probe_echo, [a-z_, ]+\. tools\/list lists them all\.$/,
+      /^No tool is named "probe_ecko"\. Closest tools you may use: probe_echo, [a-z_, ]+\. tools\/list lists them all\.$/,
     );
     expect(message).not.toContain('probe_admin_echo');
   });

@@ -1,4 +1,4 @@
-import { McpError } from '@modelcontextprotocol/sdk/types.js';
+import { ProtocolError } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import { type StartedGateway, startGateway } from '../support/start-gateway.ts';
 import { newProbeLedger, type ProbeLedger, probeReader, probeTools } from './probe-tools.ts';
@@ -111,9 +111,10 @@ describe('the pipeline over MCP Streamable HTTP', () => {
   test('a call the client cancels has its signal aborted long before it would finish', async () => {
     const client = await gw.client('probe_reader');
     const controller = new AbortController();
-    const pending = client.callTool({ name: 'probe_wait', arguments: { text: 'a' } }, undefined, {
-      signal: controller.signal,
-    });
+    const pending = client.callTool(
+      { name: 'probe_wait', arguments: { text: 'a' } },
+      { signal: controller.signal },
+    );
     await new Promise((resolve) => setTimeout(resolve, 100));
     controller.abort('the user changed their mind');
     await expect(pending).rejects.toThrow();
@@ -125,8 +126,8 @@ describe('the pipeline over MCP Streamable HTTP', () => {
   test('an unknown tool is a JSON-RPC error (-32602), not a tool result', async () => {
     const client = await gw.client('probe_reader');
     const error = await client.callTool({ name: 'probe_nope', arguments: {} }).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(McpError);
-    expect((error as McpError).code).toBe(-32602);
+    expect(error).toBeInstanceOf(ProtocolError);
+    expect((error as ProtocolError).code).toBe(-32602);
     expect(ledger.executions).toEqual({});
   });
 

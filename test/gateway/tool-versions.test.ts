@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { McpError } from '@modelcontextprotocol/sdk/types.js';
+import { ProtocolError } from '@modelcontextprotocol/client';
 import {
   BasicTracerProvider,
   InMemorySpanExporter,
@@ -182,7 +182,7 @@ for (const target of storeTargets) {
       const client = await gw.client(outsider('bob'));
       const unknown = await client
         .callTool({ name: 'notes_nope', arguments: {} })
-        .catch((error: unknown) => error as McpError);
+        .catch((error: unknown) => error as ProtocolError);
       const pinnedKey = newKey('pinned');
       const pinned = await client
         .callTool({
@@ -190,11 +190,11 @@ for (const target of storeTargets) {
           arguments: { note_id: 'n3', body: 'x', idempotency_key: pinnedKey },
           _meta: { [CONTRACT_VERSION_META_KEY]: '2.0.0' },
         })
-        .catch((error: unknown) => error as McpError);
-      expect(pinned).toBeInstanceOf(McpError);
-      expect((pinned as McpError).code).toBe(-32602);
-      expect((pinned as McpError).message).toMatch(/No tool is named "notes_save"\. Closest tools/);
-      expect((unknown as McpError).message).toMatch(/No tool is named "notes_nope"\. Closest tools/);
+        .catch((error: unknown) => error as ProtocolError);
+      expect(pinned).toBeInstanceOf(ProtocolError);
+      expect((pinned as ProtocolError).code).toBe(-32602);
+      expect((pinned as ProtocolError).message).toMatch(/No tool is named "notes_save"\. Closest tools/);
+      expect((unknown as ProtocolError).message).toMatch(/No tool is named "notes_nope"\. Closest tools/);
       expect(effects).toEqual([]);
       expect(await operationsWithKey(pinnedKey)).toEqual([]);
 

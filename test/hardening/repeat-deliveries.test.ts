@@ -8,7 +8,7 @@ import { postToolCall } from '../support/post-tool-call.ts';
 import { gatewayOnStore } from '../support/store-gateway.ts';
 import { executions, TEST_SYSTEM, testDomain } from '../support/test-domain.ts';
 import { modernRequest } from '../tasks/extension-client.ts';
-import { createTask } from '../tasks/task-client.ts';
+import { createTask, v1Client } from '../tasks/task-client.ts';
 
 const ALICE: TokenSubject = {
   sub: 'alice',
@@ -152,7 +152,7 @@ for (const target of storeTargets) {
     });
 
     it('the same on 2025-11-25: 20 concurrent tasks of one key are one task', async () => {
-      const client = await suite.gw.client(ALICE);
+      const client = await v1Client(suite.gw, ALICE);
       const key = newKey('task-2025');
       const tasks = await Promise.all(
         Array.from({ length: 20 }, () =>

@@ -1,6 +1,27 @@
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { type CallToolResult, CallToolResultSchema, type Task } from '@modelcontextprotocol/sdk/types.js';
 import type { OutcomeEnvelope } from '../../packages/toolgate/src/contract/envelope.ts';
+import type { PrincipalRef, TestGateway } from '../../packages/toolgate/src/testing/test-gateway.ts';
+
+/**
+ * A v1 SDK client (a real 2025-11-25 client, with the task API of that revision) connected to the
+ * gateway as the principal. It holds no stream open (the gateway is stateless), so closing the gateway
+ * is enough.
+ */
+export async function v1Client(
+  gw: Pick<TestGateway, 'url' | 'tokenFor'>,
+  principal: PrincipalRef,
+): Promise<Client> {
+  const token = await gw.tokenFor(principal);
+  const client = new Client({ name: 'toolgate-v1-test', version: '0.0.0' });
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(gw.url), {
+      requestInit: { headers: { authorization: `Bearer ${token}` } },
+    }),
+  );
+  return client;
+}
 
 /** What one task-augmented call looked like through the SDK's own client task API. */
 export interface TaskRun {

@@ -1,4 +1,4 @@
-import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
 import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
 import type { Principal } from '../../packages/toolgate/src/auth/principal.ts';
@@ -73,15 +73,15 @@ describe('the task an operation is', () => {
     const started = Date.now();
     const answer = await tasks.result(owner, ID).catch((error: unknown) => error);
     expect(Date.now() - started).toBeGreaterThanOrEqual(140);
-    expect(answer).toBeInstanceOf(McpError);
-    expect(answer).toMatchObject({ code: ErrorCode.RequestTimeout, data: { taskId: ID, status: 'working' } });
+    expect(answer).toBeInstanceOf(ProtocolError);
+    expect(answer).toMatchObject({ code: -32001, data: { taskId: ID, status: 'working' } });
   });
 
   it('a cancel of work that is running is refused: it may have reached the owning system', async () => {
     const store = { findOwned: async () => record('in_progress') } as unknown as OperationStore;
     const tasks = new OperationTasks({ store, timing, logger: pino({ level: 'silent' }) });
     await expect(tasks.cancel(owner, ID)).rejects.toMatchObject({
-      code: ErrorCode.InvalidParams,
+      code: ProtocolErrorCode.InvalidParams,
       message: expect.stringContaining('a cancel is not an undo'),
     });
   });

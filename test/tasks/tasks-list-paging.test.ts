@@ -2,6 +2,7 @@ import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADDRESS_SAMPLES } from '../../packages/domains/src/orders/demo-orders.ts';
 import { type StartedGateway, startGateway } from '../support/start-gateway.ts';
+import { v1Client } from './task-client.ts';
 
 const ALICE = 'acme-customer-alice';
 
@@ -33,7 +34,7 @@ describe('tasks/list pages by the configured size', () => {
       expect(changed.status).toBe('completed');
       operations.push(changed.operation_id);
     }
-    const client = await gw.client(ALICE);
+    const client = await v1Client(gw, ALICE);
     const pages: string[][] = [];
     let cursor: string | undefined;
     do {

@@ -5,7 +5,7 @@ import type { TokenSubject } from '../../packages/toolgate/src/auth/token-claims
 import { relayedDigest } from '../domains/person-confirms.ts';
 import { type StoreLocation, storeTargets } from '../store/store-targets.ts';
 import { type StartedGateway, startGateway } from '../support/start-gateway.ts';
-import { createTask, envelopeOf, runAsTask } from './task-client.ts';
+import { createTask, envelopeOf, runAsTask, v1Client } from './task-client.ts';
 
 const ALICE = 'acme-customer-alice';
 const SAM = 'acme-support-sam';
@@ -68,7 +68,7 @@ for (const target of storeTargets) {
       });
 
       it('announces tasks and declares taskSupport per kind in tools/list', async () => {
-        const client = await gw.client(SAM);
+        const client = await v1Client(gw, SAM);
         expect(client.getServerCapabilities()?.tasks).toEqual({
           list: {},
           cancel: {},
@@ -90,7 +90,7 @@ for (const target of storeTargets) {
           match: { action: 'apply_address_update' },
         });
         expect(armed.status).toBe(201);
-        const run = await runAsTask(await gw.client(ALICE), CHANGE, changeArgs('alice-editable'));
+        const run = await runAsTask(await v1Client(gw, ALICE), CHANGE, changeArgs('alice-editable'));
         expect(run.error).toBeNull();
         expect(run.created).toMatchObject({ status: 'working', ttl: 86_400_000, pollInterval: 50 });
         expect(run.created.taskId).toMatch(/^op_/);
@@ -107,7 +107,7 @@ for (const target of storeTargets) {
       });
 
       it('a replay under the same key answers the same task, and its result replays', async () => {
-        const client = await gw.client(ALICE);
+        const client = await v1Client(gw, ALICE);
         const args = changeArgs('alice-editable');
         const first = await runAsTask(client, CHANGE, args);
         expect(envelopeOf(first.result)).toMatchObject({ status: 'completed' });
@@ -125,7 +125,7 @@ for (const target of storeTargets) {
       });
 
       it('a redirect completes its task as submitted; the carrier decides later, seen by the status tool', async () => {
-        const client = await gw.client(SAM);
+        const client = await v1Client(gw, SAM);
         const run = await runAsTask(client, 'shipments_request_redirect', {
           order_id: order('alice-in-transit').order_id,
           new_address: NEW_ADDRESS,
@@ -157,7 +157,7 @@ for (const target of storeTargets) {
           match: { action: 'create_item', project: 'OPS' },
         });
         expect(armed.status).toBe(201);
-        const client = await gw.client(MEMBER);
+        const client = await v1Client(gw, MEMBER);
         const draft = await gw.callTool(MEMBER, 'workitems_create_draft', {
           project_id: 'OPS',
           title: 'Disk alarms on db-3 are flapping',
@@ -199,9 +199,9 @@ for (const target of storeTargets) {
       });
 
       it("another principal's task id answers like an unknown one; tasks/list shows only one's own", async () => {
-        const alice = await gw.client(ALICE);
+        const alice = await v1Client(gw, ALICE);
         const run = await runAsTask(alice, CHANGE, changeArgs('alice-editable'));
-        const sam = await gw.client(SAM);
+        const sam = await v1Client(gw, SAM);
         const foreign = await sam.experimental.tasks.getTask(run.created.taskId).catch((e: unknown) => e);
         const unknown = await sam.experimental.tasks
           .getTask('op_01JD3Q5W7X9Y2Z4A6B8C0D1E2F')
@@ -224,7 +224,7 @@ for (const target of storeTargets) {
       });
 
       it('tasks/cancel on a settled task is refused and changes nothing', async () => {
-        const client = await gw.client(ALICE);
+        const client = await v1Client(gw, ALICE);
         const run = await runAsTask(client, CHANGE, changeArgs('alice-editable'));
         await expect(client.experimental.tasks.cancelTask(run.created.taskId)).rejects.toThrow(
           /Cannot cancel: task op_\w+ is already completed/,
@@ -236,7 +236,7 @@ for (const target of storeTargets) {
       });
 
       it('a read called as a task is refused with -32601; refusals before execution have no task', async () => {
-        const client = await gw.client(ALICE);
+        const client = await v1Client(gw, ALICE);
         const read = createTask(client, 'orders_get', { order_id: order('alice-editable').order_id });
         await expect(read).rejects.toMatchObject({ code: -32601 });
         const invalid = createTask(client, CHANGE, {

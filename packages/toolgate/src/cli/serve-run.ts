@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
+import { ProtocolErrorCode } from '@modelcontextprotocol/server';
 import type { App } from '../app/create-app.ts';
 import { createApp } from '../app/create-app.ts';
 import { loadConsentKey } from '../auth/consent-key.ts';
@@ -188,7 +188,7 @@ async function serveStdio(app: App, config: ServeConfig): Promise<() => Promise<
     const now = await verifier.verify(token);
     if (now.ok) return now.principal;
     throw new ProtocolError(
-      ErrorCode.InvalidRequest,
+      ProtocolErrorCode.InvalidRequest,
       `TOOLGATE_TOKEN is no longer accepted (${now.detail}); restart the server with a fresh token.`,
     );
   };

@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
-import type { JsonSchemaType } from '@modelcontextprotocol/sdk/validation';
-import type { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
+import type { JsonSchemaType } from '@modelcontextprotocol/server';
+import type { AjvJsonSchemaValidator } from '@modelcontextprotocol/server/validators/ajv';
 import { definitionHash } from './contract-export.ts';
 import { hit, type LintRule } from './lint-rule.ts';
 
@@ -25,7 +25,7 @@ let validator: AjvJsonSchemaValidator | undefined;
  */
 function sdkValidator(): AjvJsonSchemaValidator {
   if (validator === undefined) {
-    const sdk = createRequire(import.meta.url)('@modelcontextprotocol/sdk/validation/ajv') as {
+    const sdk = createRequire(import.meta.url)('@modelcontextprotocol/server/validators/ajv') as {
       AjvJsonSchemaValidator: typeof AjvJsonSchemaValidator;
     };
     validator = new sdk.AjvJsonSchemaValidator();

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/server';
 import type { Logger } from 'pino';
 import type { Principal } from '../auth/principal.ts';
 import type { ConfirmationView } from '../contract/confirmation.ts';

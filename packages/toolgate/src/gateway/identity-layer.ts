@@ -1,4 +1,4 @@
-import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
 import type { Principal } from '../auth/principal.ts';
 
 /**
@@ -6,6 +6,7 @@ import type { Principal } from '../auth/principal.ts';
  * this layer only refuses a call that somehow arrived without a verified principal.
  */
 export function requirePrincipal(principal: Principal | null | undefined): Principal {
-  if (!principal) throw new McpError(ErrorCode.InvalidRequest, 'No verified principal for this call');
+  if (!principal)
+    throw new ProtocolError(ProtocolErrorCode.InvalidRequest, 'No verified principal for this call');
   return principal;
 }

@@ -1,12 +1,12 @@
-import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
+import { ProtocolErrorCode } from '@modelcontextprotocol/server';
 import type { Principal } from '../auth/principal.ts';
 import type { RegisteredTool, ToolRegistry } from '../contract/tool-registry.ts';
 import { pinAllows, servedVersion } from '../contract/tool-versions.ts';
 import { missingScopes } from './authorization-layer.ts';
 
 /**
- * A JSON-RPC error with a plain message. The SDK answers `code` and `message` of whatever a handler
- * throws; its own McpError prefixes "MCP error -32602:" to the message, which clients then print twice.
+ * A JSON-RPC error with a plain message: the SDK answers `code` and `message` of whatever a handler
+ * throws, and the direct paths do the same.
  */
 export class ProtocolError extends Error {
   constructor(
@@ -45,7 +45,7 @@ export function resolveTool(
     .map((n) => n.candidate);
   const suggestion = nearest.length > 0 ? ` Closest tools you may use: ${nearest.join(', ')}.` : '';
   throw new ProtocolError(
-    ErrorCode.InvalidParams,
+    ProtocolErrorCode.InvalidParams,
     `No tool is named ${JSON.stringify(shown)}.${suggestion} tools/list lists them all.`,
   );
 }
@@ -53,7 +53,7 @@ export function resolveTool(
 export function requireArgumentsObject(args: unknown): Record<string, unknown> {
   if (args === undefined) return {};
   if (args === null || typeof args !== 'object' || Array.isArray(args)) {
-    throw new ProtocolError(ErrorCode.InvalidParams, 'Tool arguments must be a JSON object.');
+    throw new ProtocolError(ProtocolErrorCode.InvalidParams, 'Tool arguments must be a JSON object.');
   }
   return args as Record<string, unknown>;
 }

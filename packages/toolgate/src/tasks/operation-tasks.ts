@@ -1,10 +1,10 @@
 import {
   type CallToolResult,
-  ErrorCode,
-  McpError,
+  ProtocolError,
+  ProtocolErrorCode,
   RELATED_TASK_META_KEY,
   type Task,
-} from '@modelcontextprotocol/sdk/types.js';
+} from '@modelcontextprotocol/server';
 import type { Logger } from 'pino';
 import type { Principal } from '../auth/principal.ts';
 import { OPERATION_ID_PATTERN } from '../operations/operation-id.ts';
@@ -24,6 +24,9 @@ export interface OperationTasksOptions {
   /** Tasks per tasks/list page. */
   readonly pageSize?: number;
 }
+
+/** JSON-RPC's request timeout: tasks/result of a task still working, after the bounded wait. */
+const REQUEST_TIMEOUT = -32001;
 
 /** A stateless server holds no stream open: tasks/result waits this long, then the requestor polls. */
 export const DEFAULT_RESULT_WAIT_MS = 10_000;
@@ -67,8 +70,8 @@ export class OperationTasks {
     }
     const task = taskOf(record, this.timing);
     if (!isSettledTask(task) || !record.envelope) {
-      throw new McpError(
-        ErrorCode.RequestTimeout,
+      throw new ProtocolError(
+        REQUEST_TIMEOUT,
         `Task ${taskId} is still working (${task.statusMessage}); poll tasks/get and fetch the result once it is completed.`,
         { taskId, status: task.status },
       );
@@ -82,8 +85,8 @@ export class OperationTasks {
     cursor: string | undefined,
   ): Promise<{ tasks: Task[]; nextCursor?: string }> {
     if (cursor !== undefined && !OPERATION_ID_PATTERN.test(cursor)) {
-      throw new McpError(
-        ErrorCode.InvalidParams,
+      throw new ProtocolError(
+        ProtocolErrorCode.InvalidParams,
         'Invalid cursor: use the nextCursor of an earlier tasks/list.',
       );
     }
@@ -108,7 +111,10 @@ export class OperationTasks {
     const why = isSettledTask(task)
       ? `task ${taskId} is already ${task.status}`
       : `task ${taskId} has started executing and may already have reached the owning system; a cancel is not an undo (${task.statusMessage})`;
-    throw new McpError(ErrorCode.InvalidParams, `Cannot cancel: ${why}.`, { taskId, status: task.status });
+    throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Cannot cancel: ${why}.`, {
+      taskId,
+      status: task.status,
+    });
   }
 
   /**
@@ -122,7 +128,8 @@ export class OperationTasks {
 
   async #own(principal: Principal, taskId: string): Promise<OperationRecord> {
     const record = await this.find(principal, taskId);
-    if (!record) throw new McpError(ErrorCode.InvalidParams, `Task not found: ${echoOf(taskId)}.`);
+    if (!record)
+      throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Task not found: ${echoOf(taskId)}.`);
     return record;
   }
 }

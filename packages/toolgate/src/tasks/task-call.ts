@@ -1,4 +1,4 @@
-import { type CreateTaskResult, ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { type CreateTaskResult, ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
 import type { Principal } from '../auth/principal.ts';
 import type { OutcomeEnvelope } from '../contract/envelope.ts';
 import { servedVersion } from '../contract/tool-versions.ts';
@@ -24,8 +24,8 @@ export async function callToolAsTask(
 ): Promise<CreateTaskResult> {
   const tool = servedVersion(gateway.registry, request.name, principal);
   if (tool?.definition.kind === 'read') {
-    throw new McpError(
-      ErrorCode.MethodNotFound,
+    throw new ProtocolError(
+      ProtocolErrorCode.MethodNotFound,
       `${request.name} is a read and cannot be called as a task (execution.taskSupport is "forbidden"); call it without a task.`,
     );
   }
@@ -57,5 +57,5 @@ export async function callToolAsTask(
     envelope.status === 'validated'
       ? 'a dry run changes nothing and reserves no operation, so it is no task; call it without a task'
       : `${envelope.code ?? envelope.status}: ${envelope.message}`;
-  throw new McpError(ErrorCode.InvalidParams, why, envelope);
+  throw new ProtocolError(ProtocolErrorCode.InvalidParams, why, envelope);
 }

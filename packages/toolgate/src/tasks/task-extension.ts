@@ -155,7 +155,7 @@ const updateParams = z.looseObject({ inputResponses: z.record(z.string(), z.unkn
 export function serveTaskExtension(
   server: Server,
   tasks: OperationTasks,
-  principalNow: () => Principal | null | Promise<Principal | null>,
+  principalOf: (ctx: ServerContext) => Principal | null | Promise<Principal | null>,
 ): void {
   const own = async (params: unknown, ctx: ServerContext): Promise<OperationRecord> => {
     if (!acceptsTasks(ctx)) {
@@ -165,7 +165,7 @@ export function serveTaskExtension(
         { requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } } },
       );
     }
-    const principal = await principalNow();
+    const principal = await principalOf(ctx);
     const method = ctx.mcpReq.method;
     try {
       const refusal = principal ? missingTasksScope(principal, method) : null;

@@ -1,8 +1,7 @@
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { ErrorCode, McpError, type ServerCapabilities } from '@modelcontextprotocol/sdk/types.js';
+import { ProtocolError, type Server, type ServerCapabilities } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import type { Principal } from '../auth/principal.ts';
-import type { PrincipalSource } from '../transport/server-2025.ts';
+import type { PrincipalOf } from '../transport/tool-server.ts';
 import type { OperationTasks } from './operation-tasks.ts';
 import { cursorOf, missingTasksScope, taskIdOf } from './task-request-checks.ts';
 
@@ -16,40 +15,41 @@ export const TASKS_CAPABILITY: NonNullable<ServerCapabilities['tasks']> = {
   requests: { tools: { call: {} } },
 };
 
-/**
- * A tasks/* request as the SDK hands it over, its params unchecked: the handler checks the scope
- * first and then the params, so a malformed one is a short -32602 naming the field rather than the
- * SDK's -32603 with its validation dump.
- */
-const requestOf = <M extends string>(method: M) =>
-  z.object({ method: z.literal(method), params: z.unknown().optional() });
+const INVALID_REQUEST = -32600;
 
 /**
- * Answers tasks/get, tasks/result, tasks/list and tasks/cancel from the durable operations, to a caller
- * holding operations_get's scope.
+ * A tasks/* request's params as the SDK hands them over, unchecked: the handler checks the scope first
+ * and then the params, so a malformed one is a short -32602 naming the field rather than the SDK's
+ * validation dump.
  */
-export function serveTasks(server: Server, tasks: OperationTasks, principalOf: PrincipalSource): void {
-  const caller = async (extra: Parameters<PrincipalSource>[0], method: string): Promise<Principal> => {
-    const principal = await principalOf(extra);
-    if (!principal) throw new McpError(ErrorCode.InvalidRequest, 'Tasks belong to an authenticated caller.');
-    const refusal = missingTasksScope(principal, method);
+const uncheckedParams = { params: z.unknown() };
+
+/**
+ * Answers tasks/get, tasks/result, tasks/list and tasks/cancel of 2025-11-25 from the durable
+ * operations, to a caller holding operations_get's scope.
+ */
+export function serveTasks(server: Server, tasks: OperationTasks, principalOf: PrincipalOf): void {
+  const caller = async (ctx: Parameters<PrincipalOf>[0]): Promise<Principal> => {
+    const principal = await principalOf(ctx);
+    if (!principal) throw new ProtocolError(INVALID_REQUEST, 'Tasks belong to an authenticated caller.');
+    const refusal = missingTasksScope(principal, ctx.mcpReq.method);
     if (refusal) throw refusal;
     return principal;
   };
-  server.setRequestHandler(requestOf('tasks/get'), async (request, extra) => {
-    const principal = await caller(extra, request.method);
-    return tasks.get(principal, taskIdOf(request.params, request.method));
+  server.setRequestHandler('tasks/get', uncheckedParams, async (params, ctx) => {
+    const principal = await caller(ctx);
+    return tasks.get(principal, taskIdOf(params, ctx.mcpReq.method));
   });
-  server.setRequestHandler(requestOf('tasks/result'), async (request, extra) => {
-    const principal = await caller(extra, request.method);
-    return tasks.result(principal, taskIdOf(request.params, request.method), extra.signal);
+  server.setRequestHandler('tasks/result', uncheckedParams, async (params, ctx) => {
+    const principal = await caller(ctx);
+    return tasks.result(principal, taskIdOf(params, ctx.mcpReq.method), ctx.mcpReq.signal);
   });
-  server.setRequestHandler(requestOf('tasks/list'), async (request, extra) => {
-    const principal = await caller(extra, request.method);
-    return tasks.list(principal, cursorOf(request.params));
+  server.setRequestHandler('tasks/list', uncheckedParams, async (params, ctx) => {
+    const principal = await caller(ctx);
+    return tasks.list(principal, cursorOf(params));
   });
-  server.setRequestHandler(requestOf('tasks/cancel'), async (request, extra) => {
-    const principal = await caller(extra, request.method);
-    return tasks.cancel(principal, taskIdOf(request.params, request.method));
+  server.setRequestHandler('tasks/cancel', uncheckedParams, async (params, ctx) => {
+    const principal = await caller(ctx);
+    return tasks.cancel(principal, taskIdOf(params, ctx.mcpReq.method));
   });
 }

@@ -1,4 +1,4 @@
-import type { Task } from '@modelcontextprotocol/sdk/types.js';
+import type { Task } from '@modelcontextprotocol/server';
 import type { OutcomeEnvelope } from '../contract/envelope.ts';
 import type { OperationRecord } from '../operations/operation-record.ts';
 

@@ -1,8 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import type { DemoPrincipal } from '@toolgate/simulation';
 import { type Logger, pino } from 'pino';
 import { ShiftableClock } from '../app/clock.ts';
@@ -17,10 +16,22 @@ import type { OutcomeEnvelope } from '../contract/envelope.ts';
 import type { OperationRecord } from '../operations/operation-record.ts';
 import { operatorRoutes } from '../operator/operator-routes.ts';
 import { type HttpTransportOptions, startHttpTransport } from '../transport/http-server.ts';
+import { MODERN_REVISION } from '../transport/results-2026.ts';
 import { loadSimulationKit, requireSimulationKit } from './simulation-kit.ts';
 
 /** A principal by its demo name (see the simulation kit's simulationOf(app).principals), or explicit claims. */
 export type PrincipalRef = string | TokenSubject;
+
+/** The MCP revisions the gateway serves, which a test client speaks. */
+export type ProtocolRevision = '2025-11-25' | '2026-07-28';
+
+export interface TestClientOptions {
+  /**
+   * The revision the client speaks: `2025-11-25` (the default) opens with the `initialize` handshake;
+   * `2026-07-28` is pinned to that revision, with the per-request envelope and no handshake.
+   */
+  readonly revision?: ProtocolRevision;
+}
 
 export interface TestGatewayOptions {
   /** Modules to serve. */
@@ -68,8 +79,11 @@ export interface TestGateway {
   readonly dataDir: string;
   /** A dev token this gateway accepts; `options` can make it expired, not yet valid, or for another audience. */
   tokenFor(principal: PrincipalRef, options?: Partial<MintOptions>): Promise<string>;
-  /** A connected MCP SDK client sending the principal's bearer token; closed with the gateway. */
-  client(principal: PrincipalRef): Promise<Client>;
+  /**
+   * A connected MCP client (the official v2 client) sending the principal's bearer token, speaking the
+   * revision asked for (2025-11-25 unless told); closed with the gateway.
+   */
+  client(principal: PrincipalRef, options?: TestClientOptions): Promise<Client>;
   /** One tools/call over MCP as the principal, answering the outcome envelope (structuredContent). */
   callTool(principal: PrincipalRef, name: string, args?: Record<string, unknown>): Promise<OutcomeEnvelope>;
   /** The stored operation record (status, outcome, attempts), straight from the store. */
@@ -146,12 +160,15 @@ export async function startTestGateway(options: TestGatewayOptions = {}): Promis
   };
   const tokenFor = (principal: PrincipalRef, mint: Partial<MintOptions> = {}) =>
     mintToken(devKeys, subjectOf(principal), { audience: http.resource, ...mint });
-  const client = async (principal: PrincipalRef) => {
+  const client = async (principal: PrincipalRef, asked: TestClientOptions = {}) => {
     const token = await tokenFor(principal);
     const transport = new StreamableHTTPClientTransport(new URL(http.url), {
       requestInit: { headers: { authorization: `Bearer ${token}` } },
     });
-    const connected = new Client({ name: 'toolgate-test', version: '0.0.0' });
+    const connected = new Client(
+      { name: 'toolgate-test', version: '0.0.0' },
+      asked.revision === MODERN_REVISION ? { versionNegotiation: { mode: { pin: MODERN_REVISION } } } : {},
+    );
     await connected.connect(transport);
     clients.push(connected);
     return connected;

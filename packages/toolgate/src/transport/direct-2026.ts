@@ -27,7 +27,7 @@ interface ModernRequest {
  * Tasks extension could answer as a task, and no call that may ask the person to confirm it. Everything else, every refusal included, goes to the SDK.
  * The results are stamped as the SDK stamps them (`resultType`, `serverInfo`, the listing's cache hints).
  */
-export class ModernDirect {
+export class Direct2026 {
   readonly #gateway: Gateway;
   readonly #listings: SerializedListings;
   readonly #tasksServed: boolean;

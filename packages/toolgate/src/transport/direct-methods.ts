@@ -1,5 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import type { JSONRPCRequest, RequestId } from '@modelcontextprotocol/sdk/types.js';
+import type { JSONRPCRequest, RequestId } from '@modelcontextprotocol/server';
 import type { Principal } from '../auth/principal.ts';
 import type { Gateway } from '../gateway/gateway.ts';
 import { INVALID_PARAMS } from './json-rpc-shape.ts';

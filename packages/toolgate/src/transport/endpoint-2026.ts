@@ -3,14 +3,14 @@ import { createMcpHandler, type McpHttpHandler } from '@modelcontextprotocol/ser
 import type { Principal } from '../auth/principal.ts';
 import { servedVersion } from '../contract/tool-versions.ts';
 import { oversizedTaskParam } from '../tasks/task-request-checks.ts';
-import { ModernDirect } from './direct-2026.ts';
+import { Direct2026 } from './direct-2026.ts';
 import type { DirectHandler } from './direct-methods.ts';
 import { sendJson } from './http-replies.ts';
 import { HEADER_MISMATCH, type HeaderDisagreement, paramHeaderDisagreement } from './param-header-check.ts';
 import { authInfoFor, principalFromAuthInfo } from './principal-auth-info.ts';
 import { MODERN_LISTING_FORM } from './results-2026.ts';
 import { SerializedListings } from './serialized-listings.ts';
-import { createModernServer, type ModernServerOptions } from './server-2026.ts';
+import { createToolServer, type ToolServerOptions } from './tool-server.ts';
 
 /**
  * The 2026-07-28 path of `/mcp`: the SDK's serving entry, strict (2025 traffic never reaches it), with
@@ -18,15 +18,15 @@ import { createModernServer, type ModernServerOptions } from './server-2026.ts';
  * envelope, the standard headers against the body and the declared client capabilities, answers
  * `server/discover`, and stamps every result.
  */
-export class ModernEndpoint {
+export class Endpoint2026 {
   readonly #handler: McpHttpHandler;
-  readonly #options: ModernServerOptions;
-  readonly #direct: ModernDirect;
+  readonly #options: ToolServerOptions;
+  readonly #direct: Direct2026;
 
-  constructor(options: ModernServerOptions, onerror: (error: Error) => void) {
+  constructor(options: ToolServerOptions, onerror: (error: Error) => void) {
     this.#options = options;
     const listings = new SerializedListings(options.gateway, options.toolsPageSize, MODERN_LISTING_FORM);
-    this.#direct = new ModernDirect(
+    this.#direct = new Direct2026(
       options.gateway,
       listings,
       options.tasks !== undefined,
@@ -35,7 +35,7 @@ export class ModernEndpoint {
     this.#handler = createMcpHandler(
       (ctx) => {
         const principal = principalFromAuthInfo(ctx.authInfo);
-        return createModernServer(options, () => principal);
+        return createToolServer(options, () => principal, ctx.era);
       },
       { legacy: 'reject', onerror },
     );
@@ -115,7 +115,8 @@ export class ModernEndpoint {
   }
 }
 
-function webHeaders(req: IncomingMessage): Headers {
+/** The Node request's headers as web `Headers`, for the SDK's handler context. */
+export function webHeaders(req: IncomingMessage): Headers {
   const headers = new Headers();
   for (const [name, value] of Object.entries(req.headers)) {
     if (value === undefined) continue;

@@ -14,7 +14,7 @@ import { httpRouteLabel } from '../telemetry/http-route-label.ts';
 import { BearerAuthenticator } from './bearer-authenticator.ts';
 import { ConfirmationElicitation } from './confirmation-elicitation.ts';
 import { DirectMethods } from './direct-methods.ts';
-import { ModernEndpoint } from './endpoint-2026.ts';
+import { Endpoint2026 } from './endpoint-2026.ts';
 import {
   DEFAULT_CONNECTION_LIMITS,
   DEFAULT_HOST,
@@ -32,7 +32,7 @@ import { MultiplexedTransport } from './multiplexed-transport.ts';
 import { DEFAULT_BODY_LIMIT_BYTES } from './read-body.ts';
 import { RequestMeter, ROUTE_REQUEST_WEIGHT } from './request-metering.ts';
 import { DEFAULT_TOOLS_PAGE_SIZE, SerializedListings } from './serialized-listings.ts';
-import { createMcpServer, principalFromRequest } from './server-2025.ts';
+import { createToolServer, principalFromRequest, type ToolServerOptions } from './tool-server.ts';
 
 const SHUTDOWN_GRACE_MS = 5_000;
 /** How long past the slowest tool's timeout a request may go unanswered before the transport answers it. */
@@ -177,9 +177,6 @@ export async function startHttpTransport(app: App, options: HttpTransportOptions
     const transport = new MultiplexedTransport({
       replyDeadlineMs: options.replyDeadlineMs ?? slowestToolMs + REPLY_DEADLINE_MARGIN_MS,
     });
-    const mcp = createMcpServer(app.gateway, principalFromRequest, app.tasks);
-    mcp.onerror = (error) => app.logger.warn({ err: error }, 'MCP server could not handle a message');
-    await mcp.connect(transport);
     const guard = new HostGuard(host, options.allowedHosts);
     const bodyLimitBytes = options.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES;
     const replyLimitBytes = options.replyLimitBytes ?? DEFAULT_REPLY_LIMIT_BYTES;
@@ -199,21 +196,26 @@ export async function startHttpTransport(app: App, options: HttpTransportOptions
         'no consent key: confirmations are not asked through clients; tools answer with their fallback',
       );
     }
-    const modern = new ModernEndpoint(
-      {
-        gateway: app.gateway,
-        toolsPageSize: options.toolsPageSize ?? DEFAULT_TOOLS_PAGE_SIZE,
-        tasks: app.tasks,
-        ...(consentKey !== undefined
-          ? {
-              confirmations: new ConfirmationElicitation({
-                key: consentKey,
-                ...(options.confirmationTtlSeconds ? { ttlSeconds: options.confirmationTtlSeconds } : {}),
-              }),
-            }
-          : {}),
-      },
-      (error) => app.logger.debug({ err: error }, 'MCP request refused or failed on the 2026-07-28 leg'),
+    // One definition of the tools for both revisions: the 2025-11-25 traffic the direct path leaves
+    // goes to one server through the multiplexed transport; 2026-07-28 builds a server per request.
+    const served: ToolServerOptions = {
+      gateway: app.gateway,
+      toolsPageSize: options.toolsPageSize ?? DEFAULT_TOOLS_PAGE_SIZE,
+      tasks: app.tasks,
+      ...(consentKey !== undefined
+        ? {
+            confirmations: new ConfirmationElicitation({
+              key: consentKey,
+              ...(options.confirmationTtlSeconds ? { ttlSeconds: options.confirmationTtlSeconds } : {}),
+            }),
+          }
+        : {}),
+    };
+    const server2025 = createToolServer(served, principalFromRequest, 'legacy');
+    server2025.onerror = (error) => app.logger.warn({ err: error }, 'MCP server could not handle a message');
+    await server2025.connect(transport);
+    const endpoint2026 = new Endpoint2026(served, (error) =>
+      app.logger.debug({ err: error }, 'MCP request refused or failed on the 2026-07-28 leg'),
     );
     const scopes = new Set(app.registry.all().flatMap((t) => t.definition.scopes));
     const families = options.routes ?? [];
@@ -244,7 +246,7 @@ export async function startHttpTransport(app: App, options: HttpTransportOptions
                 servesTool,
                 paramHeadersOf,
                 direct,
-                modern,
+                endpoint2026,
               }),
       })
       .on(ANY_METHOD, MCP_PATH, {
@@ -316,8 +318,8 @@ export async function startHttpTransport(app: App, options: HttpTransportOptions
         await closed;
         clearTimeout(deadline);
         route = null;
-        await mcp.close();
-        await modern.close();
+        await server2025.close();
+        await endpoint2026.close();
       },
     };
   } catch (error) {

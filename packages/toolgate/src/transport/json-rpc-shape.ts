@@ -3,7 +3,7 @@ import {
   type JSONRPCRequest,
   RELATED_TASK_META_KEY,
   type RequestId,
-} from '@modelcontextprotocol/sdk/types.js';
+} from '@modelcontextprotocol/server';
 
 /** JSON-RPC error codes the transport answers itself, before a message reaches the server. */
 export const PARSE_ERROR = -32700;

@@ -1,12 +1,15 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { JSONRPCRequest, MessageExtraInfo } from '@modelcontextprotocol/sdk/types.js';
-import { SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
+import {
+  type JSONRPCRequest,
+  type MessageExtraInfo,
+  SUPPORTED_PROTOCOL_VERSIONS,
+} from '@modelcontextprotocol/server';
 import type { Principal } from '../auth/principal.ts';
 import { REPLY_LIMIT_BYTES } from '../contract/contract-bounds.ts';
 import type { ParamHeader } from '../contract/param-headers.ts';
 import type { BearerAuthenticator } from './bearer-authenticator.ts';
 import type { DirectMethods, ReplyChunks } from './direct-methods.ts';
-import type { ModernEndpoint } from './endpoint-2026.ts';
+import { type Endpoint2026, webHeaders } from './endpoint-2026.ts';
 import { sendJson, sendJsonRpcError } from './http-replies.ts';
 import { type JsonBounds, jsonOverBounds } from './json-bounds.ts';
 import {
@@ -52,7 +55,7 @@ export interface McpEndpointOptions {
   /** The methods answered without the SDK server (tools/call, tools/list, ping). */
   readonly direct: DirectMethods;
   /** The 2026-07-28 path, for every message the SDK does not classify as 2025-era traffic. */
-  readonly modern: ModernEndpoint;
+  readonly endpoint2026: Endpoint2026;
 }
 
 /**
@@ -122,8 +125,8 @@ async function answerParsed(
 ): Promise<void> {
   const revision = revisionOf(req, parsed);
   if (revision !== '2025-11-25') {
-    const direct = revision === '2026-07-28' ? options.modern.directFor(req, parsed, principal) : null;
-    if (direct === null) return options.modern.serve(req, res, parsed, principal, revision);
+    const direct = revision === '2026-07-28' ? options.endpoint2026.directFor(req, parsed, principal) : null;
+    if (direct === null) return options.endpoint2026.serve(req, res, parsed, principal, revision);
     const gone = new AbortController();
     const caller = `${principal.tenant}\n${principal.subject}`;
     const answer =
@@ -196,7 +199,13 @@ async function answerParsed(
   // What the SDK server's handlers are told about the request; the direct path does not need it.
   let extra: MessageExtraInfo | undefined;
   const extraInfo = (): MessageExtraInfo => {
-    extra ??= { authInfo: authInfoFor(principal), requestInfo: { headers: req.headers } };
+    extra ??= {
+      authInfo: authInfoFor(principal),
+      request: new Request(`http://${req.headers.host ?? 'localhost'}${req.url ?? '/mcp'}`, {
+        method: 'POST',
+        headers: webHeaders(req),
+      }),
+    };
     return extra;
   };
   const caller = `${principal.tenant}\n${principal.subject}`;

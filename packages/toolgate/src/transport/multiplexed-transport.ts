@@ -1,11 +1,11 @@
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type {
   JSONRPCMessage,
   JSONRPCNotification,
   JSONRPCRequest,
   MessageExtraInfo,
   RequestId,
-} from '@modelcontextprotocol/sdk/types.js';
+  Transport,
+} from '@modelcontextprotocol/server';
 
 /** A JSON-RPC response or error, as it goes back to one HTTP client. */
 export type JsonRpcReply = Exclude<JSONRPCMessage, JSONRPCRequest | JSONRPCNotification>;

@@ -1,6 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import { SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
-import { classifyInboundRequest } from '@modelcontextprotocol/server';
+import { classifyInboundRequest, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/server';
 import { claimsModernEnvelope, MODERN_REVISION } from './results-2026.ts';
 
 /** Which revision's path of `/mcp` answers a POST, or `refused` for a message the 2026 path refuses. */

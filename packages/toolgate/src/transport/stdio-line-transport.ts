@@ -1,6 +1,5 @@
 import type { Readable, Writable } from 'node:stream';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/server';
 import { DEFAULT_JSON_BOUNDS, jsonOverBounds } from './json-bounds.ts';
 import {
   classifyMessage,

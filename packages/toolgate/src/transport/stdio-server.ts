@@ -5,11 +5,9 @@ import type { Principal } from '../auth/principal.ts';
 import { ConfirmationElicitation } from './confirmation-elicitation.ts';
 import { OpeningTransport } from './opening-transport.ts';
 import { StdioMeter } from './request-metering.ts';
-import { claimsModernEnvelope } from './results-2026.ts';
 import { DEFAULT_TOOLS_PAGE_SIZE } from './serialized-listings.ts';
-import { createMcpServer, type PrincipalSource } from './server-2025.ts';
-import { createModernServer } from './server-2026.ts';
 import { StdioLineTransport } from './stdio-line-transport.ts';
+import { createToolServer, type PrincipalOf } from './tool-server.ts';
 
 export interface StdioTransport {
   /** Resolves when the client closes stdin or close() is called. */
@@ -25,15 +23,16 @@ type Message = Parameters<StdioLineTransport['send']>[0];
  * is given, again on every request, so the session ends with its token. stdout carries only the
  * protocol; logs go to stderr.
  *
- * The opening message chooses the revision for the connection's lifetime: one carrying the 2026-07-28
- * envelope (a `server/discover` probe, or any request) is served by the v2 SDK's stdio entry; an
- * `initialize` handshake (or anything without the envelope) by the 2025 server, exactly as before.
+ * The opening message chooses the revision for the connection's lifetime, as the SDK's stdio entry
+ * reads it: one carrying the 2026-07-28 envelope (a `server/discover` probe, or any request) pins
+ * 2026-07-28; an `initialize` handshake (or anything without the envelope) pins 2025-11-25. Either is
+ * served by the same tool server the HTTP endpoint builds.
  */
 export async function startStdioTransport(
   app: App,
   principal: Principal,
   streams: { input?: Readable; output?: Writable } = {},
-  principalNow: PrincipalSource = () => principal,
+  principalNow: () => Principal | null | Promise<Principal | null> = () => principal,
   options: {
     readonly toolsPageSize?: number;
     /** The consent key (see loadConsentKey); absent: no confirmation is asked through the client. */
@@ -47,12 +46,12 @@ export async function startStdioTransport(
     : null;
   const line = new StdioLineTransport(input, streams.output ?? process.stdout, undefined, meter);
   // The gateway is handed a counted copy of the principal, so the meter knows which calls it charged.
-  const principalOf: PrincipalSource = meter
-    ? async (extra) => {
-        const now = await principalNow(extra);
+  const principalOf: PrincipalOf = meter
+    ? async () => {
+        const now = await principalNow();
         return now && meter.tallied(now);
       }
-    : principalNow;
+    : () => principalNow();
   let markClosed: () => void = () => {};
   const closed = new Promise<void>((resolve) => {
     markClosed = resolve;
@@ -62,40 +61,31 @@ export async function startStdioTransport(
   const onerror = (error: Error) => app.logger.warn({ err: error }, 'MCP stdio message could not be handled');
   let stopServing: (() => Promise<void>) | null = null;
 
-  const pin = async (opening: Message): Promise<void> => {
+  const toolsPageSize = options.toolsPageSize ?? DEFAULT_TOOLS_PAGE_SIZE;
+  // A pipe carries no auth info: confirmation state is bound to the connection's one principal.
+  const confirmations =
+    options.consentKey !== undefined
+      ? new ConfirmationElicitation({ key: options.consentKey }, principal)
+      : undefined;
+  const served = {
+    gateway: app.gateway,
+    toolsPageSize,
+    tasks: app.tasks,
+    ...(confirmations ? { confirmations } : {}),
+  };
+  // Serving starts with the opening message, which the connection hands over first.
+  const serve = (): void => {
     const transport = new OpeningTransport(line, read, () => markClosed());
-    if (claimsModernEnvelope(opening)) {
-      const toolsPageSize = options.toolsPageSize ?? DEFAULT_TOOLS_PAGE_SIZE;
-      // A pipe carries no auth info: confirmation state is bound to the connection's one principal.
-      const confirmations =
-        options.consentKey !== undefined
-          ? new ConfirmationElicitation({ key: options.consentKey }, principal)
-          : undefined;
-      const handle = serveStdio(
-        () =>
-          createModernServer(
-            {
-              gateway: app.gateway,
-              toolsPageSize,
-              tasks: app.tasks,
-              ...(confirmations ? { confirmations } : {}),
-            },
-            () => principalOf({}),
-          ),
-        { transport: transport as never, legacy: 'reject', onerror },
-      );
-      stopServing = () => handle.close();
-      return;
-    }
-    const server = createMcpServer(app.gateway, principalOf, app.tasks, options.toolsPageSize, true);
-    server.onerror = onerror;
-    stopServing = () => server.close();
-    await server.connect(transport);
+    const handle = serveStdio((ctx) => createToolServer(served, principalOf, ctx.era, true), {
+      transport: transport as never,
+      onerror,
+    });
+    stopServing = () => handle.close();
   };
   const read: Message[] = [];
   line.onmessage = (message) => {
     read.push(message);
-    if (read.length === 1) void pin(message);
+    if (read.length === 1) serve();
   };
   line.onclose = () => markClosed();
   line.onerror = onerror;
