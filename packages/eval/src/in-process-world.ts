@@ -1,12 +1,17 @@
 import { Client, StreamableHTTPClientTransport, type Tool } from '@modelcontextprotocol/client';
 import type { EffectFilter, FaultSpec } from '@toolgate/simulation';
-import { resetSimulation, simulationOf, simulationWorld } from '@toolgate/simulation';
+import {
+  type BackendFaultKind,
+  backendFaults,
+  interceptGlobalFetch,
+  resetSimulation,
+  simulationOf,
+  simulationWorld,
+} from '@toolgate/simulation';
 import { pino } from 'pino';
 import type { OperationsTuning, Principal, ToolgateModule, ToolKind } from 'toolgate';
 import type { App, RateLimitSettings } from 'toolgate/internal';
 import {
-  type BackendFaultKind,
-  backendFaults,
   createApp,
   type DevKeys,
   type HttpTransport,
@@ -89,6 +94,8 @@ export class InProcessWorld implements EvalWorld {
 
   static async start(options: InProcessWorldOptions): Promise<InProcessWorld> {
     const limits = new EvalRateLimits();
+    // A scenario's faults at real services reach the modules' backends through the global fetch.
+    interceptGlobalFetch();
     const app = await createApp({
       limits,
       dataDir: options.dataDir,

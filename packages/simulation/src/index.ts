@@ -10,6 +10,8 @@
 
 export type { AppSimulation } from './app-simulation.ts';
 export { simulationOf } from './app-simulation.ts';
+export type { BackendFaultKind, BackendFaultSpec } from './backend-faults.ts';
+export { backendFaults, faultingFetch, interceptGlobalFetch } from './backend-faults.ts';
 export { demoTokenList, demoWelcome } from './demo-welcome.ts';
 export type { Effect, EffectFilter } from './effects-ledger.ts';
 export { EffectsLedger } from './effects-ledger.ts';

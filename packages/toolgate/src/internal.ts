@@ -16,8 +16,6 @@ export { ACTORS } from './auth/principal.ts';
 export type { TokenSubject } from './auth/token-claims.ts';
 export { DEFAULT_TOKEN_TTL_SECONDS } from './auth/token-defaults.ts';
 export type { KeySource } from './auth/token-verifier.ts';
-export type { BackendFaultKind } from './backend/backend-faults.ts';
-export { backendFaults } from './backend/backend-faults.ts';
 export { canonicalJson, sha256Hex } from './contract/canonical-json.ts';
 export { compiledSchema } from './contract/compiled-schema.ts';
 export { CONFIRMATION_FIELD } from './contract/confirmation.ts';
