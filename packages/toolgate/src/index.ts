@@ -79,6 +79,18 @@ export type {
 } from './exceptions/define-exception.ts';
 export { defineException, ExceptionDefinitionError } from './exceptions/define-exception.ts';
 export type { ActiveException, ExceptionMoment, ToolExceptions } from './exceptions/tool-exceptions.ts';
+// What another package adds to the CLI and to serving (docs/extensions.md).
+export type {
+  ExtensionCommand,
+  ExtensionCommandContext,
+  ExtensionOption,
+  LoadedProject,
+  NamedPrincipal,
+  ServedEndpoint,
+  ServeExtension,
+  ToolgateExtension,
+} from './extensions/toolgate-extension.ts';
+export { defineExtension } from './extensions/toolgate-extension.ts';
 export type { OperationsTuning } from './operations/operations-tuning.ts';
 export type {
   ExceptionQuery,

@@ -1,8 +1,8 @@
 /**
  * toolgate/testing: what a team needs to test its own tools in-process against a real store: a
  * gateway over real HTTP with dev tokens and a client whose user answers confirmations from a script.
- * The simulation kit for a team's own simulated dependency (a fault injector, an effects ledger, the
- * fault gate) is the package @toolgate/simulation. The project's own tests use the same helpers.
+ * Extensions (the simulation kit's, for a team's own simulated dependencies) plug into the gateway
+ * through `extensions` (docs/extensions.md). The project's own tests use the same helpers.
  * Every name is documented in docs/api.md.
  */
 
