@@ -54,6 +54,8 @@ describe('the framework knows nothing of the simulation kit, the demo or the har
     );
     expect(problems("const kit = await import('@toolgate/eval');")[0]).toMatch(/\(dynamic\)/);
     expect(problems("type Kit = typeof import('@toolgate/simulation');")[0]).toMatch(/\(dynamic\)/);
+    expect(problems('await import("@toolgate/domains");')[0]).toMatch(/\(dynamic\)/);
+    expect(problems("require.resolve('@toolgate/eval/package.json');")[0]).toMatch(/\(dynamic\)/);
     expect(problems("import { clock } from './clock.ts';")).toEqual([null]);
     expect(problems("import { z } from 'zod';")).toEqual([null]);
   });
