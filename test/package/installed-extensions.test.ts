@@ -52,12 +52,14 @@ describe('the commands installed packages provide', () => {
   let unlisted: string;
   let withHarness: string;
   let custom: string;
+  let noKit: string;
   beforeAll(() => {
     dir = mkdtempSync(join(tmpdir(), 'toolgate-extensions-'));
     noHarness = project('no-harness', ['toolgate', 'simulation'], ['toolgate', 'simulation']);
     unlisted = project('unlisted', ['toolgate', 'simulation', 'eval'], ['toolgate']);
     withHarness = project('with-harness', ['toolgate', 'simulation', 'eval'], ['toolgate', 'eval']);
     custom = project('custom', ['toolgate'], ['toolgate']);
+    noKit = project('no-kit', ['toolgate', 'eval'], ['toolgate', 'eval']);
     // A team's own package adding a command, through the same declaration the harness makes.
     cpSync(
       join(import.meta.dirname, 'fixtures/hello-toolgate'),
@@ -99,6 +101,16 @@ describe('the commands installed packages provide', () => {
       expect(result).toEqual({ code: 2, stdout: '', stderr: `toolgate eval: ${HARNESS_MISSING}\n` });
       expect(existsSync(join(install, 'eval'))).toBe(false);
     }
+  });
+
+  test('the harness without the kit it builds on names the kit in one line, exit 2', () => {
+    const result = run(noKit, ['eval', '--no-progress']);
+    expect(result).toEqual({
+      code: 2,
+      stdout: '',
+      stderr:
+        'toolgate eval: the evaluation harness needs the simulation kit, which is not installed; install it with: npm install --save-dev @toolgate/simulation\n',
+    });
   });
 
   test('contract release says how to install the harness, exit 2, and writes no record', () => {

@@ -8,8 +8,7 @@ import type { LlmProvider } from '../agents/llm-providers.ts';
 import type { PriorResults } from '../report/comparison.ts';
 import type { SecondOpinionJudge } from '../second-opinion.ts';
 import type { EvalFlags } from './eval-command.ts';
-
-type Harness = typeof import('../index.ts');
+import { type Harness, loadHarness } from './harness-entry.ts';
 
 /**
  * Runs the selected scenarios in an in-process gateway and writes the reports. Exit status: 0 when
@@ -20,7 +19,7 @@ type Harness = typeof import('../index.ts');
  * one exits 2 as well, since not everything was measured.
  */
 export async function runEvalCommand(flags: EvalFlags, context: ExtensionCommandContext): Promise<number> {
-  const harness: Harness = await import('../index.ts');
+  const harness = await loadHarness();
   const {
     compareRuns,
     InProcessWorld,
