@@ -61,16 +61,17 @@ describe('the commands installed packages provide', () => {
     custom = project('custom', ['toolgate'], ['toolgate']);
     noKit = project('no-kit', ['toolgate', 'eval'], ['toolgate', 'eval']);
     // A team's own package adding a command, through the same declaration the harness makes.
-    cpSync(
-      join(import.meta.dirname, 'fixtures/hello-toolgate'),
-      join(custom, 'node_modules/hello-toolgate'),
-      {
+    for (const fixture of ['hello-toolgate', 'broken-toolgate'])
+      cpSync(join(import.meta.dirname, 'fixtures', fixture), join(custom, 'node_modules', fixture), {
         recursive: true,
-      },
-    );
+      });
     writeFileSync(
       join(custom, 'package.json'),
-      JSON.stringify({ name: 'custom', private: true, dependencies: { 'hello-toolgate': '1.0.0' } }),
+      JSON.stringify({
+        name: 'custom',
+        private: true,
+        dependencies: { 'hello-toolgate': '1.0.0', 'broken-toolgate': '1.0.0' },
+      }),
     );
   });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -150,7 +151,15 @@ describe('the commands installed packages provide', () => {
     const wrong = run(custom, ['hello', '--tone', 'loud']);
     expect(wrong.code).toBe(1);
     expect(wrong.stderr).toContain("argument 'loud' is invalid. Allowed choices are warm, dry.");
-    expect(run(custom, ['--help']).stdout).toMatch(/hello \[options\] +Greets\./);
+    // The help lists it, and says in one line that a declared extension could not be loaded.
+    const help = run(custom, ['--help']);
+    expect(help.stdout).toMatch(/hello \[options\] +Greets\./);
+    expect(help.stderr).toMatch(
+      /^toolgate: broken-toolgate declares the toolgate extension .*, whose default export is not one/,
+    );
+    // Asked to run the command it declares: that line, exit 2.
+    const broken = run(custom, ['broken']);
+    expect(broken).toMatchObject({ code: 2, stdout: '', stderr: help.stderr });
   });
 
   test('a command without a config says how to write one, exit 2, and creates no data', () => {

@@ -1,6 +1,10 @@
 import { type Command, Option } from 'commander';
 import { resolveCommandConfig } from '../config/discover-config.ts';
-import type { ExtensionCommand, ExtensionCommandContext } from '../extensions/toolgate-extension.ts';
+import type {
+  ExtensionCommand,
+  ExtensionCommandContext,
+  ToolgateExtension,
+} from '../extensions/toolgate-extension.ts';
 import { guarded } from './guarded.ts';
 
 const HARNESS_MISSING =
@@ -32,7 +36,10 @@ function commandAt(program: Command, path: readonly string[]): Command | undefin
   return at;
 }
 
-/** A declared command ("contract release") the words ask for, or help without words lists. */
+/**
+ * Whether the command words ask for a declared command ("contract release"): to run it (its words, then
+ * perhaps arguments) or to list it (a prefix of them, or no words at all for `toolgate --help`).
+ */
 function asks(words: readonly string[], declared: readonly string[]): boolean {
   return words.every((word, index) => declared[index] === undefined || declared[index] === word);
 }
@@ -50,7 +57,15 @@ export async function registerExtensionCommands(program: Command, args: readonly
   const { declaredExtensions, loadExtension } = await import('../extensions/installed-extensions.ts');
   for (const declared of declaredExtensions()) {
     if (!declared.commands.some((c) => asks(words, c.split(' ')))) continue;
-    const extension = await loadExtension(declared);
+    let extension: ToolgateExtension;
+    try {
+      extension = await loadExtension(declared);
+    } catch (error) {
+      // Said in one line; the command it declares ends there, a listing goes on without it.
+      process.stderr.write(`toolgate: ${error instanceof Error ? error.message : String(error)}\n`);
+      if (declared.commands.includes(words.join(' '))) process.exit(2);
+      continue;
+    }
     for (const command of extension.commands ?? []) {
       if (asks(words, command.path) && commandAt(program, command.path) === undefined)
         registerCommand(program, command);

@@ -114,9 +114,15 @@ export function declaredExtensions(projectDir: string = process.cwd()): Declared
   return found;
 }
 
-/** Imports a declared extension; a module whose default export is no extension is named as such. */
+/** Imports a declared extension; a module that fails to load, or exports no extension, names its package. */
 export async function loadExtension(declared: DeclaredExtension): Promise<ToolgateExtension> {
-  const loaded = (await import(declared.module)) as { default?: unknown };
+  let loaded: { default?: unknown };
+  try {
+    loaded = (await import(declared.module)) as { default?: unknown };
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new Error(`cannot load the toolgate extension of ${declared.packageName}: ${reason}`);
+  }
   const extension = loaded.default as ToolgateExtension | undefined;
   if (typeof extension !== 'object' || extension === null || typeof extension.name !== 'string') {
     throw new Error(
