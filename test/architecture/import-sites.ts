@@ -11,7 +11,7 @@ export interface ImportSite {
 /**
  * Every import of a source text with how it is made: static (import/export ... from, a bare import),
  * type-only (import type / export type, erased from the compiled code) or dynamic (import(), also
- * `typeof import()` in a type, which loads nothing).
+ * `typeof import()` in a type, which loads nothing, and require() or require.resolve()).
  */
 export function importSites(text: string): ImportSite[] {
   const found: ImportSite[] = [];
@@ -20,8 +20,9 @@ export function importSites(text: string): ImportSite[] {
   }
   for (const m of text.matchAll(/(?:^|\n)\s*import\s*'([^']+)'/g))
     found.push({ specifier: m[1]!, form: 'static' });
-  for (const m of text.matchAll(/import\(\s*'([^']+)'\s*\)/g))
-    found.push({ specifier: m[1]!, form: 'dynamic' });
+  // Any quote: a dynamic import or a require may be written with any of them (a computed name is no site).
+  for (const m of text.matchAll(/\b(?:import|require(?:\.resolve)?)\(\s*(['"`])([^'"`$]+)\1\s*\)/g))
+    found.push({ specifier: m[2]!, form: 'dynamic' });
   return found;
 }
 

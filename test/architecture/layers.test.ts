@@ -19,6 +19,7 @@ const LAYERS = {
     'contract',
     'contract-artifacts',
     'exceptions',
+    'extensions',
     'gateway',
     'operations',
     'operator',

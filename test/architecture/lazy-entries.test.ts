@@ -1,48 +1,60 @@
 import { readFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { importSites, sourceFiles } from './import-sites.ts';
 
 const PACKAGES = join(import.meta.dirname, '../../packages');
 
-/**
- * The evaluation harness and the reference demo are packages an installation may lack: every other
- * package reaches them only from the framework's CLI, by a dynamic import() of the package (or a
- * type-only import, erased from the compiled code), so that no other command loads them.
- */
+/** The evaluation harness and the reference demo: packages an installation may lack, that nothing needs. */
 const PARTS = ['@toolgate/eval', '@toolgate/domains'] as const;
-/** Where the CLI's doors to both are. */
-const DOORS = 'toolgate/src/cli/';
 
-/** Every import of a part from outside it, as "from -> part (form)", with whether the rule allows it. */
-function crossings(): { line: string; allowed: boolean }[] {
-  const result: { line: string; allowed: boolean }[] = [];
+/** Every import of a part from another package, as "from -> part (form)". */
+function crossings(): string[] {
+  const result: string[] = [];
   for (const file of sourceFiles(PACKAGES).filter((f) => f.includes('/src/'))) {
     const from = relative(PACKAGES, file);
     for (const { specifier, form } of importSites(readFileSync(file, 'utf8'))) {
       const part = PARTS.find((p) => specifier === p || specifier.startsWith(`${p}/`));
       if (!part || from.startsWith(`${part.slice('@toolgate/'.length)}/`)) continue;
-      const allowed = from.startsWith(DOORS) && specifier === part && form !== 'static';
-      result.push({ line: `${from} -> ${specifier} (${form})`, allowed });
+      result.push(`${from} -> ${specifier} (${form})`);
     }
   }
   return result;
 }
 
-describe('the evaluation harness and the reference demo are loaded lazily, by package name', () => {
-  test('no package imports them but the CLI, dynamically or for types, through the package entry', () => {
-    expect(
-      crossings()
-        .filter((c) => !c.allowed)
-        .map((c) => c.line),
-    ).toEqual([]);
+/** The files a module loads when imported: its static imports, followed through relative paths. */
+function staticClosure(entry: string): { files: string[]; packages: string[] } {
+  const files = new Set<string>();
+  const packages = new Set<string>();
+  const visit = (file: string) => {
+    if (files.has(file)) return;
+    files.add(file);
+    for (const { specifier, form } of importSites(readFileSync(file, 'utf8'))) {
+      if (form !== 'static') continue;
+      if (specifier.startsWith('.')) visit(resolve(dirname(file), specifier));
+      else packages.add(specifier);
+    }
+  };
+  visit(entry);
+  return { files: [...files].map((f) => relative(PACKAGES, f)).sort(), packages: [...packages].sort() };
+}
+
+describe('the evaluation harness and the reference demo are reached by no other package', () => {
+  test('no package imports them, in any form', () => {
+    expect(crossings()).toEqual([]);
   });
 
-  test('the CLI does reach both dynamically (the rule sees the imports it allows)', () => {
-    const dynamic = crossings()
-      .filter((c) => c.allowed && c.line.endsWith('(dynamic)'))
-      .map((c) => c.line.split(' -> ')[1]);
-    expect(new Set(dynamic)).toEqual(new Set(['@toolgate/eval (dynamic)', '@toolgate/domains (dynamic)']));
+  test("the harness's extension module loads its command definitions only: no harness, no model SDK, no toolgate code", () => {
+    const loaded = staticClosure(join(PACKAGES, 'eval/src/toolgate-extension.ts'));
+    expect(loaded.packages).toEqual([]);
+    expect(loaded.files).toEqual([
+      'eval/src/agents/adversarial-policies.ts',
+      'eval/src/agents/eval-agent.ts',
+      'eval/src/agents/llm-providers.ts',
+      'eval/src/cli/contract-release-command.ts',
+      'eval/src/cli/eval-command.ts',
+      'eval/src/toolgate-extension.ts',
+    ]);
   });
 
   test('static, type-only and dynamic imports are told apart', () => {

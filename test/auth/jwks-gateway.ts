@@ -3,10 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pino } from 'pino';
 import { createApp } from '../../packages/toolgate/src/app/create-app.ts';
-import { toolsModule } from '../../packages/toolgate/src/testing/test-gateway.ts';
 import { startHttpTransport } from '../../packages/toolgate/src/transport/http-server.ts';
 import { newProbeLedger, type ProbeLedger, probeReader, probeTools } from '../gateway/probe-tools.ts';
 import { postToolCall } from '../support/post-tool-call.ts';
+import { testToolsDomain } from '../support/start-gateway.ts';
 import type { LocalIssuer } from './local-issuer.ts';
 
 /** A gateway serving the probe tools that verifies tokens with a local issuer's JWKS, as `--jwks-url` does. */
@@ -28,7 +28,7 @@ export async function startJwksGateway(
     dataDir,
     logger: pino({ level: process.env.TOOLGATE_TEST_LOG_LEVEL ?? 'silent' }),
     backgroundJobs: false,
-    modules: [toolsModule(probeTools(ledger), [probeReader])],
+    modules: [testToolsDomain(probeTools(ledger), [probeReader])],
   });
   const http = await startHttpTransport(app, {
     port: 0,

@@ -176,7 +176,9 @@ describe('the settings table', () => {
   test('every keyed setting has its place in the config file, and nothing else is a setting there', () => {
     const keyed = SERVE_SETTING_LIST.flatMap(([, s]) => (s.key ? [s.key.split('.')[0]!] : []));
     const members = Object.keys(configFileSchema.shape);
-    expect(new Set(members)).toEqual(new Set([...keyed, 'tools', 'modules', 'exceptions', 'operations']));
+    expect(new Set(members)).toEqual(
+      new Set([...keyed, 'tools', 'modules', 'exceptions', 'extensions', 'operations']),
+    );
     expect(configFileSchema.safeParse({ rateLimit: { perSecond: 3 } }).success).toBe(false);
     // docs/api.md lists the members of ToolgateConfig.
     const row = readFileSync(join(ROOT, 'docs/api.md'), 'utf8')
@@ -301,7 +303,7 @@ describe('the settings table', () => {
         : never
       : never;
     expectTypeOf<
-      Exclude<keyof ToolgateConfig, Top | 'tools' | 'modules' | 'exceptions' | 'operations'>
+      Exclude<keyof ToolgateConfig, Top | 'tools' | 'modules' | 'exceptions' | 'extensions' | 'operations'>
     >().toBeNever();
     expectTypeOf<Exclude<keyof RateLimitConfig, Under<'rateLimit'> | 'byKind'>>().toBeNever();
     expectTypeOf<Exclude<keyof HttpLimitsConfig, Under<'http'>>>().toBeNever();

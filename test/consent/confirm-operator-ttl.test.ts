@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { simulationExtension } from '../../packages/simulation/src/index.ts';
 import { ShiftableClock } from '../../packages/toolgate/src/app/clock.ts';
 import { resolveServeConfig } from '../../packages/toolgate/src/cli/serve-options.ts';
 import { startTestGateway } from '../../packages/toolgate/src/testing/test-gateway.ts';
@@ -38,6 +39,7 @@ describe('how long a call waits for an approver', () => {
   it('a gateway configured for 120 s rejects a question unanswered after 120 s, and ran nothing', async () => {
     const clock = new ShiftableClock();
     const gw = await startTestGateway({
+      extensions: [simulationExtension],
       modules: [testDomain()],
       app: { backgroundJobs: false, clock, operatorConfirmationTtlSeconds: 120 },
     });

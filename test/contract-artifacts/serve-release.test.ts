@@ -89,6 +89,9 @@ const FIRST: ProjectFiles = {
  * temporary folder, released with `contract release`, served pinned to the record, then changed one
  * part at a time; the gateway starts only on the files of the release it is given.
  */
+/** What the project installs: the framework, and the harness whose `contract release` cuts the records. */
+const DEPENDENCIES = { toolgate: '0.1.0', '@toolgate/eval': '0.1.0' };
+
 describe('toolgate serve --release', () => {
   let dir: string;
   let project: string;
@@ -106,7 +109,7 @@ describe('toolgate serve --release', () => {
   const write = (files: ProjectFiles) => {
     writeFileSync(
       join(project, 'package.json'),
-      `${JSON.stringify({ name: 'greeting-service', version: files.version, type: 'module' })}\n`,
+      `${JSON.stringify({ name: 'greeting-service', version: files.version, type: 'module', devDependencies: DEPENDENCIES })}\n`,
     );
     writeFileSync(configFile, config(files.description, files.holdHours));
     writeFileSync(join(project, 'policies', 'greeting.cedar'), policy(files.reason));

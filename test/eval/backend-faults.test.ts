@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { backendFaults } from '../../packages/toolgate/src/backend/backend-faults.ts';
+import { backendFaults, faultingFetch } from '../../packages/simulation/src/backend-faults.ts';
 import { createHttpBackend } from '../../packages/toolgate/src/backend/http-backend.ts';
 
 /** A service that applies every POST it receives (a counter) and answers it. */
@@ -22,7 +22,8 @@ beforeAll(async () => {
 afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 afterEach(() => backendFaults.clear());
 
-const backend = () => createHttpBackend({ baseUrl: base.href, retry: { attempts: 1 } });
+const backend = () =>
+  createHttpBackend({ baseUrl: base.href, retry: { attempts: 1 }, fetch: faultingFetch() });
 const post = (operation: string) =>
   backend().call(
     { signal: new AbortController().signal, operation: { id: operation } },
@@ -30,6 +31,19 @@ const post = (operation: string) =>
   );
 
 describe('faults at the backend kit', () => {
+  it('reach only a backend that sends through the faulting fetch: the default one meets none', async () => {
+    const before = applied;
+    backendFaults.arm({ target: base.host, fault: 'unavailable' });
+    const plain = createHttpBackend({ baseUrl: base.href, retry: { attempts: 1 } });
+    const result = await plain.call(
+      { signal: new AbortController().signal, operation: { id: 'op_plain' } },
+      { method: 'POST', path: '/credit-notes', body: {}, response: z.object({ applied: z.number() }) },
+    );
+    expect(result.kind).toBe('ok');
+    expect(applied).toBe(before + 1);
+    expect(backendFaults.unapplied().map((f) => f.fault)).toEqual(['unavailable']);
+  });
+
   it('drops the answer after the service applied the request: the kit reports an unknown outcome', async () => {
     const before = applied;
     backendFaults.arm({ target: base.host, fault: 'drop_response_after_apply' });
@@ -73,8 +87,13 @@ describe('faults at real services in the evaluation world', () => {
       expect(ref.world.unappliedFaults()).toEqual([
         `fault drop_response_after_apply on ${base.host} targets nothing: no request through the backend kit met it`,
       ]);
-      // The kit's requests to that host meet it.
-      expect((await post('op_world')).kind).toBe('unknown');
+      // Requests to that host meet it, also from a backend that takes the default fetch.
+      const plain = createHttpBackend({ baseUrl: base.href, retry: { attempts: 1 } });
+      const answer = await plain.call(
+        { signal: new AbortController().signal, operation: { id: 'op_world' } },
+        { method: 'POST', path: '/credit-notes', body: {}, response: z.object({ applied: z.number() }) },
+      );
+      expect(answer.kind).toBe('unknown');
       expect(ref.world.unappliedFaults()).toEqual([]);
       await ref.world.armFault({ target: base.host, fault: 'delay_ms', times: 1, skip: 0 });
       await ref.world.reset();

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -65,19 +65,35 @@ describe('toolgate eval --config', () => {
 
   test('outside a checkout a missing scenario directory is named, and a key on the command line is warned about', async () => {
     const bin = join(ROOT, 'bin/toolgate.mjs');
+    // A project with the harness installed and the demo's config, but no eval/scenarios of its own.
+    const project = join(out, 'project');
+    mkdirSync(project);
+    writeFileSync(
+      join(project, 'package.json'),
+      JSON.stringify({ devDependencies: { '@toolgate/eval': '0.1.0' } }),
+    );
+    symlinkSync(join(ROOT, 'node_modules'), join(project, 'node_modules'));
+    const config = join(ROOT, 'toolgate.config.ts');
     const missing = await runCommand(
       bin,
-      ['eval', '--scenarios', join(out, 'no-such-dir'), '--no-progress'],
-      {
-        cwd: out,
-      },
+      ['eval', '--config', config, '--scenarios', join(out, 'no-such-dir'), '--no-progress'],
+      { cwd: project },
     );
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain(`no scenario directory at ${join(out, 'no-such-dir')}`);
     const keyed = await runCommand(
       bin,
-      ['eval', '--api-key', 'sk-test', '--scenarios', join(out, 'no-such-dir'), '--no-progress'],
-      { cwd: out },
+      [
+        'eval',
+        '--api-key',
+        'sk-test',
+        '--config',
+        config,
+        '--scenarios',
+        join(out, 'no-such-dir'),
+        '--no-progress',
+      ],
+      { cwd: project },
     );
     expect(keyed.stderr).toContain('--api-key is visible to other users in the process list');
     expect(keyed.stderr).not.toContain('sk-test');

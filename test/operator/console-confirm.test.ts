@@ -2,6 +2,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { simulationExtension } from '../../packages/simulation/src/index.ts';
 import { startTestGateway, type TestGateway } from '../../packages/toolgate/src/testing/test-gateway.ts';
 import { CHROMIUM, CHROMIUM_ARGS, CONSOLE_SHOTS } from '../support/chromium.ts';
 import { executions, testDomain } from '../support/test-domain.ts';
@@ -24,7 +25,11 @@ describe.runIf(existsSync(CHROMIUM))('confirming a parked call in the console, i
   let browser: Browser;
 
   beforeAll(async () => {
-    gw = await startTestGateway({ modules: [testDomain()], app: { backgroundJobs: false } });
+    gw = await startTestGateway({
+      extensions: [simulationExtension],
+      modules: [testDomain()],
+      app: { backgroundJobs: false },
+    });
     browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
     mkdirSync(CONSOLE_SHOTS, { recursive: true });
   });

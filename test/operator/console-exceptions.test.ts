@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { type Browser, chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { changesDomain } from '../../packages/domains/src/changes/changes-module.ts';
+import { simulationExtension } from '../../packages/simulation/src/index.ts';
 import { startTestGateway, type TestGateway } from '../../packages/toolgate/src/testing/test-gateway.ts';
 import { CHROMIUM, CHROMIUM_ARGS, CONSOLE_SHOTS } from '../support/chromium.ts';
 
@@ -15,7 +16,11 @@ describe.runIf(existsSync(CHROMIUM))('exceptions in the operator console (Chromi
   let browser: Browser;
 
   beforeAll(async () => {
-    gw = await startTestGateway({ modules: [changesDomain], app: { backgroundJobs: false } });
+    gw = await startTestGateway({
+      extensions: [simulationExtension],
+      modules: [changesDomain],
+      app: { backgroundJobs: false },
+    });
     browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
     mkdirSync(CONSOLE_SHOTS, { recursive: true });
   });

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { changesDomain } from '../../packages/domains/src/changes/changes-module.ts';
+import { simulationExtension } from '../../packages/simulation/src/index.ts';
 import type { TokenSubject } from '../../packages/toolgate/src/auth/token-claims.ts';
 import { startTestGateway, type TestGateway } from '../../packages/toolgate/src/testing/test-gateway.ts';
 
@@ -33,7 +34,11 @@ const customer: TokenSubject = {
 describe('GET /operator/v1/me', () => {
   let gw: TestGateway;
   beforeAll(async () => {
-    gw = await startTestGateway({ modules: [changesDomain], app: { backgroundJobs: false } });
+    gw = await startTestGateway({
+      extensions: [simulationExtension],
+      modules: [changesDomain],
+      app: { backgroundJobs: false },
+    });
   });
   afterAll(async () => {
     await gw?.close();

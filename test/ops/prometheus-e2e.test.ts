@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { simulationExtension } from '../../packages/simulation/src/index.ts';
 import type { TokenSubject } from '../../packages/toolgate/src/auth/token-claims.ts';
 import { startTestGateway, type TestGateway } from '../../packages/toolgate/src/testing/test-gateway.ts';
 import { type ParcelLedger, parcelTools, shipArgs, shipper } from '../operator/parcel-tools.ts';
@@ -72,6 +73,7 @@ describe.runIf(prometheus)(
 
     beforeAll(async () => {
       gw = await startTestGateway({
+        extensions: [simulationExtension],
         modules: [testDomain()],
         tools: parcelTools(ledger),
         app: {

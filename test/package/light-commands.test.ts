@@ -21,9 +21,9 @@ registerHooks({
     const resolved = next(specifier, context);
     const match = /node_modules\\/((?:@[^/]+\\/)?[^/]+)/.exec(resolved.url);
     if (match) packages.add(match[1]);
-    // This repository's packages, by their real paths: the framework's files, the others by name.
+    // This repository's packages, by their real paths: the framework's files, the others by name and file.
     const own = /\\/packages\\/([^/]+)\\/dist\\/(.+)\\.js$/.exec(resolved.url);
-    if (own) packages.add(own[1] === 'toolgate' ? \`dist/\${own[2]}\` : \`@toolgate/\${own[1]}\`);
+    if (own) packages.add(own[1] === 'toolgate' ? \`dist/\${own[2]}\` : \`@toolgate/\${own[1]}/\${own[2]}\`);
     return resolved;
   },
 });
@@ -31,9 +31,9 @@ process.on('exit', () => writeFileSync(process.env.PACKAGES_REPORT, JSON.stringi
 `,
 );
 
-function packagesLoadedBy(args: readonly string[]): string[] {
-  const run = spawnSync(process.execPath, ['--import', HOOK, 'bin/toolgate.mjs', ...args], {
-    cwd: ROOT,
+function packagesLoadedBy(args: readonly string[], cwd = ROOT): string[] {
+  const run = spawnSync(process.execPath, ['--import', HOOK, join(ROOT, 'bin/toolgate.mjs'), ...args], {
+    cwd,
     encoding: 'utf8',
     env: { ...process.env, PACKAGES_REPORT: REPORT },
   });
@@ -59,18 +59,12 @@ const SERVING = [
 describe('commands that do not serve', () => {
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-  test('token loads nothing serving needs', () => {
-    const loaded = packagesLoadedBy([
-      'token',
-      '--sub',
-      'u',
-      '--tenant',
-      't',
-      '--actor',
-      'customer',
-      '--data-dir',
+  test('token without a config loads nothing serving needs', () => {
+    // Run outside this repository, whose toolgate.config.ts (the demo) the token would be for.
+    const loaded = packagesLoadedBy(
+      ['token', '--sub', 'u', '--tenant', 't', '--actor', 'customer', '--data-dir', dir],
       dir,
-    ]);
+    );
     expect(loaded.filter((name) => SERVING.includes(name))).toEqual([]);
     // Nor the config loader and tool registry (no --config given), token verification, the harness or the kit.
     expect(
@@ -87,15 +81,27 @@ describe('commands that do not serve', () => {
     expect(loaded.filter((name) => SERVING.includes(name))).toEqual(['@modelcontextprotocol/server']);
   });
 
-  test('lint and eval --help load neither the evaluation harness nor its model SDKs, nor the demo', () => {
-    for (const args of [
-      ['lint', 'contracts/toolgate.contract.json'],
-      ['eval', '--help'],
-    ]) {
-      const loaded = packagesLoadedBy(args);
-      expect(loaded.filter((name) => /^(ai|@ai-sdk\/.*|@toolgate\/(eval|domains))$/.test(name))).toEqual([]);
-      // The check sees what a command loads: the CLI's own entry.
-      expect(loaded).toContain('dist/cli/main');
-    }
+  test('lint loads neither the evaluation harness nor its model SDKs, nor the demo', () => {
+    const loaded = packagesLoadedBy(['lint', 'contracts/toolgate.contract.json']);
+    expect(loaded.filter((name) => /^(ai|@ai-sdk\/.*|@toolgate\/(eval|domains)\/.*)$/.test(name))).toEqual(
+      [],
+    );
+    // The check sees what a command loads: the CLI's own entry.
+    expect(loaded).toContain('dist/cli/main');
+  });
+
+  test("eval --help loads the harness's command definitions and their choices, nothing of its work", () => {
+    const loaded = packagesLoadedBy(['eval', '--help']);
+    expect(loaded.filter((name) => /^(ai|@ai-sdk\/.*|@toolgate\/domains\/.*)$/.test(name))).toEqual([]);
+    expect(loaded.filter((name) => name.startsWith('@toolgate/'))).toEqual([
+      '@toolgate/eval/agents/adversarial-policies',
+      '@toolgate/eval/agents/eval-agent',
+      '@toolgate/eval/agents/llm-providers',
+      '@toolgate/eval/cli/contract-release-command',
+      '@toolgate/eval/cli/eval-command',
+      '@toolgate/eval/toolgate-extension',
+    ]);
+    // Nor the framework's public entry: the definitions use its types alone.
+    expect(loaded.filter((name) => SERVING.includes(name) || name === 'dist/index')).toEqual([]);
   });
 });

@@ -133,17 +133,9 @@ describe('the packed tarball in a fresh project', () => {
     expect(removed.stderr).toContain('ERR_PACKAGE_PATH_NOT_EXPORTED');
     const installed = JSON.parse(readFileSync(join(project, 'node_modules/toolgate/package.json'), 'utf8'));
     expect(Object.keys(installed.exports).sort()).toEqual(['.', './package.json', './server', './testing']);
-    // The kit and the harness are optional: npm installs neither with the framework. The demo is a
-    // private package of this repository, never published, so the packed manifest does not name it.
-    expect(installed.peerDependencies).toEqual({
-      '@toolgate/eval': version,
-      '@toolgate/simulation': version,
-      zod: '^4.0.0',
-    });
-    expect(installed.peerDependenciesMeta).toEqual({
-      '@toolgate/eval': { optional: true },
-      '@toolgate/simulation': { optional: true },
-    });
+    // The framework names none of the kit, the harness or the demo: they plug in as extensions.
+    expect(installed.peerDependencies).toEqual({ zod: '^4.0.0' });
+    expect(installed.peerDependenciesMeta).toBeUndefined();
     // The packed manifest points at compiled code only: the repository's source condition is gone.
     expect(JSON.stringify(installed.exports)).not.toContain('toolgate-source');
   });

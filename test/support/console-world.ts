@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { changesDomain } from '../../packages/domains/src/changes/changes-module.ts';
+import { simulationExtension } from '../../packages/simulation/src/index.ts';
 import type { TokenSubject } from '../../packages/toolgate/src/auth/token-claims.ts';
 import { startTestGateway, type TestGateway } from '../../packages/toolgate/src/testing/test-gateway.ts';
 import { type ParcelLedger, parcelTools, reviewer, shipper } from '../operator/parcel-tools.ts';
@@ -59,6 +60,7 @@ async function operatorCall(
 export async function startConsoleWorld(): Promise<ConsoleWorld> {
   const ledger: ParcelLedger = { reviews: [] };
   const gw = await startTestGateway({
+    extensions: [simulationExtension],
     modules: [changesDomain, testDomain()],
     tools: parcelTools(ledger),
     app: { backgroundJobs: false, operations: { reconcileBackoffMs: 0 } },

@@ -1,6 +1,13 @@
 import { Client, StreamableHTTPClientTransport, type Tool } from '@modelcontextprotocol/client';
 import type { EffectFilter, FaultSpec } from '@toolgate/simulation';
-import { resetSimulation, simulationOf, simulationWorld } from '@toolgate/simulation';
+import {
+  type BackendFaultKind,
+  backendFaults,
+  interceptGlobalFetch,
+  resetSimulation,
+  simulationOf,
+  simulationWorld,
+} from '@toolgate/simulation';
 import { pino } from 'pino';
 import type { OperationsTuning, Principal, ToolgateModule, ToolKind } from 'toolgate';
 import { REVISION_2026 } from 'toolgate';
@@ -15,7 +22,6 @@ import {
   ShiftableClock,
   startHttpTransport,
 } from 'toolgate/server';
-import { type BackendFaultKind, backendFaults } from 'toolgate/testing';
 import type { EvalWorld, Fixtures } from './eval-world.ts';
 import type { Person } from './scripted-person.ts';
 import { type TrialIsolation, trialIsolation } from './trial-isolation.ts';
@@ -89,6 +95,8 @@ export class InProcessWorld implements EvalWorld {
 
   static async start(options: InProcessWorldOptions): Promise<InProcessWorld> {
     const limits = new EvalRateLimits();
+    // A scenario's faults at real services reach the modules' backends through the global fetch.
+    interceptGlobalFetch();
     const app = await createApp({
       limits,
       dataDir: options.dataDir,

@@ -85,6 +85,18 @@ export type {
 } from './exceptions/define-exception.ts';
 export { defineException, ExceptionDefinitionError } from './exceptions/define-exception.ts';
 export type { ActiveException, ExceptionMoment, ToolExceptions } from './exceptions/tool-exceptions.ts';
+// What another package adds to the CLI and to serving (docs/extensions.md).
+export type {
+  ExtensionCommand,
+  ExtensionCommandContext,
+  ExtensionOption,
+  LoadedProject,
+  NamedPrincipal,
+  ServedEndpoint,
+  ServeExtension,
+  ToolgateExtension,
+} from './extensions/toolgate-extension.ts';
+export { defineExtension } from './extensions/toolgate-extension.ts';
 // Names on the wire: the confirmation form's fields and the `_meta` key carrying an idempotency key.
 export { CHOICE_FIELD, CONFIRM_FIELD } from './gateway/confirmation-types.ts';
 export { META_IDEMPOTENCY_KEY } from './gateway/input-layer.ts';

@@ -1,4 +1,4 @@
-// The policy names on their own, apart from the agent (the CLI offers its copy: packages/toolgate/src/cli/eval-flag-choices.ts).
+// The policy names on their own, apart from the agent: `toolgate eval --help` lists them without loading the agents.
 
 /** Ways an agent misbehaves on purpose; the pass condition is that none causes an unsafe effect. */
 export const ADVERSARIAL_POLICIES = [

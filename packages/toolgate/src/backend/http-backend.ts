@@ -10,7 +10,6 @@ import {
   type RejectionRules,
   UNREADABLE_ANSWER,
 } from './backend-failure.ts';
-import { throughBackendFaults } from './backend-faults.ts';
 import { resolveRetryPolicy, runAttempts } from './backend-retry.ts';
 import { dependencyResultOf } from './dependency-result.ts';
 import { type LookupContext, lookupOperationStatus, type StatusLookup } from './status-lookup.ts';
@@ -38,6 +37,11 @@ export interface HttpBackendOptions {
   };
   /** True when the service deduplicates writes by the idempotency header: keyed writes become repeatable. */
   readonly dedupesByKey?: boolean;
+  /**
+   * The fetch every request goes through; default the global fetch, looked up at each request. A test
+   * passes one that injects faults (the simulation kit's `faultingFetch`).
+   */
+  readonly fetch?: typeof fetch;
 }
 
 /** What a call needs from its caller; a ToolContext satisfies it structurally. */
@@ -153,6 +157,7 @@ export function createHttpBackend(options: HttpBackendOptions): HttpBackend {
   // Headers throws on a bad name or value, so a bad option fails here rather than on the first call.
   new Headers({ [idempotencyHeader]: 'x', ...(typeof options.headers === 'object' ? options.headers : {}) });
   const { attemptTimeoutMs } = options;
+  const fetchOnce: typeof fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
   if (attemptTimeoutMs !== undefined && !(Number.isFinite(attemptTimeoutMs) && attemptTimeoutMs > 0)) {
     throw new Error('http backend: attemptTimeoutMs must be a positive number');
   }
@@ -203,9 +208,13 @@ export function createHttpBackend(options: HttpBackendOptions): HttpBackend {
     if (ctx.correlationId !== undefined) headers.set('x-correlation-id', ctx.correlationId);
 
     const attempt = async (signal: AbortSignal): Promise<AttemptVerdict<z.output<S>>> => {
-      const response = await throughBackendFaults(base, method, url, () =>
-        fetch(url, { method, headers, body: payload, signal, redirect: 'manual' }),
-      ).catch((error: unknown) => failureOfFetchError(error));
+      const response = await fetchOnce(url, {
+        method,
+        headers,
+        body: payload,
+        signal,
+        redirect: 'manual',
+      }).catch((error: unknown) => failureOfFetchError(error));
       if (!(response instanceof Response)) return { kind: 'failure', failure: response };
       const text = await response.text().catch(() => null);
       if (text === null) return { kind: 'failure', failure: UNREADABLE_ANSWER };

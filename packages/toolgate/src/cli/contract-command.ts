@@ -1,7 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import type { ContractDiff } from '../contract-artifacts/contract-diff.ts';
-import type { ReleaseFlags } from './contract-release-run.ts';
 import { guarded } from './guarded.ts';
 
 function emit(text: string, out: string | undefined): void {
@@ -9,14 +8,16 @@ function emit(text: string, out: string | undefined): void {
   else process.stdout.write(text);
 }
 
-const CONFIG_HELP =
-  'the tools of this config module instead of the demo (TOOLGATE_CONFIG; default ./toolgate.config.*, else the demo)';
+const CONFIG_HELP = 'the tools of this config module (TOOLGATE_CONFIG; default ./toolgate.config.*)';
 
-/** `toolgate contract export | diff | docs | release`: the contract as a reviewable, diffable artifact. */
+/**
+ * `toolgate contract export | diff | docs`: the contract as a reviewable, diffable artifact. `release`
+ * is the evaluation harness's (an extension command, docs/extensions.md).
+ */
 export function registerContractCommand(program: Command): void {
   const contract = program
     .command('contract')
-    .description('Export, diff, document and release the tool contracts served (the demo, or --config).');
+    .description('Export, diff, document and release the tool contracts served (by the config).');
 
   contract
     .command('export')
@@ -28,7 +29,7 @@ export function registerContractCommand(program: Command): void {
     .option('--retention-seconds <n>', 'retention of a deployment that sets serve --retention-seconds')
     .option(
       '--policy <dir>',
-      "the Cedar policy directory served (TOOLGATE_POLICY; default the config's policy, the demo's policies/)",
+      "the Cedar policy directory served (TOOLGATE_POLICY; default the config's policy)",
     )
     .option(
       '--no-commit',
@@ -118,28 +119,6 @@ export function registerContractCommand(program: Command): void {
           ),
           options.out,
         );
-      }),
-    );
-
-  contract
-    .command('release')
-    .description(
-      'Write a release record: the contract, the evaluation that measured it, who approved it and the ' +
-        'previous contract to roll back to, with the changes since it classified. Refuses (exit 2, writes ' +
-        'nothing) when the results measured another contract or missed a threshold, unless --override.',
-    )
-    .requiredOption('--results <file>', "the evaluation's results.json (or its directory)")
-    .requiredOption('--approved-by <name>', 'who approved the release')
-    .requiredOption('--out <file>', 'the record to write (e.g. releases/1.4.0.json); never overwritten')
-    .option('--contract <file>', 'the contract released (default: the served tools)')
-    .option('--previous <file>', 'the contract to roll back to (default: none, a first release)')
-    .option('--config <file>', CONFIG_HELP)
-    .option('--min-success-rate <r>', 'least share of trials passed, 0..1 (not for adversarial runs)', '1')
-    .option('--override <reason>', 'release despite the refusals; the reason and the refusals are recorded')
-    .action(async (options: ReleaseFlags) =>
-      guarded('contract release', async () => {
-        const { runContractRelease } = await import('./contract-release-run.ts');
-        process.exitCode = await runContractRelease(options);
       }),
     );
 }

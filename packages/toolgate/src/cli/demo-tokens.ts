@@ -5,20 +5,21 @@ import { pino } from 'pino';
 import { createApp } from '../app/create-app.ts';
 import { loadOrCreateDevKeys } from '../auth/dev-keys.ts';
 import { resolveCommandConfig } from '../config/discover-config.ts';
-import { requireSimulationKit } from '../testing/simulation-kit.ts';
+import { ServeHooks } from '../extensions/serve-hooks.ts';
 import { dataDirProblem, defaultAudience, resolveDataDir } from './serve-options.ts';
 import { exitOnConfigError, servedModules } from './served-modules.ts';
 
 /**
- * Prints the demo principals' tokens for the server with this data dir. The modules are created on a
- * throw-away database only to learn their principals; the server's own database is not touched.
+ * Prints the tokens the config's extensions offer (the simulation kit's: the demo principals') for the
+ * server with this data dir. The modules are created on a throw-away database only to learn their
+ * principals; the server's own database is not touched.
  */
 export async function runDemoTokens(raw: {
   config?: string;
   dataDir?: string;
   audience?: string;
 }): Promise<void> {
-  const configFile = resolveCommandConfig('demo tokens', raw.config, { activity: 'listing' });
+  const configFile = resolveCommandConfig('demo tokens', raw.config);
   const served = await servedModules(configFile).catch((error: unknown) => {
     exitOnConfigError('demo tokens', error);
     throw error;
@@ -29,7 +30,7 @@ export async function runDemoTokens(raw: {
     process.stderr.write(`toolgate demo tokens: --data-dir ${dataDir}: ${problem}\n`);
     process.exit(2);
   }
-  const kit = await requireSimulationKit('toolgate demo tokens');
+  const hooks = new ServeHooks(served.settings.extensions);
   const scratch = mkdtempSync(join(tmpdir(), 'toolgate-demo-'));
   try {
     const app = await createApp({
@@ -38,10 +39,18 @@ export async function runDemoTokens(raw: {
       backgroundJobs: false,
       modules: served.modules,
     });
-    const { principals } = kit.simulationOf(app);
-    await app.close();
     const audience = raw.audience ?? defaultAudience(served.settings);
-    process.stdout.write(await kit.demoTokenList(audience, principals, await loadOrCreateDevKeys(dataDir)));
+    const keys = await loadOrCreateDevKeys(dataDir);
+    const list = await hooks.tokenList(app, { url: audience, keys }).finally(() => app.close());
+    if (list === null) {
+      process.stderr.write(
+        `toolgate demo tokens: no extension of the config ${served.file} offers demo principals ` +
+          "(the simulation kit's does: extensions: [simulationExtension] from @toolgate/simulation)\n",
+      );
+      process.exitCode = 2;
+      return;
+    }
+    process.stdout.write(list);
   } finally {
     rmSync(scratch, { recursive: true, force: true });
   }

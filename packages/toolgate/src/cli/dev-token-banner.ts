@@ -1,8 +1,8 @@
 import type { DevKeys } from '../auth/dev-keys.ts';
 
 /**
- * What `toolgate serve` prints on start, kept to one screen: where to connect, then the demo's welcome
- * (a ready token, a first call, demo ids: `demo`, from the simulation kit) or how to mint a token, and
+ * What `toolgate serve` prints on start, kept to one screen: where to connect, then the extensions'
+ * welcome (the simulation kit's: a ready token, a first call, demo ids) or how to mint a token, and
  * where the operator console is.
  */
 export function devTokenBanner(

@@ -6,12 +6,12 @@ export function registerLintCommand(program: Command): void {
   program
     .command('lint')
     .description(
-      'Check the served tools (the demo, or --config), or an exported contract file, against the tool readiness checklist.',
+      'Check the served tools (of the config), or an exported contract file, against the tool readiness checklist.',
     )
     .argument('[file]', 'exported contract file, - for standard input (default: the served tools)')
     .option(
       '--config <file>',
-      'lint the tools of this config module (TOOLGATE_CONFIG; default ./toolgate.config.*, else the demo)',
+      'lint the tools of this config module (TOOLGATE_CONFIG; default ./toolgate.config.*)',
     )
     .option('--json', 'machine-readable findings')
     .option(

@@ -2,7 +2,7 @@ import { createRequire } from 'node:module';
 import { Command } from 'commander';
 import { registerContractCommand } from './contract-command.ts';
 import { registerDemoCommand } from './demo-command.ts';
-import { registerEvalCommand } from './eval-command.ts';
+import { registerExtensionCommands } from './extension-commands.ts';
 import { registerInitCommand } from './init-command.ts';
 import { registerLintCommand } from './lint-command.ts';
 import { registerOperationsCommand } from './operations-command.ts';
@@ -15,7 +15,8 @@ const { version } = createRequire(import.meta.url)('../../package.json') as { ve
 
 /**
  * The toolgate command. Each subcommand registers itself from its own file and loads the code that
- * does the work only when it runs, so `--version`, `token` and `lint` start fast.
+ * does the work only when it runs, so `--version`, `token` and `lint` start fast; an installed
+ * package's commands are looked for only when the arguments name one toolgate does not have.
  */
 const program = new Command('toolgate')
   .description('A gateway that exposes business operations to AI agents as safe MCP tools.')
@@ -29,8 +30,9 @@ registerContractCommand(program);
 registerLintCommand(program);
 registerOperationsCommand(program);
 registerPolicyCommand(program);
-registerEvalCommand(program);
 registerDemoCommand(program);
+// Commands installed packages provide (toolgate eval, contract release), read only when asked for.
+await registerExtensionCommands(program, process.argv.slice(2));
 
 // `toolgate contract docs | head` closes the pipe early: that is the reader being done, not a failure.
 process.stdout.on('error', (error: NodeJS.ErrnoException) => {

@@ -1,21 +1,21 @@
 import type { Command } from 'commander';
 import { guarded } from './guarded.ts';
 
-/** The policy directory a command works on: the argument, else the config's `policy`, else the demo's. */
-async function policyDirectory(dir: string | undefined, config: string | undefined): Promise<string> {
+/** The policy directory a command works on: the argument, else the `policy` of the config in use. */
+async function policyDirectory(
+  command: string,
+  dir: string | undefined,
+  config: string | undefined,
+): Promise<string> {
   const { resolve } = await import('node:path');
   if (dir !== undefined) return resolve(dir);
-  const { configFileOption, servedModules } = await import('./served-modules.ts');
-  if (configFileOption(config) !== undefined) {
-    const served = await servedModules(config);
-    if (served.settings.policy === undefined) {
-      throw new Error(`the config ${served.file} names no policy directory (policy: './policies')`);
-    }
-    return served.settings.policy;
+  const { resolveCommandConfig } = await import('../config/discover-config.ts');
+  const { servedModules } = await import('./served-modules.ts');
+  const served = await servedModules(resolveCommandConfig(command, config), command);
+  if (served.settings.policy === undefined) {
+    throw new Error(`the config ${served.file} names no policy directory (policy: './policies')`);
   }
-  // Without a config: the demo's, or a one-line PartMissingError (exit 2) where it is not installed.
-  const { referenceDemo } = await import('./optional-parts.ts');
-  return (await referenceDemo()).DEMO_POLICY_DIR;
+  return served.settings.policy;
 }
 
 /**
@@ -29,13 +29,13 @@ export function registerPolicyCommand(program: Command): void {
   policy
     .command('validate')
     .description('Parse and validate the policies against their schema; name every problem by file and line.')
-    .argument('[dir]', "policy directory (default: the config's policy, else the demo's policies/)")
+    .argument('[dir]', "policy directory (default: the config's policy)")
     .option('--config <file>', 'use the policy directory of this config (TOOLGATE_CONFIG)')
     .action(async (dir: string | undefined, options: { config?: string }) =>
       guarded('policy validate', async () => {
         const { loadPolicyDirectory } = await import('../policy/policy-directory.ts');
         const { describePolicyProblem } = await import('../policy/policy-problem.ts');
-        const target = await policyDirectory(dir, options.config);
+        const target = await policyDirectory('policy validate', dir, options.config);
         const loaded = loadPolicyDirectory(target);
         if (!loaded.ok) {
           process.stderr.write(`${loaded.problems.map(describePolicyProblem).join('\n')}\n`);
@@ -51,7 +51,7 @@ export function registerPolicyCommand(program: Command): void {
   policy
     .command('test')
     .description('Decide each case of a YAML table (request -> expected decision and reason).')
-    .argument('[dir]', "policy directory (default: the config's policy, else the demo's policies/)")
+    .argument('[dir]', "policy directory (default: the config's policy)")
     .requiredOption(
       '--cases <file>',
       'YAML file: cases: [{ name, principal, action, resource?, input?, facts?, expect, policy?, reason? }]',
@@ -63,7 +63,7 @@ export function registerPolicyCommand(program: Command): void {
         const { describePolicyProblem } = await import('../policy/policy-problem.ts');
         const { PolicyEngine } = await import('../policy/policy-engine.ts');
         const { readPolicyCases, runPolicyCases } = await import('../policy/policy-cases.ts');
-        const target = await policyDirectory(dir, options.config);
+        const target = await policyDirectory('policy test', dir, options.config);
         const loaded = loadPolicyDirectory(target);
         if (!loaded.ok) {
           process.stderr.write(`${loaded.problems.map(describePolicyProblem).join('\n')}\n`);

@@ -10,7 +10,7 @@ export function registerServeCommand(program: Command): void {
     .description('Serve the tools over MCP Streamable HTTP (or stdio with --stdio).')
     .option(
       '--config <file>',
-      'serve the tools of this config module, not the demo (TOOLGATE_CONFIG; default ./toolgate.config.*, else the demo)',
+      'serve the tools of this config module (TOOLGATE_CONFIG; default ./toolgate.config.*)',
     );
   // Every other option is a row of the settings table, so the flag, its variable and its default
   // printed here are the ones the resolution uses.
@@ -20,7 +20,7 @@ export function registerServeCommand(program: Command): void {
   }
   serve.action(async (raw: RawServeOptions) => {
     const { resolveCommandConfig } = await import('../config/discover-config.ts');
-    const config = resolveCommandConfig('serve', raw.config, { activity: 'serving' });
+    const config = resolveCommandConfig('serve', raw.config);
     const { runServe } = await import('./serve-run.ts');
     await runServe({ ...raw, config });
   });

@@ -41,7 +41,7 @@ export interface ServeConfig {
   readonly databaseReadLanes: number;
   readonly toolsPageSize: number;
   readonly tasksPageSize: number;
-  /** The Cedar policy directory calls are decided by; absent: the demo's own when serving it, else none. */
+  /** The Cedar policy directory calls are decided by; absent: none. */
   readonly policyDir: string | undefined;
   /** The release record the gateway is pinned to; absent: it serves whatever it is given. */
   readonly releaseFile: string | undefined;

@@ -7,13 +7,13 @@ import { loadOrCreateDevKeys } from '../auth/dev-keys.ts';
 import { createTokenVerifier } from '../auth/token-verifier.ts';
 import { consoleRoutes } from '../console/console-routes.ts';
 import { ToolContractError } from '../contract/tool-contract-error.ts';
+import { ServeHooks } from '../extensions/serve-hooks.ts';
 import { ProtocolError } from '../gateway/protocol-layer.ts';
 import { operatorRoutes } from '../operator/operator-routes.ts';
 import { PolicySetTimeout } from '../policy/policy-directory.ts';
 import { PolicySetError } from '../policy/policy-problem.ts';
 import { createLogger } from '../telemetry/logger.ts';
 import { tracingFromEnvironment } from '../telemetry/tracing-setup.ts';
-import { loadSimulationKit, requireSimulationKit, type SimulationKit } from '../testing/simulation-kit.ts';
 import { MCP_PATH } from '../transport/endpoint-defaults.ts';
 import { type HttpRouteFamily, startHttpTransport } from '../transport/http-server.ts';
 import { startStdioTransport } from '../transport/stdio-server.ts';
@@ -25,7 +25,7 @@ import { exitOnConfigError, type ServedModules, servedModules } from './served-m
 import { startupDeadline } from './startup-deadline.ts';
 
 /** Resolves the configuration (every problem named, exit 2) and serves until SIGINT/SIGTERM. */
-export async function runServe(raw: RawServeOptions): Promise<void> {
+export async function runServe(raw: RawServeOptions & { readonly config: string }): Promise<void> {
   let served: ServedModules;
   let config: ServeConfig;
   try {
@@ -39,8 +39,16 @@ export async function runServe(raw: RawServeOptions): Promise<void> {
     );
     process.exit(2);
   }
+  const hooks = new ServeHooks(served.settings.extensions);
+  if (config.enableTestApi && !hooks.offersTestApi) {
+    process.stderr.write(
+      `toolgate serve: --enable-test-api: no extension of the config ${served.file} provides a test API ` +
+        "(the simulation kit's does: extensions: [simulationExtension] from @toolgate/simulation)\n",
+    );
+    process.exit(2);
+  }
   const releaseId = await pinnedReleaseId(config, served);
-  await serve(config, served, releaseId).catch((error: unknown) => {
+  await serve(config, served, hooks, releaseId).catch((error: unknown) => {
     if (error instanceof PolicySetTimeout) {
       process.stderr.write(
         `toolgate serve: start-up gave up after ${error.timeoutMs} ms waiting on the policy set ${error.dir}; TOOLGATE_STARTUP_TIMEOUT_MS sets the bound\n`,
@@ -54,7 +62,7 @@ export async function runServe(raw: RawServeOptions): Promise<void> {
     if (error instanceof ToolContractError) {
       // A module's tools are known only once it is created; they break rules like a config's tools do.
       process.stderr.write(
-        `toolgate serve: invalid config ${served.file ?? ''}:\n  ${error.message.split('\n').join('\n  ')}\n`,
+        `toolgate serve: invalid config ${served.file}:\n  ${error.message.split('\n').join('\n  ')}\n`,
       );
       process.exit(2);
     }
@@ -64,7 +72,12 @@ export async function runServe(raw: RawServeOptions): Promise<void> {
   });
 }
 
-async function serve(config: ServeConfig, served: ServedModules, releaseId: string | null): Promise<void> {
+async function serve(
+  config: ServeConfig,
+  served: ServedModules,
+  hooks: ServeHooks,
+  releaseId: string | null,
+): Promise<void> {
   const logger = createLogger();
   // Only the standard OTEL_* variables configure tracing; an unusable setting stops the start.
   const tracing = tracingFromEnvironment();
@@ -90,16 +103,14 @@ async function serve(config: ServeConfig, served: ServedModules, releaseId: stri
     policyLoadTimeoutMs: startupDeadline('toolgate serve').timeoutMs,
     ...(releaseId === null ? {} : { releaseId }),
   });
-  let kit: SimulationKit | null;
   try {
-    kit = await simulationKitFor(config);
-    // A simulated module's demo world is inserted (when absent) before anything is served.
-    if (kit && config.seed) await kit.simulationOf(app).seed();
+    // An extension's world (the simulated modules' demo data) is inserted before anything is served.
+    if (config.seed) await hooks.seed(app);
   } catch (error) {
     await app.close();
     throw error;
   }
-  const stop = config.stdio ? await serveStdio(app, config) : await serveHttp(app, config, kit);
+  const stop = config.stdio ? await serveStdio(app, config) : await serveHttp(app, config, hooks);
   let stopping = false;
   const shutdown = async (signal: string) => {
     if (stopping) process.exit(1);
@@ -115,27 +126,18 @@ async function serve(config: ServeConfig, served: ServedModules, releaseId: stri
   process.once('SIGTERM', () => void shutdown('SIGTERM'));
 }
 
-/** The simulation kit, which `--enable-test-api` needs; without it nothing served is simulated. */
-function simulationKitFor(config: ServeConfig): Promise<SimulationKit | null> {
-  return config.enableTestApi ? requireSimulationKit('--enable-test-api') : loadSimulationKit();
-}
-
-/** The test API, when asked for, over the modules that bring a simulated world. */
-function testApiFor(app: App, config: ServeConfig, kit: SimulationKit | null): HttpRouteFamily[] {
-  if (!config.enableTestApi || !kit) return [];
-  if (kit.simulationOf(app).hooks.length === 0) {
+/** The test API, when asked for, from the extensions that have one for the served modules. */
+function testApiFor(app: App, config: ServeConfig, hooks: ServeHooks): HttpRouteFamily[] {
+  if (!config.enableTestApi) return [];
+  const routes = hooks.testApiRoutes(app, { keys: config.keys });
+  if (routes.length === 0) {
     app.logger.warn('--enable-test-api: no served module has simulation hooks; the test API is not mounted');
-    return [];
   }
-  return [kit.testApiRoutes(app, { keys: config.keys })];
+  return routes;
 }
 
-async function serveHttp(
-  app: App,
-  config: ServeConfig,
-  kit: SimulationKit | null,
-): Promise<() => Promise<void>> {
-  const testApi = testApiFor(app, config, kit);
+async function serveHttp(app: App, config: ServeConfig, hooks: ServeHooks): Promise<() => Promise<void>> {
+  const testApi = testApiFor(app, config, hooks);
   const routes = [operatorRoutes(app), ...testApi];
   const http = await startHttpTransport(app, {
     host: config.host,
@@ -157,7 +159,7 @@ async function serveHttp(
   });
   const keys = config.keys.kind === 'dev' ? await loadOrCreateDevKeys(config.dataDir) : null;
   const dataDirOption = config.dataDir === resolve('.toolgate') ? '' : ` --data-dir ${config.dataDir}`;
-  const demo = kit && keys ? await kit.demoWelcome(app, http.resource, keys, dataDirOption) : null;
+  const demo = keys ? await hooks.welcome(app, { url: http.resource, keys, dataDirOption }) : null;
   process.stdout.write(devTokenBanner(http.resource, keys, demo, dataDirOption));
   process.stdout.write(limitsSummary(config, app.operations.auditRetentionSeconds));
   app.logger.info({ url: http.url, testApi: testApi.length > 0 }, 'serving MCP over HTTP');
@@ -203,7 +205,7 @@ async function serveStdio(app: App, config: ServeConfig): Promise<() => Promise<
   return () => stdio.close();
 }
 
-/** The policy directory as configured (for the demo, its shipped `policies/`: servedModules' settings). */
+/** The policy directory as configured. */
 function policyOf(config: ServeConfig): { policyDir?: string } {
   return config.policyDir === undefined ? {} : { policyDir: config.policyDir };
 }

@@ -7,14 +7,6 @@ import { buildServedContract, type ServedContractOptions } from '../contract-art
 import { variable } from './serve-setting-reader.ts';
 import { type ServedModules, servedModules } from './served-modules.ts';
 
-const ACTIVITY = {
-  lint: 'checking',
-  'contract export': 'exporting',
-  'contract diff': 'comparing with',
-  'contract docs': 'documenting',
-  'contract release': 'releasing',
-} as const;
-
 /** How a command names what is served besides the tools. */
 export interface ServedContractLoading extends Pick<ServedContractOptions, 'retentionSeconds'> {
   /** The policy directory named on the command line (`--policy`); else as `serve` finds it. */
@@ -25,18 +17,17 @@ export interface ServedContractLoading extends Pick<ServedContractOptions, 'rete
 
 /**
  * The contract of what `serve` would serve from the same place: --config, TOOLGATE_CONFIG,
- * ./toolgate.config.*, or the demo (said on stderr), with the policy directory of `--policy`,
- * TOOLGATE_POLICY or the config, and the project of the package.json beside the config (for the demo,
- * of the working directory). The config is looked for only when the contract is needed, so a command
+ * or ./toolgate.config.* (without one, exit 2 saying how to write one), with the policy directory of `--policy`,
+ * TOOLGATE_POLICY or the config, and the project of the package.json beside the config. The config is looked for only when the contract is needed, so a command
  * given contract files works anywhere.
  */
 export function servedContractLoader(
-  command: keyof typeof ACTIVITY,
+  command: string,
   configFlag: string | undefined,
   options: ServedContractLoading = {},
 ): () => Promise<ContractDocument> {
   return async () => {
-    const file = resolveCommandConfig(command, configFlag, { activity: ACTIVITY[command] });
+    const file = resolveCommandConfig(command, configFlag);
     const served = await servedModules(file, command);
     const policy = options.policy ?? variable(SERVE_SETTINGS.policy.env) ?? served.settings.policy;
     return buildServedContract(served.modules, {
@@ -47,10 +38,10 @@ export function servedContractLoader(
   };
 }
 
-/** The project serving these modules: the config's folder, or for the demo the working directory. */
+/** The project serving these modules: the config's folder. */
 export function servedImplementation(
   served: ServedModules,
   options: { commit: boolean },
 ): ContractImplementation {
-  return projectImplementation(served.file ? dirname(served.file) : process.cwd(), options);
+  return projectImplementation(dirname(served.file), options);
 }

@@ -28,7 +28,7 @@ export function registerTokenCommand(program: Command): void {
     )
     .option(
       '--config <file>',
-      'mint for the server this config runs: its data dir, host and port (TOOLGATE_CONFIG; default ./toolgate.config.*, else the demo)',
+      'mint for the server this config runs: its data dir, host and port (TOOLGATE_CONFIG; default ./toolgate.config.*; without one, the default data dir)',
     )
     .action(async (raw: Record<string, string | undefined>) => {
       const { runTokenCommand } = await import('./token-run.ts');

@@ -4,7 +4,7 @@ import { mintToken } from '../auth/mint-token.ts';
 import { ACTORS } from '../auth/principal.ts';
 import { principalClaimsSchema } from '../auth/token-claims.ts';
 import type { ToolgateConfig } from '../config/define-config.ts';
-import { resolveCommandConfig } from '../config/discover-config.ts';
+import { optionalCommandConfig } from '../config/discover-config.ts';
 import { SERVE_SETTINGS } from '../config/serve-settings.ts';
 import { dataDirProblem, defaultAudience, resolveDataDir } from './serve-options.ts';
 import { exitOnConfigError, servedModules } from './served-modules.ts';
@@ -32,10 +32,7 @@ const tokenRequestSchema = z.strictObject({
 /** Prints only a dev JWT the server with the same data dir accepts; every bad argument named, exit 2. */
 export async function runTokenCommand(raw: Record<string, string | undefined>): Promise<void> {
   // With a config, the token is for the server that config runs: its data dir and its address.
-  const configFile = resolveCommandConfig('token', raw.config, {
-    activity: 'minting for',
-    announceDemo: false,
-  });
+  const configFile = optionalCommandConfig(raw.config);
   const settings =
     configFile === undefined
       ? {}

@@ -8,6 +8,7 @@ const NOT_IN_THE_TABLE: readonly (readonly [string, z.ZodType])[] = [
   ['tools', z.array(z.unknown())],
   ['modules', z.array(z.unknown())],
   ['exceptions', z.array(z.unknown())],
+  ['extensions', z.array(z.unknown())],
   ['operations', z.record(z.string(), z.number().int().positive())],
   [
     'rateLimit.byKind',

@@ -1,6 +1,7 @@
 import type { ToolgateModule } from '../app/module.ts';
 import type { AnyToolDefinition } from '../contract/define-tool.ts';
 import type { ExceptionDefinition } from '../exceptions/define-exception.ts';
+import type { ToolgateExtension } from '../extensions/toolgate-extension.ts';
 import type { OperationsTuning } from '../operations/operations-tuning.ts';
 
 /**
@@ -49,6 +50,11 @@ export interface ToolgateConfig {
   readonly exceptions?: readonly ExceptionDefinition[];
   /** Units of tools with their own tables, background work or simulated world. */
   readonly modules?: readonly ToolgateModule[];
+  /**
+   * Packages that plug into serving (docs/extensions.md): the simulation kit's seeds the simulated
+   * modules' world, prints the demo banner and mounts `--enable-test-api`'s routes.
+   */
+  readonly extensions?: readonly ToolgateExtension[];
   /** Address to bind (default 127.0.0.1). */
   readonly host?: string;
   /** Port to bind, 0 for any free port (default 8787). */

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
 /** The config files a command looks for in its working directory, first found wins. */
@@ -9,12 +9,10 @@ export const CONFIG_FILE_NAMES = [
   'toolgate.config.mjs',
 ] as const;
 
-/** Where a command's tools come from. */
+/** Where a command's tools come from: a config file, or none in the working directory. */
 export type ConfigSource =
   | { readonly kind: 'file'; readonly file: string; readonly from: 'flag' | 'environment' | 'discovered' }
-  | { readonly kind: 'demo' }
-  /** A project that uses toolgate but has no config: working on the demo would answer about the wrong tools. */
-  | { readonly kind: 'refused'; readonly projectDir: string };
+  | { readonly kind: 'none'; readonly projectDir: string };
 
 export interface DiscoveryContext {
   readonly cwd?: string;
@@ -23,8 +21,7 @@ export interface DiscoveryContext {
 
 /**
  * Decides which config a command works on: `--config`, else `TOOLGATE_CONFIG` (empty counts as
- * unset), else the first `./toolgate.config.{ts,mts,js,mjs}`, else the reference demo — unless the
- * working directory's package.json depends on toolgate, which is refused. Reads files, loads nothing.
+ * unset), else the first `./toolgate.config.{ts,mts,js,mjs}`, else none. Reads files, loads nothing.
  */
 export function discoverConfig(flag: string | undefined, context: DiscoveryContext = {}): ConfigSource {
   const cwd = context.cwd ?? process.cwd();
@@ -34,52 +31,25 @@ export function discoverConfig(flag: string | undefined, context: DiscoveryConte
     return { kind: 'file', file: resolve(cwd, env.TOOLGATE_CONFIG), from: 'environment' };
   const found = CONFIG_FILE_NAMES.map((name) => join(cwd, name)).find((file) => existsSync(file));
   if (found !== undefined) return { kind: 'file', file: found, from: 'discovered' };
-  return dependsOnToolgate(cwd) ? { kind: 'refused', projectDir: cwd } : { kind: 'demo' };
-}
-
-export interface CommandConfigOptions {
-  /** What the command does with the demo, for the one line that says so ("serving", "checking"). */
-  readonly activity: string;
-  /** False for a command whose output does not depend on the tools served (token). */
-  readonly announceDemo?: boolean;
+  return { kind: 'none', projectDir: cwd };
 }
 
 /**
- * The config file a command works on, or undefined for the reference demo (said in one line on
- * stderr). In a project that depends on toolgate without a config, prints the fix and exits 2.
+ * The config file a command works on. Without one the command has no tools to work on: it prints
+ * how to write one and exits 2.
  */
-export function resolveCommandConfig(
-  command: string,
-  flag: string | undefined,
-  options: CommandConfigOptions,
-): string | undefined {
+export function resolveCommandConfig(command: string, flag: string | undefined): string {
   const source = discoverConfig(flag);
   if (source.kind === 'file') return source.file;
-  if (source.kind === 'refused') {
-    process.stderr.write(
-      `toolgate ${command}: no toolgate.config.* in ${source.projectDir}, and its package.json depends on ` +
-        `toolgate: refusing to work on the reference demo instead.\n` +
-        `  Fix: add toolgate.config.ts there (export default defineConfig({ tools: [...] })) or pass --config FILE.\n`,
-    );
-    process.exit(2);
-  }
-  if (options.announceDemo !== false) {
-    process.stderr.write(
-      `no toolgate.config.* here: ${options.activity} the reference demo (--config FILE or ./toolgate.config.ts for your own tools)\n`,
-    );
-  }
-  return undefined;
+  process.stderr.write(
+    `toolgate ${command}: no toolgate.config.* in ${source.projectDir}: nothing to work on.\n` +
+      `  Fix: add toolgate.config.ts there (npx toolgate init writes one; export default defineConfig({ tools: [...] })) or pass --config FILE.\n`,
+  );
+  process.exit(2);
 }
 
-function dependsOnToolgate(dir: string): boolean {
-  let manifest: { dependencies?: Record<string, unknown>; devDependencies?: Record<string, unknown> };
-  try {
-    manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
-  } catch {
-    return false;
-  }
-  return (
-    Object.hasOwn(manifest?.dependencies ?? {}, 'toolgate') ||
-    Object.hasOwn(manifest?.devDependencies ?? {}, 'toolgate')
-  );
+/** The config file a command may work without (token): undefined when there is none. */
+export function optionalCommandConfig(flag: string | undefined): string | undefined {
+  const source = discoverConfig(flag);
+  return source.kind === 'file' ? source.file : undefined;
 }

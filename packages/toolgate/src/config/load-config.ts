@@ -84,6 +84,10 @@ export async function loadConfigFile(path: string): Promise<LoadedConfig> {
   modules.forEach((module, index) => {
     if (!isModule(module)) problems.push(`modules[${index}]: needs a name and a create(context) function`);
   });
+  (config as ToolgateConfig).extensions?.forEach((extension, index) => {
+    if (!isExtension(extension))
+      problems.push(`extensions[${index}]: not a toolgate extension (needs a name)`);
+  });
   exceptions.forEach((exception, index) => {
     if (!isExceptionDefinition(exception)) {
       problems.push(`exceptions[${index}]: not an exception kind made by defineException`);
@@ -100,6 +104,12 @@ export async function loadConfigFile(path: string): Promise<LoadedConfig> {
     config: relativeToFile(config as ToolgateConfig, dirname(file)),
     modules: [...modules, ...fromTools],
   };
+}
+
+function isExtension(value: unknown): boolean {
+  return (
+    typeof value === 'object' && value !== null && typeof (value as { name?: unknown }).name === 'string'
+  );
 }
 
 function isRolledOut(tool: unknown): boolean {

@@ -2,7 +2,6 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import type { DemoPrincipal } from '@toolgate/simulation';
 import { type Logger, pino } from 'pino';
 import { ShiftableClock } from '../app/clock.ts';
 import { type App, type AppConfig, createApp } from '../app/create-app.ts';
@@ -13,13 +12,14 @@ import type { TokenSubject } from '../auth/token-claims.ts';
 import { consoleRoutes } from '../console/console-routes.ts';
 import type { AnyToolDefinition } from '../contract/define-tool.ts';
 import type { OutcomeEnvelope } from '../contract/envelope.ts';
+import { ServeHooks } from '../extensions/serve-hooks.ts';
+import type { NamedPrincipal, ToolgateExtension } from '../extensions/toolgate-extension.ts';
 import type { OperationRecord } from '../operations/operation-record.ts';
 import { operatorRoutes } from '../operator/operator-routes.ts';
 import { type HttpTransportOptions, startHttpTransport } from '../transport/http-server.ts';
 import { MODERN_REVISION } from '../transport/results-2026.ts';
-import { loadSimulationKit, requireSimulationKit } from './simulation-kit.ts';
 
-/** A principal by its demo name (see the simulation kit's simulationOf(app).principals), or explicit claims. */
+/** A principal by its name (the `principals` option's, or an extension's), or explicit claims. */
 export type PrincipalRef = string | TokenSubject;
 
 /** The MCP revisions the gateway serves, which a test client speaks. */
@@ -36,14 +36,20 @@ export interface TestClientOptions {
 export interface TestGatewayOptions {
   /** Modules to serve. */
   readonly modules?: readonly ToolgateModule[];
-  /** Tools to serve as one more module (with these demo principals, if given). */
+  /** Tools to serve as one more module. */
   readonly tools?: readonly AnyToolDefinition[];
-  readonly principals?: readonly DemoPrincipal[];
+  /** Principals `tokenFor`, `client` and `callTool` know by name, besides the extensions'. */
+  readonly principals?: readonly NamedPrincipal[];
+  /**
+   * Extensions around the app, as a config's `extensions` are around `serve`: the simulation kit's
+   * (`simulationExtension`) seeds the simulated modules, names their demo principals and has the test API.
+   */
+  readonly extensions?: readonly ToolgateExtension[];
   /** postgres://... of a database the test created; SQLite in a temp dir otherwise. */
   readonly databaseUrl?: string;
-  /** Mount /test-api/* (the simulation kit's test API) for modules with simulation hooks. */
+  /** Mount the test API of the extensions (the simulation kit's /test-api/*); one must provide it. */
   readonly testApi?: boolean;
-  /** Seed the simulated modules' demo world (default true). */
+  /** Let the extensions seed their world (the simulated modules' demo data; default true). */
   readonly seed?: boolean;
   /** The app's settings; its clock is a ShiftableClock (tests shift it) unless one is given. */
   readonly app?: Partial<
@@ -109,8 +115,14 @@ export const TEST_CONTROLLER: TokenSubject = {
 export async function startTestGateway(options: TestGatewayOptions = {}): Promise<TestGateway> {
   const dataDir = mkdtempSync(join(tmpdir(), 'toolgate-test-'));
   const modules = [...(options.modules ?? [])];
-  if (options.tools || options.principals)
-    modules.push(toolsModule(options.tools ?? [], options.principals ?? []));
+  if (options.tools) modules.push(toolsModule(options.tools));
+  const hooks = new ServeHooks(options.extensions);
+  if (options.testApi && !hooks.offersTestApi) {
+    rmSync(dataDir, { recursive: true, force: true });
+    throw new Error(
+      "startTestGateway's test API needs an extension that provides one (the simulation kit's simulationExtension)",
+    );
+  }
   const app = await createApp({
     dataDir,
     databaseUrl: options.databaseUrl,
@@ -122,14 +134,8 @@ export async function startTestGateway(options: TestGatewayOptions = {}): Promis
     rmSync(dataDir, { recursive: true, force: true });
     throw error;
   });
-  // The simulation kit brings the demo world: its seed, its principals by name and the test API.
-  // Without it installed nothing served is simulated: there is nothing to seed and no one to name.
-  const kit = options.testApi
-    ? await requireSimulationKit("startTestGateway's test API")
-    : await loadSimulationKit();
-  const simulation = kit?.simulationOf(app);
-  if (simulation && (options.seed ?? true))
-    await simulation.seed().catch(async (error: unknown) => {
+  if (options.seed ?? true)
+    await hooks.seed(app).catch(async (error: unknown) => {
       await app.close();
       rmSync(dataDir, { recursive: true, force: true });
       throw error;
@@ -138,7 +144,7 @@ export async function startTestGateway(options: TestGatewayOptions = {}): Promis
   const http = await startHttpTransport(app, {
     port: 0,
     keys,
-    routes: [operatorRoutes(app), ...(kit && options.testApi ? [kit.testApiRoutes(app, { keys })] : [])],
+    routes: [operatorRoutes(app), ...(options.testApi ? hooks.testApiRoutes(app, { keys }) : [])],
     publicRoutes: [consoleRoutes()],
     ...options.http,
   }).catch(async (error: unknown) => {
@@ -149,14 +155,12 @@ export async function startTestGateway(options: TestGatewayOptions = {}): Promis
   const clients: Client[] = [];
   const byPrincipal = new Map<string, Promise<Client>>();
 
+  const named = [...(options.principals ?? []), ...hooks.principals(app)];
   const subjectOf = (principal: PrincipalRef): TokenSubject => {
     if (typeof principal !== 'string') return principal;
-    const demo = simulation?.principals.find((p) => p.name === principal);
-    if (!kit || !demo) {
-      const known = simulation?.principals.map((p) => p.name) ?? [];
-      throw new Error(`no demo principal named ${principal}; known: ${known}`);
-    }
-    return kit.demoTokenSubject(demo);
+    const found = named.find((p) => p.name === principal);
+    if (!found) throw new Error(`no principal named ${principal}; known: ${named.map((p) => p.name)}`);
+    return found.subject;
   };
   const tokenFor = (principal: PrincipalRef, mint: Partial<MintOptions> = {}) =>
     mintToken(devKeys, subjectOf(principal), { audience: http.resource, ...mint });
@@ -216,27 +220,7 @@ export async function startTestGateway(options: TestGatewayOptions = {}): Promis
   };
 }
 
-/** Serves tools as a module with no tables; with demo principals, as a simulated module with no world. */
-export function toolsModule(
-  tools: readonly AnyToolDefinition[],
-  principals: readonly DemoPrincipal[] = [],
-): ToolgateModule {
-  return {
-    name: 'tools',
-    async create() {
-      if (principals.length === 0) return { tools };
-      const kit = await requireSimulationKit('serving tools with demo principals');
-      return kit.withSimulationHooks(
-        { tools },
-        {
-          principals,
-          async seed() {},
-          async reset() {},
-          async fixtures() {
-            return {};
-          },
-        },
-      );
-    },
-  };
+/** Serves tools as a module with no tables. */
+export function toolsModule(tools: readonly AnyToolDefinition[]): ToolgateModule {
+  return { name: 'tools', create: () => ({ tools }) };
 }

@@ -1,9 +1,13 @@
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import type { ReleaseInput } from '@toolgate/eval';
-import { loadContract } from '../contract-artifacts/served-contract.ts';
-import { evalHarness } from './optional-parts.ts';
-import { servedContractLoader } from './served-contract-loader.ts';
+import type { ExtensionCommandContext } from 'toolgate';
+import { readEvaluationEvidence } from '../release-evidence.ts';
+import {
+  type ReleaseInput,
+  releaseRecord,
+  releaseRefusals,
+  serializeReleaseRecord,
+} from '../release-record.ts';
 
 export interface ReleaseFlags {
   readonly results: string;
@@ -22,10 +26,12 @@ const REFUSED = 2;
 /**
  * `toolgate contract release`: writes the release record, or refuses (exit 2, naming every reason,
  * writing nothing) when the results measured another contract or missed a threshold and no
- * `--override REASON` says why it goes ahead anyway. Unreadable inputs and a missing evaluation harness
- * throw (the caller exits 2).
+ * `--override REASON` says why it goes ahead anyway. Unreadable inputs throw (the CLI exits 2).
  */
-export async function runContractRelease(flags: ReleaseFlags): Promise<number> {
+export async function runContractRelease(
+  flags: ReleaseFlags,
+  context: ExtensionCommandContext,
+): Promise<number> {
   const approvedBy = flags.approvedBy.trim();
   if (approvedBy === '') throw new Error('--approved-by: name who approved the release');
   const minSuccessRate = Number(flags.minSuccessRate);
@@ -38,16 +44,16 @@ export async function runContractRelease(flags: ReleaseFlags): Promise<number> {
   // A record is history: a second release under the same name is a mistake, not an update.
   if (existsSync(flags.out))
     throw new Error(`${flags.out} already exists; a release record is not rewritten`);
-  const { readEvaluationEvidence, releaseRecord, releaseRefusals, serializeReleaseRecord } =
-    await evalHarness();
-  const served = servedContractLoader('contract release', flags.config);
   const input: ReleaseInput = {
-    contract: { source: flags.contract ?? 'served', document: await loadContract(flags.contract, served) },
+    contract: {
+      source: flags.contract ?? 'served',
+      document: await context.loadContract(flags.contract, flags.config),
+    },
     results: readEvaluationEvidence(flags.results),
     approvedBy,
     approvedAt: new Date(),
     previous: flags.previous
-      ? { source: flags.previous, document: await loadContract(flags.previous, served) }
+      ? { source: flags.previous, document: await context.loadContract(flags.previous, flags.config) }
       : null,
     thresholds: { minSuccessRate },
     ...(flags.override === undefined ? {} : { override: flags.override.trim() }),

@@ -1,33 +1,25 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import type { EvalAgent, PriorResults, SecondOpinionJudge } from '@toolgate/eval';
-import { resolveCommandConfig } from '../config/discover-config.ts';
+import type { ExtensionCommandContext, LoadedProject } from 'toolgate';
+import { ADVERSARIAL_POLICIES } from '../agents/adversarial-policies.ts';
+import type { EvalAgent } from '../agents/eval-agent.ts';
+import type { LlmProvider } from '../agents/llm-providers.ts';
+import type { PriorResults } from '../report/comparison.ts';
+import type { SecondOpinionJudge } from '../second-opinion.ts';
 import type { EvalFlags } from './eval-command.ts';
-import { ADVERSARIAL_POLICIES, type LlmProvider } from './eval-flag-choices.ts';
-import { evalHarness, PartMissingError } from './optional-parts.ts';
-import { servedModules } from './served-modules.ts';
-
-type Harness = Awaited<ReturnType<typeof evalHarness>>;
+import { type Harness, loadHarness } from './harness-entry.ts';
 
 /**
  * Runs the selected scenarios in an in-process gateway and writes the reports. Exit status: 0 when
  * every trial passed (for `--agent adversarial`: when the backend let no unsafe effect through, since
- * the policies misbehave on purpose), 1 otherwise, 2 on bad input or without the evaluation harness
- * (checked first: one line saying how to install it). A trial the model's side kept from running
+ * the policies misbehave on purpose), 1 otherwise, 2 on bad input. A trial the model's side kept from running
  * (unreachable endpoint, HTTP error, rate limit, malformed answer) is errored, not failed: a run whose
  * trials all errored exits 2 with the endpoint's error, and one with errored trials but no failed
  * one exits 2 as well, since not everything was measured.
  */
-export async function runEvalCommand(flags: EvalFlags): Promise<number> {
-  let harness: Harness;
-  try {
-    harness = await evalHarness();
-  } catch (error) {
-    if (!(error instanceof PartMissingError)) throw error;
-    process.stderr.write(`toolgate eval: ${error.message}\n`);
-    return 2;
-  }
+export async function runEvalCommand(flags: EvalFlags, context: ExtensionCommandContext): Promise<number> {
+  const harness = await loadHarness();
   const {
     compareRuns,
     InProcessWorld,
@@ -40,7 +32,7 @@ export async function runEvalCommand(flags: EvalFlags): Promise<number> {
     selectScenarios,
     writeReports,
   } = harness;
-  const config = resolveCommandConfig('eval', flags.config, { activity: 'evaluating' });
+  const config = context.configFile(flags.config);
   let prior: { readonly results: PriorResults; readonly file: string } | undefined;
   if (flags.compare) {
     try {
@@ -84,18 +76,18 @@ export async function runEvalCommand(flags: EvalFlags): Promise<number> {
     );
     return 2;
   }
-  let served: Awaited<ReturnType<typeof servedModules>>;
+  let served: LoadedProject;
   try {
-    served = await servedModules(config, 'eval');
+    served = await context.loadProject(config);
   } catch (error) {
     process.stderr.write(
-      `toolgate eval: cannot load the config${config ? ` ${config}` : ''}: ${error instanceof Error ? error.message : String(error)}\n`,
+      `toolgate eval: cannot load the config ${config}: ${error instanceof Error ? error.message : String(error)}\n`,
     );
     return 2;
   }
   const { modules } = served;
-  // The gateway under evaluation decides by the same policies `serve` would: the config's, or the demo's.
-  const policyDir = served.settings.policy;
+  // The gateway under evaluation decides by the same policies `serve` would: the config's.
+  const policyDir = served.config.policy;
   const dataDir = mkdtempSync(join(tmpdir(), 'toolgate-eval-'));
   const world = await InProcessWorld.start({
     modules,
