@@ -66,6 +66,7 @@ const LISTER: TokenSubject = { sub: 'bench', tenant: 'bench', actor: 'service', 
 const RAW = 'raw node:http floor (parse + answer)';
 const SDK_LOW_LEVEL = 'SDK low-level Server, stateless (no-op)';
 const SDK_V2 = 'SDK v2 createMcpHandler, 2026-07-28 (no-op)';
+const FASTMCP = 'FastMCP TS, stateless HTTP stream (no-op)';
 
 /**
  * The gateway cases on each store, named once for the table and the targets. Every gateway case runs
@@ -374,6 +375,14 @@ function targets(all: readonly Measured[], raw: Measured, sdk: Measured): BenchM
       legacyList && modernList ? ratio(modernList, legacyList) : null,
     );
   }
+  const fastmcp = find(FASTMCP);
+  for (const shape of REQUEST_SHAPES) {
+    const read = find(caseName('sqlite', 'read', shape));
+    info(
+      `sqlite ${shape.revision} orders_get / FastMCP no-op (no target)`,
+      read && fastmcp ? judged(read, fastmcp) : null,
+    );
+  }
   for (const shape of REQUEST_SHAPES) {
     const laned = find(caseName('postgres', 'read', shape));
     const pooled = find(caseName('postgres', 'poolRead', shape));
@@ -420,6 +429,7 @@ export async function fairAnchorsBench(input: FairAnchorsOptions = {}): Promise<
       await servers.anchor('sdk-low-level', SDK_LOW_LEVEL, legacyShape),
       await servers.anchor('sdk', 'SDK McpServer per request (no-op)', legacyShape),
       await servers.anchor('sdk-v2', SDK_V2, modernShape),
+      await servers.anchor('fastmcp', FASTMCP, legacyShape),
       ...(await servers.gateway('reference', undefined, referenceCases('sqlite'))),
       ...(await servers.gateway('demo', undefined, domainWriteCases('sqlite'))),
     ];

@@ -1,5 +1,5 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { type AddressInfo, createServer as createNetServer } from 'node:net';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
@@ -9,6 +9,7 @@ import {
   type McpHttpHandler,
   McpServer as McpServerV2,
 } from '@modelcontextprotocol/server';
+import { FastMCP } from 'fastmcp';
 import { pino } from 'pino';
 import { z } from 'zod';
 import { createApp } from '../packages/toolgate/dist/app/create-app.js';
@@ -33,6 +34,8 @@ import { startHttpTransport } from '../packages/toolgate/dist/transport/http-ser
  *   node:http. `@modelcontextprotocol/node`'s `toNodeHandler` is not installed, so the request is turned
  *   into a web `Request` (headers and the raw body, which the handler reads and parses itself) and the
  *   `Response` written back, as src/transport/endpoint-2026.ts does. Loaded with 2026-07-28 requests.
+ * - `fastmcp`: FastMCP (TypeScript), the framework many MCP servers are written with, the way its docs
+ *   show HTTP streaming without sessions (`stateless: true`, JSON answers), the same no-op tool.
  * - `raw`: the floor: node:http reading one JSON-RPC request, parsing it and answering the no-op result.
  */
 const NOOP_TOOL = 'bench_noop';
@@ -167,6 +170,32 @@ if (mode === 'gateway' && dataDir) {
       res.end();
     });
   });
+} else if (mode === 'fastmcp') {
+  // Its per-request debug lines off (warnings and errors kept), as the gateway logs info to a file.
+  const quiet = () => {};
+  const server = new FastMCP({
+    name: 'bare-fastmcp',
+    version: '1.0.0',
+    logger: { debug: quiet, info: quiet, log: quiet, warn: console.warn, error: console.error },
+  });
+  server.addTool({
+    name: NOOP_TOOL,
+    description: noop.description,
+    parameters: z.object({}),
+    execute: async () => NOOP_RESULT.content[0]!.text,
+  });
+  // FastMCP takes a port, not 0: a free one, found as the system hands them out.
+  const port = await new Promise<number>((resolve) => {
+    const probe = createNetServer().listen(0, '127.0.0.1', () => {
+      const { port: free } = probe.address() as AddressInfo;
+      probe.close(() => resolve(free));
+    });
+  });
+  await server.start({
+    transportType: 'httpStream',
+    httpStream: { port, host: '127.0.0.1', endpoint: '/mcp', stateless: true, enableJsonResponse: true },
+  });
+  process.send?.({ url: `http://127.0.0.1:${port}/mcp`, token: null });
 } else if (mode === 'raw') {
   const result = JSON.stringify(NOOP_RESULT);
   listen((req, res) => {
@@ -180,5 +209,5 @@ if (mode === 'gateway' && dataDir) {
     });
   });
 } else {
-  throw new Error('usage: noop-server.ts gateway <dataDir> | sdk | sdk-low-level | sdk-v2 | raw');
+  throw new Error('usage: noop-server.ts gateway <dataDir> | sdk | sdk-low-level | sdk-v2 | fastmcp | raw');
 }
