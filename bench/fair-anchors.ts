@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { demoTokenSubject } from '@toolgate/simulation';
 import { demoId } from '../packages/domains/src/orders/demo-orders.ts';
 import { ORDER_PRINCIPALS } from '../packages/domains/src/orders/demo-principals.ts';
 import { workitemsPrincipals } from '../packages/domains/src/workitems/demo-world.ts';
@@ -46,21 +47,11 @@ const GATEWAY_SERVER = fileURLToPath(new URL('./bench-server.ts', import.meta.ur
 /** A real demo order of the reference domains, owned by the customer whose token reads it. */
 const ORDER_ID = demoId('ord_', 'alice-in-transit');
 const ALICE = ORDER_PRINCIPALS.find((p) => p.name === 'acme-customer-alice')!;
-const CUSTOMER: TokenSubject = {
-  sub: ALICE.subject,
-  tenant: ALICE.tenant,
-  actor: ALICE.actor,
-  scopes: ALICE.scopes,
-};
+const CUSTOMER = demoTokenSubject(ALICE);
 const WRITER: TokenSubject = { sub: 'bench', tenant: 'bench', actor: 'service', scopes: [BENCH_SCOPE] };
 /** The work-items demo's member, who may write to project WEB. */
 const MEMBER = workitemsPrincipals.find((p) => p.name === 'workitems_member')!;
-const DRAFTER: TokenSubject = {
-  sub: MEMBER.subject,
-  tenant: MEMBER.tenant,
-  actor: MEMBER.actor,
-  scopes: MEMBER.scopes,
-};
+const DRAFTER = demoTokenSubject(MEMBER);
 const LISTER: TokenSubject = { sub: 'bench', tenant: 'bench', actor: 'service', scopes: [GENERATED_SCOPE] };
 
 const RAW = 'raw node:http floor (parse + answer)';
