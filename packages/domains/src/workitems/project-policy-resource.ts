@@ -16,29 +16,27 @@ export function projectResource(db: SqlExecutor): PolicyResourceHook {
       projectId = (await draftStore.find(db, principal.tenant, input.draft_id))?.projectId ?? null;
     }
     if (projectId === null) return null;
-    const rows = await db.query<{
-      visibility: Visibility;
-      subject: string | null;
-      permission: Permission | null;
-    }>(
-      `SELECT p.visibility, m.subject, m.permission FROM workitems_projects p
-       LEFT JOIN workitems_members m ON m.tenant = p.tenant AND m.project_id = p.project_id
-       WHERE p.tenant = ? AND p.project_id = ?`,
+    // Two lookups by key rather than one LEFT JOIN of the two tables, which SQLite ran in 30 µs
+    // against 4 µs for both (it was the costliest statement of a draft).
+    const [project] = await db.query<{ visibility: Visibility }>(
+      'SELECT visibility FROM workitems_projects WHERE tenant = ? AND project_id = ?',
       [principal.tenant, projectId],
     );
-    const first = rows[0];
-    if (!first) return null;
+    if (!project) return null;
+    const rows = await db.query<{ subject: string; permission: Permission }>(
+      'SELECT subject, permission FROM workitems_members WHERE tenant = ? AND project_id = ?',
+      [principal.tenant, projectId],
+    );
     const own = rows.find((r) => r.subject === principal.subject)?.permission ?? null;
-    if (!effectivePermission(first.visibility, own)) return null;
-    const members = (wanted: Permission) =>
-      rows.filter((r) => r.subject !== null && r.permission === wanted).map((r) => r.subject as string);
+    if (!effectivePermission(project.visibility, own)) return null;
+    const members = (wanted: Permission) => rows.filter((r) => r.permission === wanted).map((r) => r.subject);
     return {
       type: 'Project',
       id: `${principal.tenant}/${projectId}`,
       attributes: {
         tenant: principal.tenant,
         project_id: projectId,
-        visibility: first.visibility,
+        visibility: project.visibility,
         writers: members('write'),
         readers: members('read'),
       },
