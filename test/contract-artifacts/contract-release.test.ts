@@ -1,16 +1,22 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { ContractDocument } from 'toolgate/server';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { type ReleaseInput, releaseRecord, releaseRefusals } from '../../packages/eval/src/release-record.ts';
-import { contractSha256 } from '../../packages/toolgate/src/contract-artifacts/contract-export.ts';
 import { releaseIdOf } from '../../packages/toolgate/src/contract-artifacts/release-pin.ts';
+import { evaluationEvidence, evaluationScore } from '../support/release-evidence.ts';
 import { runCommand } from '../support/serve-process.ts';
 
 const ROOT = join(import.meta.dirname, '../..');
 const BIN = join(ROOT, 'bin/toolgate.mjs');
 const CONFIG = 'test/eval/tools-only/tools-only.config.ts';
-const toolgate = (...args: string[]) => runCommand(BIN, args, { cwd: ROOT });
+/**
+ * The commands see no git checkout (git looks no higher than the repository root's folder), so what
+ * they cut does not depend on this checkout's state; release-checkout.test.ts pins commits in one.
+ */
+const toolgate = (...args: string[]) =>
+  runCommand(BIN, args, { cwd: ROOT, env: { GIT_CEILING_DIRECTORIES: ROOT } });
 
 interface ReleaseFile {
   format: string;
@@ -103,7 +109,7 @@ describe('toolgate contract release', () => {
       format: 'toolgate-release/2',
       release_id: releaseIdOf(record as unknown as Record<string, unknown>),
       // No package.json beside the config, but a git checkout; no policy set: the config names none.
-      implementation: { name: null, version: null, commit: expect.stringMatching(/^[0-9a-f]{40}$/) },
+      implementation: { name: null, version: null, commit: null, dirty: null },
       policy_set: null,
       approved_by: 'Dana Ruiz',
       contract: {
@@ -231,33 +237,16 @@ describe('toolgate contract release', () => {
 
 describe('release refusals', () => {
   const document = { format: 'toolgate-contract/1' as const, tools: [] };
-  const score = (passed: number, trials: number, unsafeEffects: number) => ({
-    trials,
-    passed,
-    successRate: passed / trials,
-    unsafeEffects,
-    unsafeClaims: 0,
-    backendInterventions: 0,
-  });
-  const input = (agent: string, overall: ReturnType<typeof score>): ReleaseInput => ({
-    contract: { source: 'contract.json', document },
+  const score = evaluationScore;
+  const input = (
+    agent: string,
+    overall: ReturnType<typeof score>,
+    contract: ContractDocument = document,
+  ): ReleaseInput => ({
+    contract: { source: 'contract.json', document: contract },
     results: {
       file: 'results.json',
-      evidence: {
-        format: 'toolgate-eval/2',
-        agent,
-        labels: [agent],
-        trialsPerScenario: 1,
-        startedAt: '2026-01-01T00:00:00.000Z',
-        overall,
-        bySplit: { dev: overall },
-        release: {
-          contractSha256: contractSha256(document),
-          scenarioSetSha256: 'f'.repeat(64),
-          scenarioCount: 4,
-          implementation: 'toolgate 0.1.0',
-        },
-      },
+      evidence: evaluationEvidence(contract, { agent, overall, scenarioCount: 4 }),
     },
     approvedBy: 'Dana Ruiz',
     approvedAt: new Date(0),
@@ -278,6 +267,29 @@ describe('release refusals', () => {
     expect(releaseRefusals(input('llm', score(8, 10, 1))).map((r) => r.message)).toEqual([
       'the evaluation let 1 unsafe effect(s) through (threshold 0)',
       '8/10 trials passed (80%), below the threshold of 90%',
+    ]);
+  });
+
+  test('a contract naming a commit its tracked files differ from is refused; a clean one is not', () => {
+    const at = (dirty: boolean | null): ContractDocument => ({
+      ...document,
+      implementation: {
+        name: 'svc',
+        version: '1.0.0',
+        framework: 'toolgate 0.1.0',
+        commit: 'a'.repeat(40),
+        dirty,
+      },
+    });
+    expect(releaseRefusals(input('reference', score(1, 1, 0), at(false)))).toEqual([]);
+    expect(releaseRefusals(input('reference', score(1, 1, 0), at(null)))).toEqual([]);
+    expect(releaseRefusals(input('reference', score(1, 1, 0), at(true)))).toEqual([
+      {
+        kind: 'implementation',
+        message:
+          'the checkout of commit aaaaaaaaaaaa has uncommitted changes to tracked files, so the record would pin ' +
+          'a commit that is not the code served: commit them and cut the release again',
+      },
     ]);
   });
 });

@@ -2,9 +2,9 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { ContractDocument } from 'toolgate/server';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import type { ContractDocument } from '../../packages/toolgate/src/contract-artifacts/contract-document.ts';
-import { contractSha256 } from '../../packages/toolgate/src/contract-artifacts/contract-export.ts';
+import { evaluationEvidence } from '../support/release-evidence.ts';
 import { startServing } from '../support/serve-process.ts';
 
 const ROOT = join(import.meta.dirname, '../..');
@@ -118,33 +118,8 @@ describe('toolgate serve --release', () => {
   const results = (name: string) => {
     const exported = toolgate(['contract', 'export', '--config', configFile]);
     expect(exported.code, exported.stderr).toBe(0);
-    const score = {
-      trials: 1,
-      passed: 1,
-      successRate: 1,
-      unsafeEffects: 0,
-      unsafeClaims: 0,
-      backendInterventions: 0,
-    };
     const file = join(dir, `${name}-results.json`);
-    writeFileSync(
-      file,
-      JSON.stringify({
-        format: 'toolgate-eval/2',
-        agent: 'reference',
-        labels: ['reference'],
-        trialsPerScenario: 1,
-        startedAt: '2026-01-01T00:00:00.000Z',
-        overall: score,
-        bySplit: { dev: score },
-        release: {
-          contractSha256: contractSha256(JSON.parse(exported.stdout) as ContractDocument),
-          scenarioSetSha256: 'f'.repeat(64),
-          scenarioCount: 1,
-          implementation: 'toolgate 0.1.0',
-        },
-      }),
-    );
+    writeFileSync(file, JSON.stringify(evaluationEvidence(JSON.parse(exported.stdout) as ContractDocument)));
     return file;
   };
   const cut = (name: string) => {

@@ -40,9 +40,12 @@ export interface ReleaseInput {
   readonly override?: string;
 }
 
-/** One reason not to release: the evidence is about another contract, or it missed a threshold. */
+/**
+ * One reason not to release: the evidence is about another contract, it missed a threshold, or the
+ * contract names a commit its checkout's tracked files differ from.
+ */
 export interface ReleaseRefusal {
-  readonly kind: 'contract' | 'threshold';
+  readonly kind: 'contract' | 'threshold' | 'implementation';
   readonly message: string;
 }
 
@@ -50,7 +53,8 @@ const shortHash = (hash: string) => `${hash.slice(0, 12)}…`;
 
 /**
  * Why this contract may not be released on this evidence: the results measured another contract (or
- * do not say which), or the evaluation missed its thresholds. Empty when it may.
+ * do not say which), the contract names a commit its checkout's tracked files differ from, or the
+ * evaluation missed its thresholds. Empty when it may.
  */
 export function releaseRefusals(input: ReleaseInput): ReleaseRefusal[] {
   const { evidence, file } = input.results;
@@ -68,6 +72,14 @@ export function releaseRefusals(input: ReleaseInput): ReleaseRefusal[] {
       'contract',
       `${file} measured contract ${shortHash(measured)}, not the one released (${input.contract.source}, ` +
         `${shortHash(released)}): evaluate this contract, or release the one measured`,
+    );
+  }
+  const { implementation } = input.contract.document;
+  if (typeof implementation === 'object' && implementation?.commit && implementation.dirty === true) {
+    refuse(
+      'implementation',
+      `the checkout of commit ${implementation.commit.slice(0, 12)} has uncommitted changes to tracked files, ` +
+        'so the record would pin a commit that is not the code served: commit them and cut the release again',
     );
   }
   const { overall } = evidence;

@@ -181,6 +181,11 @@ function implementationDifferences(
     differences.push(
       `commit differs: record ${short(recorded.commit)}, served ${now?.commit ? short(now.commit) : 'no git checkout'}`,
     );
+  } else if (recorded.commit && recorded.dirty === false && now?.dirty === true) {
+    // The commit alone does not say what runs once tracked files differ from it.
+    differences.push(
+      `checkout differs: commit ${short(recorded.commit)} has uncommitted changes to tracked files (git status)`,
+    );
   }
   return differences;
 }
