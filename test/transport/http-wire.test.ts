@@ -216,7 +216,9 @@ describe('the Streamable HTTP wire', () => {
   });
 
   test('a client that disconnects aborts its call', async () => {
-    ledger.slowSignalAborted = null;
+    // probe_wait runs three seconds within a ten-second timeout: only the disconnect can abort it soon.
+    ledger.waitAbortedAfterMs = null;
+    const before = ledger.executions.probe_wait ?? 0;
     const controller = new AbortController();
     const pending = fetch(gw.url, {
       method: 'POST',
@@ -225,14 +227,23 @@ describe('the Streamable HTTP wire', () => {
         jsonrpc: '2.0',
         id: 1,
         method: 'tools/call',
-        params: { name: 'probe_slow', arguments: { text: 'a' } },
+        params: { name: 'probe_wait', arguments: { text: 'a' } },
       }),
       signal: controller.signal,
     }).catch(() => null);
-    await new Promise((resolve) => setTimeout(resolve, 40));
+    await until(() => (ledger.executions.probe_wait ?? 0) > before);
     controller.abort();
     await pending;
-    await new Promise((resolve) => setTimeout(resolve, 40));
-    expect(ledger.slowSignalAborted).toBe(true);
+    await until(() => ledger.waitAbortedAfterMs !== null);
+    expect(ledger.waitAbortedAfterMs!).toBeLessThan(2500);
   });
 });
+
+/** Resolves once `done` holds, checking every 5 ms; fails the test after 2.5 s. */
+async function until(done: () => boolean): Promise<void> {
+  const deadline = Date.now() + 2500;
+  while (!done()) {
+    if (Date.now() > deadline) throw new Error('the condition did not hold within 2.5 s');
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
