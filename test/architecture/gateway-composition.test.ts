@@ -7,7 +7,7 @@ const read = (file: string) => readFileSync(join(GATEWAY, file), 'utf8');
 
 /** The modules whose work is building an envelope or deciding a code: a layer's, never the composition's. */
 const ENVELOPE_WORK = [
-  'src/gateway/envelope-builder.ts',
+  'src/contract/envelope-builder.ts',
   'src/contract/error-catalog.ts',
   'src/operations/operation-envelopes.ts',
   'src/store/store-unavailable.ts',

@@ -5,9 +5,9 @@ import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { simulationOf } from '../../packages/simulation/src/app-simulation.ts';
 import { type DemoPrincipal, withSimulationHooks } from '../../packages/simulation/src/simulation-hooks.ts';
-import { ShiftableClock, systemClock } from '../../packages/toolgate/src/app/clock.ts';
 import { createApp } from '../../packages/toolgate/src/app/create-app.ts';
 import type { ToolgateModule } from '../../packages/toolgate/src/app/module.ts';
+import { ShiftableClock, systemClock } from '../../packages/toolgate/src/time/clock.ts';
 
 const keeper: DemoPrincipal = {
   name: 'keeper',

@@ -6,7 +6,7 @@ import { outcome } from '../../packages/toolgate/src/contract/outcome.ts';
 import { idempotencyKeySchema } from '../../packages/toolgate/src/contract/schema-helpers.ts';
 import { ToolRegistry } from '../../packages/toolgate/src/contract/tool-registry.ts';
 import { Gateway } from '../../packages/toolgate/src/gateway/gateway.ts';
-import type { IdempotencyLayer } from '../../packages/toolgate/src/gateway/idempotency-layer.ts';
+import type { IdempotencyLayer } from '../../packages/toolgate/src/operations/keyed-store.ts';
 import { createLogger } from '../../packages/toolgate/src/telemetry/logger.ts';
 import { GatewayMetrics } from '../../packages/toolgate/src/telemetry/metrics.ts';
 import { failingIdempotency, readOnlyIdempotency, recordingAuditSink } from '../support/direct-gateway.ts';

@@ -1,4 +1,4 @@
-import type { IdempotencyLayer } from '../../packages/toolgate/src/gateway/idempotency-layer.ts';
+import type { IdempotencyLayer } from '../../packages/toolgate/src/operations/keyed-store.ts';
 import type { AuditEntry, AuditSink } from '../../packages/toolgate/src/telemetry/audit.ts';
 
 /**

@@ -1,11 +1,11 @@
 import type { ConfirmationVia } from '../contract/confirmation.ts';
 import { type ConfirmationAsk, confirmationDigest } from '../contract/confirmation.ts';
+import { buildEnvelope } from '../contract/envelope-builder.ts';
+import type { PossibleDuplicate } from '../operations/keyed-store.ts';
 import { agentRelay } from './agent-confirmation.ts';
 import type { CallState } from './call-state.ts';
 import { clientConfirmation } from './client-confirmation.ts';
 import type { ConfirmationOutcome, ConfirmationStep, ConsentChannel } from './confirmation-types.ts';
-import { buildEnvelope } from './envelope-builder.ts';
-import type { PossibleDuplicate } from './idempotency-layer.ts';
 
 const NO_CONFIRMATION: ConfirmationStep = { kind: 'proceed', confirmation: null };
 

@@ -8,6 +8,12 @@ import type { OutcomeEnvelope } from '../contract/envelope.ts';
 import type { RegisteredTool, ToolRegistry } from '../contract/tool-registry.ts';
 import { servedVersionsFor } from '../contract/tool-versions.ts';
 import { type GatewayExceptions, NO_EXCEPTIONS, toolExceptions } from '../exceptions/tool-exceptions.ts';
+import type {
+  Admission,
+  ExecutionSlot,
+  IdempotencyLayer,
+  PossibleDuplicate,
+} from '../operations/keyed-store.ts';
 import type { PolicyEngine } from '../policy/policy-engine.ts';
 import type { SqlExecutor } from '../store/sql-database.ts';
 import type { AuditSink } from '../telemetry/audit.ts';
@@ -25,13 +31,7 @@ import type {
 } from './confirmation-types.ts';
 import { executeWithTimeout } from './execution-layer.ts';
 import { envelopeBeforeExecution, envelopeForExecution } from './execution-outcome.ts';
-import {
-  type Admission,
-  type ExecutionSlot,
-  type IdempotencyLayer,
-  keyedCall,
-  type PossibleDuplicate,
-} from './idempotency-layer.ts';
+import { keyedCall } from './idempotency-layer.ts';
 import { requirePrincipal } from './identity-layer.ts';
 import { validateInput } from './input-layer.ts';
 import { parkedForApprover } from './operator-confirmation.ts';

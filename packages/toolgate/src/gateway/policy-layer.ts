@@ -1,12 +1,12 @@
 import type { Logger } from 'pino';
 import type { HonouredException } from '../contract/define-tool.ts';
 import type { OutcomeEnvelope } from '../contract/envelope.ts';
+import { buildEnvelope } from '../contract/envelope-builder.ts';
 import { type GatewayExceptions, toolExceptions } from '../exceptions/tool-exceptions.ts';
 import { type PolicyEngine, TOOL_TYPE } from '../policy/policy-engine.ts';
 import type { PolicyEntity } from '../policy/policy-entity.ts';
 import type { GatewayMetrics } from '../telemetry/metrics.ts';
 import type { CallState } from './call-state.ts';
-import { buildEnvelope } from './envelope-builder.ts';
 
 /**
  * `context.facts.exceptions`: of the kinds the tool honours, those in force for the target its input

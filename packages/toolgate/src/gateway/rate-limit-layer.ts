@@ -1,10 +1,10 @@
 import type { Principal } from '../auth/principal.ts';
 import type { OutcomeEnvelope } from '../contract/envelope.ts';
+import { buildEnvelope } from '../contract/envelope-builder.ts';
 import type { RegisteredTool } from '../contract/tool-registry.ts';
-import { buildEnvelope } from './envelope-builder.ts';
+import type { ExecutionSlot } from '../operations/keyed-store.ts';
 import { FleetBuckets, type FleetLeases, type FleetLimitEvents } from './fleet-buckets.ts';
 import { type FleetWriteClaims, FleetWriteSlots } from './fleet-write-slots.ts';
-import type { ExecutionSlot } from './idempotency-layer.ts';
 import { DEFAULT_WRITES_IN_FLIGHT_PER_PRINCIPAL } from './limit-defaults.ts';
 
 type ToolKind = RegisteredTool['definition']['kind'];

@@ -1,16 +1,10 @@
-import type { Clock } from '../app/clock.ts';
 import type { AnyToolDefinition, OperationHandle } from '../contract/define-tool.ts';
 import type { OutcomeEnvelope } from '../contract/envelope.ts';
 import type { ToolRegistry } from '../contract/tool-registry.ts';
-import type {
-  Admission,
-  ExecutionSlot,
-  IdempotencyLayer,
-  KeyedCall,
-  ReserveGate,
-} from '../gateway/idempotency-layer.ts';
 import type { SqlExecutor } from '../store/sql-database.ts';
+import type { Clock } from '../time/clock.ts';
 import { requestContentHash, suspectDuplicate } from './duplicate-suspicion.ts';
+import type { Admission, ExecutionSlot, IdempotencyLayer, KeyedCall, ReserveGate } from './keyed-store.ts';
 import { abandonedEnvelope, conflictEnvelope, inProgressEnvelope } from './operation-envelopes.ts';
 import { newOperationId } from './operation-id.ts';
 import { type OperationRecord, statusOfOutcome, TERMINAL_STATUSES } from './operation-record.ts';

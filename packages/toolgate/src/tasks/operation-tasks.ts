@@ -10,8 +10,7 @@ import type { Principal } from '../auth/principal.ts';
 import { OPERATION_ID_PATTERN } from '../operations/operation-id.ts';
 import type { OperationRecord } from '../operations/operation-record.ts';
 import type { OperationStore } from '../operations/operation-store.ts';
-import { DEFAULT_TASKS_PAGE_SIZE } from '../transport/endpoint-defaults.ts';
-import { echoOf, MAX_TASK_ID_LENGTH } from './task-request-checks.ts';
+import { DEFAULT_TASKS_PAGE_SIZE, echoOf, MAX_TASK_ID_LENGTH } from './task-request-checks.ts';
 import { isSettledTask, type TaskTiming, taskOf, toolResultOf } from './task-view.ts';
 
 export interface OperationTasksOptions {

@@ -19,12 +19,12 @@ import {
   serveTaskExtension,
   TASKS_EXTENSION,
 } from '../tasks/task-extension.ts';
-import { serveTasks, TASKS_CAPABILITY, TASKS_SINCE_PROTOCOL } from '../tasks/task-handlers.ts';
 import type { ConfirmationElicitation } from './confirmation-elicitation.ts';
 import { principalFromAuthInfo } from './principal-auth-info.ts';
 import { LISTING_TTL_MS, SERVER_INFO, withoutTaskSupport } from './results-2026.ts';
 import { pageOfTools } from './serialized-listings.ts';
 import { INSTRUCTIONS } from './server-instructions.ts';
+import { serveTasks, TASKS_CAPABILITY, TASKS_SINCE_PROTOCOL } from './task-handlers.ts';
 
 /** Which revision family an instance serves: the SDK binds each instance to one for its lifetime. */
 export type Era = McpRequestContext['era'];

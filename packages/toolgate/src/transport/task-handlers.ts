@@ -1,9 +1,9 @@
 import { ProtocolError, type Server, type ServerCapabilities } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import type { Principal } from '../auth/principal.ts';
-import type { PrincipalOf } from '../transport/tool-server.ts';
-import type { OperationTasks } from './operation-tasks.ts';
-import { cursorOf, missingTasksScope, taskIdOf } from './task-request-checks.ts';
+import type { OperationTasks } from '../tasks/operation-tasks.ts';
+import { cursorOf, missingTasksScope, taskIdOf } from '../tasks/task-request-checks.ts';
+import type { PrincipalOf } from './tool-server.ts';
 
 /** The first protocol revision that defines tasks (dates compare as strings). */
 export const TASKS_SINCE_PROTOCOL = '2025-11-25';
