@@ -88,7 +88,7 @@ async function storeRates(dialect: SqlDialect, durationMs: number): Promise<Benc
       });
     });
     const args = { text: 'replayed', idempotency_key: 'bench-replay-key-0001' };
-    await app.gateway.callToolEnvelope({ name: BENCH_WRITE_TOOL, arguments: args }, principal);
+    (await app.gateway.call({ name: BENCH_WRITE_TOOL, arguments: args }, principal)).envelope;
     const call = {
       tool,
       principal,

@@ -82,7 +82,7 @@ describe('the simulated world of an app, read by the kit', () => {
         actor: 'customer' as const,
         scopes: new Set<string>(),
       };
-      await app.gateway.callToolEnvelope({ name: 'operations_get', arguments: {} }, keeperPrincipal);
+      (await app.gateway.call({ name: 'operations_get', arguments: {} }, keeperPrincipal)).envelope;
       expect((await app.db.query('SELECT seq FROM audit_log')).length).toBeGreaterThan(0);
       await simulation.resetWorld();
       expect(await app.db.query('SELECT name FROM zoo_animals')).toEqual([{ name: 'lion' }]);

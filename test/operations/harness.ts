@@ -93,7 +93,9 @@ export function call(
   args: Record<string, unknown>,
   meta?: Record<string, unknown>,
 ): Promise<OutcomeEnvelope> {
-  return app.gateway.callToolEnvelope({ name, arguments: args, _meta: meta }, principal);
+  return app.gateway
+    .call({ name, arguments: args, _meta: meta }, principal)
+    .then((answer) => answer.envelope);
 }
 
 export function credit(

@@ -88,7 +88,7 @@ for (const target of storeTargets) {
     afterAll(() => suite?.dispose());
 
     const call = (tool: string, args: Record<string, unknown>) =>
-      app.gateway.callToolEnvelope({ name: tool, arguments: args }, writer);
+      app.gateway.call({ name: tool, arguments: args }, writer).then((answer) => answer.envelope);
     const notes = (operationId: string) =>
       app.db.query('SELECT text FROM tx_notes WHERE operation_id = ?', [operationId]);
 

@@ -91,10 +91,9 @@ for (const target of storeTargets) {
       args: Record<string, unknown>,
       meta?: Record<string, unknown>,
     ) =>
-      app.gateway.callToolEnvelope(
-        { name: 'change_create', arguments: args, ...(meta ? { _meta: meta } : {}) },
-        principal,
-      ) as Promise<OutcomeEnvelope>;
+      app.gateway
+        .call({ name: 'change_create', arguments: args, ...(meta ? { _meta: meta } : {}) }, principal)
+        .then((answer) => answer.envelope) as Promise<OutcomeEnvelope>;
 
     it('a production change under an exception: environment, approval, exception and platform answer recorded', async () => {
       const request = productionRequest(app, { dry_run: false });

@@ -74,7 +74,7 @@ export function call(
   name: string,
   args: Record<string, unknown>,
 ): Promise<OutcomeEnvelope> {
-  return app.gateway.callToolEnvelope({ name, arguments: args }, principal);
+  return app.gateway.call({ name, arguments: args }, principal).then((answer) => answer.envelope);
 }
 
 /** Start of the next production window of a demo service (at least an hour from now). */

@@ -77,7 +77,7 @@ export async function startOrders(
     clock,
     logLines,
     call: (who, tool, args) =>
-      app.gateway.callToolEnvelope({ name: tool, arguments: args }, principalOf(who)),
+      app.gateway.call({ name: tool, arguments: args }, principalOf(who)).then((answer) => answer.envelope),
     async order(id) {
       const [row] = await app.db.query<{
         version: number;

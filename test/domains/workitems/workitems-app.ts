@@ -57,7 +57,9 @@ export async function startWorkitems(target: StoreTarget): Promise<WorkitemsHarn
     app,
     clock,
     call: (who, tool, args, signal) =>
-      app.gateway.callToolEnvelope({ name: tool, arguments: args }, principalOf(who), signal),
+      app.gateway
+        .call({ name: tool, arguments: args }, principalOf(who), signal)
+        .then((answer) => answer.envelope),
     commit: async (who, args, signal) =>
       (await callAsPerson(app, principalOf(who), 'workitems_commit', args, { action: 'accept' }, signal))
         .envelope,

@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import type { CallToolResult } from '@modelcontextprotocol/server';
 import type { Logger } from 'pino';
 import type { Principal } from '../auth/principal.ts';
 import type { ConfirmationView } from '../contract/confirmation.ts';
@@ -96,10 +95,17 @@ export interface ToolCallRequest {
   readonly clientName?: string;
 }
 
-/** A call's answer, or the question its client must put to its user first (nothing was executed). */
+/**
+ * A call's envelope, or the question its client must put to its user first (nothing was executed) with
+ * the envelope the call's telemetry recorded for it.
+ */
 export type CallAnswer =
-  | { readonly kind: 'result'; readonly result: CallToolResult }
-  | { readonly kind: 'ask'; readonly question: ConfirmationQuestion };
+  | { readonly kind: 'envelope'; readonly envelope: OutcomeEnvelope }
+  | {
+      readonly kind: 'ask';
+      readonly question: ConfirmationQuestion;
+      readonly envelope: OutcomeEnvelope;
+    };
 
 /** A call stopped to ask the person: the question, and the envelope its telemetry recorded. */
 interface Asking {
@@ -177,85 +183,25 @@ export class Gateway {
     return this.#deps.policy?.version ?? null;
   }
 
-  /**
-   * One tools/call, as MCP `CallToolResult`: the envelope as structuredContent and, for clients that
-   * read only `content` (most hosts hand the model nothing else), as JSON text.
-   */
-  async callTool(
-    request: ToolCallRequest,
-    principal: Principal | null,
-    signal?: AbortSignal,
-  ): Promise<CallToolResult> {
-    return this.#asResult(await this.callToolEnvelope(request, principal, signal));
+  /** The metrics, where the transports count the size of each tools/call answer they write. */
+  get metrics(): GatewayMetrics {
+    return this.#deps.metrics;
   }
 
   /**
-   * One tools/call from a client that may be able to ask its user (`request.consent`): the result, or
-   * the question to put to the user when the tool needs a person's confirmation first.
+   * One tools/call, the gateway's one entry for it: the outcome envelope, or, for a client that can ask
+   * its user (`request.consent`) and a tool that needs a person's confirmation first, the question to
+   * put to them (nothing was executed) with the envelope its telemetry recorded. The transport shapes
+   * the MCP answer (transport/tool-results.ts).
    */
-  async callToolOrAsk(
+  async call(
     request: ToolCallRequest,
     principal: Principal | null,
     signal?: AbortSignal,
   ): Promise<CallAnswer> {
-    const answered = await this.callToolEnvelopeOrAsk(request, principal, signal);
-    if (answered.kind === 'ask') return answered;
-    return { kind: 'result', result: this.#asResult(answered.envelope) };
-  }
-
-  /** The same, with the envelope itself as the answer. */
-  async callToolEnvelopeOrAsk(
-    request: ToolCallRequest,
-    principal: Principal | null,
-    signal?: AbortSignal,
-  ): Promise<
-    | { readonly kind: 'envelope'; readonly envelope: OutcomeEnvelope }
-    | { readonly kind: 'ask'; readonly question: ConfirmationQuestion }
-  > {
     const answered = await this.#traced(request, principal, signal);
-    if ('asking' in answered) return { kind: 'ask', question: answered.asking };
+    if ('asking' in answered) return { kind: 'ask', question: answered.asking, envelope: answered.envelope };
     return { kind: 'envelope', envelope: answered };
-  }
-
-  #asResult(envelope: OutcomeEnvelope): CallToolResult {
-    return {
-      content: [{ type: 'text', text: this.#envelopeText(envelope) }],
-      structuredContent: envelope,
-      isError: envelope.status === 'failed',
-    };
-  }
-
-  /**
-   * The same `CallToolResult` as JSON text, for transports that write the reply themselves: the
-   * envelope is serialized once and that text serves as both structuredContent and the text copy.
-   */
-  async callToolJson(
-    request: ToolCallRequest,
-    principal: Principal | null,
-    signal?: AbortSignal,
-  ): Promise<string> {
-    const envelope = await this.callToolEnvelope(request, principal, signal);
-    const text = this.#envelopeText(envelope);
-    return `{"content":[{"type":"text","text":${JSON.stringify(text)}}],"structuredContent":${text},"isError":${envelope.status === 'failed'}}`;
-  }
-
-  /** The envelope's JSON text, its size counted per tool. */
-  #envelopeText(envelope: OutcomeEnvelope): string {
-    const text = JSON.stringify(envelope);
-    this.#deps.metrics.resultBytes.observe(
-      { tool: envelope.tool, contract_version: envelope.contract_version },
-      Buffer.byteLength(text),
-    );
-    return text;
-  }
-
-  async callToolEnvelope(
-    request: ToolCallRequest,
-    principal: Principal | null,
-    signal?: AbortSignal,
-  ): Promise<OutcomeEnvelope> {
-    const answered = await this.#traced(request, principal, signal);
-    return 'asking' in answered ? answered.envelope : answered;
   }
 
   async #traced(
