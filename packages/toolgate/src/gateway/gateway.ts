@@ -84,11 +84,11 @@ export interface ConfirmedCall {
 }
 
 /**
- * The enforcement pipeline of DESIGN.md section 2, composed in one place. Each layer is one module that
- * decides and answers its own refusal; this class only orders the layers and carries the call between
- * them: protocol, identity, rate limit, authorization, input, then idempotency, with the policy and
- * confirmation layers deciding once the key is known to be free and before it is reserved, then
- * execution, output and telemetry. Authorization runs before input, so that a caller without the
+ * The enforcement pipeline of DESIGN.md section 2. Each layer is one module that decides and answers
+ * its own refusal; this class only orders the layers and carries the call between them: protocol,
+ * identity, rate limit, authorization, input, then the keyed path (keyed-path.ts: idempotency, with the
+ * policy and confirmation layers deciding once the key is known to be free and before it is reserved,
+ * then execution and output), then telemetry. Authorization runs before input, so that a caller without the
  * tool's scopes learns nothing about its input schema. The protocol and identity layers throw
  * (JSON-RPC errors); every later layer answers with the outcome envelope.
  */
