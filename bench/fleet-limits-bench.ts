@@ -60,10 +60,8 @@ async function costOf(app: App, from: number, calls: number, principals: number)
   const before = process.cpuUsage();
   const started = performance.now();
   for (let i = from; i < from + calls; i += 1) {
-    const answer = await app.gateway.callToolEnvelope(
-      { name: READ_TOOL, arguments: {} },
-      principal(i % principals),
-    );
+    const answer = (await app.gateway.call({ name: READ_TOOL, arguments: {} }, principal(i % principals)))
+      .envelope;
     if (answer.status !== 'completed') throw new Error(`expected completed, got ${JSON.stringify(answer)}`);
     // A server reads its next request from a socket: the event loop turns between calls, and the
     // answers of the leases in flight are read then.

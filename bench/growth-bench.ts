@@ -58,13 +58,15 @@ async function timed(n: number, work: (i: number) => Promise<unknown>): Promise<
 
 let keys = 0;
 const write = (app: App) =>
-  app.gateway.callToolEnvelope(
-    {
-      name: BENCH_WRITE_TOOL,
-      arguments: { text: 'note', idempotency_key: `growth-${Date.now()}-${keys++}` },
-    },
-    principal,
-  );
+  app.gateway
+    .call(
+      {
+        name: BENCH_WRITE_TOOL,
+        arguments: { text: 'note', idempotency_key: `growth-${Date.now()}-${keys++}` },
+      },
+      principal,
+    )
+    .then((answer) => answer.envelope);
 
 interface SizeRow {
   readonly size: number;
@@ -81,20 +83,19 @@ interface SizeRow {
 
 async function measureSize(app: App, size: number, seedSeconds: number, calls: number, dataDir: string) {
   const replayArgs = { text: 'note', idempotency_key: `growth-replay-${size}` };
-  const first = await app.gateway.callToolEnvelope(
-    { name: BENCH_WRITE_TOOL, arguments: replayArgs },
-    principal,
-  );
+  const first = (await app.gateway.call({ name: BENCH_WRITE_TOOL, arguments: replayArgs }, principal))
+    .envelope;
   for (let i = 0; i < 50; i += 1) await write(app);
   const writes = await timed(calls, () => write(app));
   const reads = await timed(calls, () =>
-    app.gateway.callToolEnvelope(
-      { name: 'operations_get', arguments: { operation_id: first.operation_id } },
-      principal,
-    ),
+    app.gateway
+      .call({ name: 'operations_get', arguments: { operation_id: first.operation_id } }, principal)
+      .then((answer) => answer.envelope),
   );
   const replays = await timed(calls, () =>
-    app.gateway.callToolEnvelope({ name: BENCH_WRITE_TOOL, arguments: replayArgs }, principal),
+    app.gateway
+      .call({ name: BENCH_WRITE_TOOL, arguments: replayArgs }, principal)
+      .then((answer) => answer.envelope),
   );
   const passes = await timed(5, () => app.operations.reconciler.runOnce());
   // The console's filters: by status (a common one and a rare one), by tool, none, and the last day.

@@ -88,7 +88,7 @@ async function storeRates(dialect: SqlDialect, durationMs: number): Promise<Benc
       });
     });
     const args = { text: 'replayed', idempotency_key: 'bench-replay-key-0001' };
-    await app.gateway.callToolEnvelope({ name: BENCH_WRITE_TOOL, arguments: args }, principal);
+    await app.gateway.call({ name: BENCH_WRITE_TOOL, arguments: args }, principal);
     const call = {
       tool,
       principal,
@@ -99,8 +99,9 @@ async function storeRates(dialect: SqlDialect, durationMs: number): Promise<Benc
     };
     const signal = new AbortController().signal;
     const replays = await rate(durationMs, concurrency, async () => {
-      const admission = await app.operations.idempotency.admit(call, signal);
-      if (admission.kind !== 'answer' || !admission.envelope.replayed) throw new Error('expected a replay');
+      const { idempotency } = app.operations;
+      const look = await idempotency.join(call, signal, await idempotency.find(call));
+      if (look.kind !== 'answer' || !look.envelope.replayed) throw new Error('expected a replay');
     });
     return [
       { name: `${dialect}: reservations`, value: reservations, unit: 'ops/s' },

@@ -79,12 +79,16 @@ export async function policyBench(options: PolicyBenchOptions = {}): Promise<Ben
     }
     const cases: Record<Case, (app: (typeof apps)[number], i: number) => Promise<{ status: string }>> = {
       read: ({ app }, i) =>
-        app.gateway.callToolEnvelope(
-          { name: 'cmdb_service_resolve', arguments: { query: i % 2 ? 'payments' : 'checkout site' } },
-          ENGINEER,
-        ),
+        app.gateway
+          .call(
+            { name: 'cmdb_service_resolve', arguments: { query: i % 2 ? 'payments' : 'checkout site' } },
+            ENGINEER,
+          )
+          .then((answer) => answer.envelope),
       'durable write': ({ app, run }, i) =>
-        app.gateway.callToolEnvelope({ name: 'change_create', arguments: write(i, run) }, ENGINEER),
+        app.gateway
+          .call({ name: 'change_create', arguments: write(i, run) }, ENGINEER)
+          .then((answer) => answer.envelope),
     };
     const rows: { name: string; values: number[] }[] = [];
     for (const [name, call] of Object.entries(cases) as [Case, (typeof cases)[Case]][]) {

@@ -7,7 +7,7 @@ const read = (file: string) => readFileSync(join(GATEWAY, file), 'utf8');
 
 /** The modules whose work is building an envelope or deciding a code: a layer's, never the composition's. */
 const ENVELOPE_WORK = [
-  'src/gateway/envelope-builder.ts',
+  'src/contract/envelope-builder.ts',
   'src/contract/error-catalog.ts',
   'src/operations/operation-envelopes.ts',
   'src/store/store-unavailable.ts',
@@ -39,22 +39,28 @@ const layerFiles = readdirSync(GATEWAY).filter((file) => file.endsWith('-layer.t
 /** `rate-limit-layer.ts` is "the rate-limit layer". */
 const layerName = (file: string) => file.replace(/-layer\.ts$/, '');
 
-describe('gateway.ts composes the layers and answers nothing itself', () => {
-  const gateway = read('gateway.ts');
+/**
+ * The composition: gateway.ts orders the layers up to the input, and keyed-path.ts the steps after it
+ * (policy, confirmation, the key's lookup and reservation, execution, settlement).
+ */
+const COMPOSITION = ['gateway.ts', 'keyed-path.ts'];
 
-  test('it builds no envelope: each refusal comes from the layer that decides it', () => {
-    expect(envelopeWorkIn(gateway)).toEqual([]);
+describe('gateway.ts and keyed-path.ts compose the layers and answer nothing themselves', () => {
+  const composed = COMPOSITION.map(read).join('\n');
+
+  test('they build no envelope: each refusal comes from the layer that decides it', () => {
+    for (const file of COMPOSITION) expect(envelopeWorkIn(read(file)), file).toEqual([]);
   });
 
-  test('it uses every layer and names each where it runs', () => {
+  test('they use every layer and name each where it runs', () => {
     expect(layerFiles.length).toBeGreaterThanOrEqual(11);
     // Directly, or through the module that applies it (the output layer's verdict becomes the envelope
     // in execution-outcome.ts).
-    const imported = siblingsImportedBy(gateway);
+    const imported = siblingsImportedBy(composed);
     const reached = new Set([...imported, ...imported.flatMap((file) => siblingsImportedBy(read(file)))]);
     for (const file of layerFiles) {
       expect([...reached], file).toContain(file);
-      expect(gateway, file).toContain(`The ${layerName(file)} layer`);
+      expect(composed, file).toContain(`The ${layerName(file)} layer`);
     }
   });
 

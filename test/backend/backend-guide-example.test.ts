@@ -12,9 +12,9 @@ import type {
 import { defineTool } from '../../packages/toolgate/src/contract/define-tool.ts';
 import { defineErrorCodes } from '../../packages/toolgate/src/contract/error-catalog.ts';
 import { outcome } from '../../packages/toolgate/src/contract/outcome.ts';
+import { outcomeContractProblems } from '../../packages/toolgate/src/contract/outcome-contract.ts';
 import { idempotencyKeySchema } from '../../packages/toolgate/src/contract/schema-helpers.ts';
 import { ToolRegistry } from '../../packages/toolgate/src/contract/tool-registry.ts';
-import { outcomeContractProblems } from '../../packages/toolgate/src/gateway/output-layer.ts';
 import { noExceptions } from '../support/no-exceptions.ts';
 import { startBackendServer } from './backend-server.ts';
 

@@ -6,9 +6,9 @@ import { backendOutcome } from '../../packages/toolgate/src/backend/backend-outc
 import { defineTool } from '../../packages/toolgate/src/contract/define-tool.ts';
 import { defineErrorCodes } from '../../packages/toolgate/src/contract/error-catalog.ts';
 import { outcome, type ToolOutcome } from '../../packages/toolgate/src/contract/outcome.ts';
+import { outcomeContractProblems } from '../../packages/toolgate/src/contract/outcome-contract.ts';
 import { idempotencyKeySchema } from '../../packages/toolgate/src/contract/schema-helpers.ts';
 import { ToolRegistry } from '../../packages/toolgate/src/contract/tool-registry.ts';
-import { outcomeContractProblems } from '../../packages/toolgate/src/gateway/output-layer.ts';
 
 const itemErrors = defineErrorCodes({
   ITEM_LOCKED: {

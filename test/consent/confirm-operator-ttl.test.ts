@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { simulationExtension } from '../../packages/simulation/src/index.ts';
-import { ShiftableClock } from '../../packages/toolgate/src/app/clock.ts';
 import { resolveServeConfig } from '../../packages/toolgate/src/cli/serve-options.ts';
 import { startTestGateway } from '../../packages/toolgate/src/testing/test-gateway.ts';
+import { ShiftableClock } from '../../packages/toolgate/src/time/clock.ts';
 import { executions, testDomain } from '../support/test-domain.ts';
 
 const ALICE = { sub: 'alice', tenant: 'tenant-a', actor: 'customer', scopes: ['testing:write'] } as const;

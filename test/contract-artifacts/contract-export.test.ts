@@ -5,6 +5,7 @@ import { describe, expect, test } from 'vitest';
 import { z } from 'zod';
 import { DEMO_POLICY_DIR } from '../../packages/domains/src/demo-policies.ts';
 import { defineModule } from '../../packages/toolgate/src/app/module.ts';
+import { defineException } from '../../packages/toolgate/src/contract/define-exception.ts';
 import { ToolRegistry } from '../../packages/toolgate/src/contract/tool-registry.ts';
 import { diffContracts } from '../../packages/toolgate/src/contract-artifacts/contract-diff.ts';
 import { contractDocumentSchema } from '../../packages/toolgate/src/contract-artifacts/contract-document.ts';
@@ -17,7 +18,6 @@ import {
   sortKeysDeep,
 } from '../../packages/toolgate/src/contract-artifacts/contract-export.ts';
 import { buildServedContract } from '../../packages/toolgate/src/contract-artifacts/served-contract.ts';
-import { defineException } from '../../packages/toolgate/src/exceptions/define-exception.ts';
 import { editTool, ticketContract, ticketsGet, ticketsOpen } from './fixtures/ticket-tools.ts';
 
 function keysSortedEverywhere(value: unknown): boolean {

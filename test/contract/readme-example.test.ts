@@ -43,11 +43,11 @@ describe('the README example tool', () => {
 
   it('registers and answers through the gateway, hiding other tenants', async () => {
     const call = { name: 'projects_get', arguments: { project_id: 'prj_0a1b2c3d' } };
-    expect(await gateway.callToolEnvelope(call, principal('acme'))).toMatchObject({
+    expect((await gateway.call(call, principal('acme'))).envelope).toMatchObject({
       status: 'completed',
       result: { name: 'Billing' },
     });
-    expect(await gateway.callToolEnvelope(call, principal('globex'))).toMatchObject({
+    expect((await gateway.call(call, principal('globex'))).envelope).toMatchObject({
       status: 'rejected',
       code: 'PROJECT_NOT_FOUND',
       category: 'not_found',

@@ -35,7 +35,7 @@ export async function callAsPerson(
   reply: PersonReply = { action: 'accept' },
   signal?: AbortSignal,
 ): Promise<ConfirmedCall> {
-  const first = await app.gateway.callToolEnvelopeOrAsk(
+  const first = await app.gateway.call(
     { name, arguments: args, consent: { canAsk: true } },
     principal,
     signal,
@@ -46,7 +46,7 @@ export async function callAsPerson(
     reply.action === 'accept'
       ? { confirm: true, ...(reply.choice !== undefined ? { choice: reply.choice } : {}) }
       : undefined;
-  const second = await app.gateway.callToolEnvelopeOrAsk(
+  const second = await app.gateway.call(
     {
       name,
       arguments: args,

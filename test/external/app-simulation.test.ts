@@ -5,9 +5,9 @@ import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { simulationOf } from '../../packages/simulation/src/app-simulation.ts';
 import { type DemoPrincipal, withSimulationHooks } from '../../packages/simulation/src/simulation-hooks.ts';
-import { ShiftableClock, systemClock } from '../../packages/toolgate/src/app/clock.ts';
 import { createApp } from '../../packages/toolgate/src/app/create-app.ts';
 import type { ToolgateModule } from '../../packages/toolgate/src/app/module.ts';
+import { ShiftableClock, systemClock } from '../../packages/toolgate/src/time/clock.ts';
 
 const keeper: DemoPrincipal = {
   name: 'keeper',
@@ -82,7 +82,7 @@ describe('the simulated world of an app, read by the kit', () => {
         actor: 'customer' as const,
         scopes: new Set<string>(),
       };
-      await app.gateway.callToolEnvelope({ name: 'operations_get', arguments: {} }, keeperPrincipal);
+      (await app.gateway.call({ name: 'operations_get', arguments: {} }, keeperPrincipal)).envelope;
       expect((await app.db.query('SELECT seq FROM audit_log')).length).toBeGreaterThan(0);
       await simulation.resetWorld();
       expect(await app.db.query('SELECT name FROM zoo_animals')).toEqual([{ name: 'lion' }]);

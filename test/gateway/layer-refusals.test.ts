@@ -6,9 +6,10 @@ import { outcome } from '../../packages/toolgate/src/contract/outcome.ts';
 import { idempotencyKeySchema } from '../../packages/toolgate/src/contract/schema-helpers.ts';
 import { ToolRegistry } from '../../packages/toolgate/src/contract/tool-registry.ts';
 import { Gateway } from '../../packages/toolgate/src/gateway/gateway.ts';
-import type { IdempotencyLayer } from '../../packages/toolgate/src/gateway/idempotency-layer.ts';
+import type { IdempotencyLayer } from '../../packages/toolgate/src/operations/keyed-store.ts';
 import { createLogger } from '../../packages/toolgate/src/telemetry/logger.ts';
 import { GatewayMetrics } from '../../packages/toolgate/src/telemetry/metrics.ts';
+import { callJson, toolResult } from '../../packages/toolgate/src/transport/tool-results.ts';
 import { failingIdempotency, readOnlyIdempotency, recordingAuditSink } from '../support/direct-gateway.ts';
 import { newProbeLedger, probeTools } from './probe-tools.ts';
 
@@ -92,9 +93,8 @@ function gatewayWith(idempotency: IdempotencyLayer) {
 describe('each layer answers its own refusal', () => {
   test('authorization: FORBIDDEN before the input is looked at; audited, nothing ran', async () => {
     const { gateway, ledger, audit } = gatewayWith(readOnlyIdempotency);
-    const result = await gateway.callTool(
-      { name: 'probe_admin_echo', arguments: { unknown: true } },
-      principal,
+    const result = toolResult(
+      (await gateway.call({ name: 'probe_admin_echo', arguments: { unknown: true } }, principal)).envelope,
     );
     expect(result.content).toEqual([
       {
@@ -116,7 +116,8 @@ describe('each layer answers its own refusal', () => {
 
   test('input: INVALID_ARGUMENT with one field error per problem; nothing ran', async () => {
     const { gateway, ledger, audit } = gatewayWith(readOnlyIdempotency);
-    const text = await gateway.callToolJson(
+    const text = await callJson(
+      gateway,
       { name: 'probe_echo', arguments: { text: '', colour: 'red' } },
       principal,
     );
@@ -144,14 +145,16 @@ describe('each layer answers its own refusal', () => {
 
   test('input: a key in _meta that differs from the argument is a field error; audited, nothing ran', async () => {
     const { gateway, ledger, audit } = gatewayWith(readOnlyIdempotency);
-    const envelope = await gateway.callToolEnvelope(
-      {
-        name: 'probe_note',
-        arguments: { text: 'hi', idempotency_key: KEY },
-        _meta: { 'io.toolgate/idempotency-key': 'other-key-000000001' },
-      },
-      principal,
-    );
+    const envelope = (
+      await gateway.call(
+        {
+          name: 'probe_note',
+          arguments: { text: 'hi', idempotency_key: KEY },
+          _meta: { 'io.toolgate/idempotency-key': 'other-key-000000001' },
+        },
+        principal,
+      )
+    ).envelope;
     expect(JSON.stringify(envelope)).toBe(
       failed('probe_note', {
         code: 'INVALID_ARGUMENT',
@@ -177,10 +180,9 @@ describe('each layer answers its own refusal', () => {
 
   test('a layer that fails before execution: INTERNAL_ERROR under the audited correlation id', async () => {
     const { gateway, ledger, audit } = gatewayWith(failingIdempotency(() => new Error('disk on fire')));
-    const envelope = await gateway.callToolEnvelope(
-      { name: 'probe_note', arguments: { text: 'hi', idempotency_key: KEY } },
-      principal,
-    );
+    const envelope = (
+      await gateway.call({ name: 'probe_note', arguments: { text: 'hi', idempotency_key: KEY } }, principal)
+    ).envelope;
     const [entry] = audit.entries;
     expect(audit.entries).toHaveLength(1);
     expect(JSON.stringify(envelope)).toBe(
@@ -200,10 +202,9 @@ describe('each layer answers its own refusal', () => {
     const { gateway, ledger, audit } = gatewayWith(
       failingIdempotency(() => Object.assign(new Error('connect refused'), { code: 'ECONNREFUSED' })),
     );
-    const envelope = await gateway.callToolEnvelope(
-      { name: 'probe_note', arguments: { text: 'hi', idempotency_key: KEY } },
-      principal,
-    );
+    const envelope = (
+      await gateway.call({ name: 'probe_note', arguments: { text: 'hi', idempotency_key: KEY } }, principal)
+    ).envelope;
     const [entry] = audit.entries;
     expect(audit.entries).toHaveLength(1);
     expect(JSON.stringify(envelope)).toBe(

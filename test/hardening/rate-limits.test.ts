@@ -99,13 +99,15 @@ for (const target of storeTargets) {
     let suite: AppOnStore | undefined;
     let app: App;
     const credit = (who: Principal, label: string) =>
-      app.gateway.callToolEnvelope(
-        {
-          name: 'testing_credit_account',
-          arguments: { account: 'acc-rl', amount: 1, idempotency_key: newKey(label) },
-        },
-        who,
-      );
+      app.gateway
+        .call(
+          {
+            name: 'testing_credit_account',
+            arguments: { account: 'acc-rl', amount: 1, idempotency_key: newKey(label) },
+          },
+          who,
+        )
+        .then((answer) => answer.envelope);
 
     beforeAll(async () => {
       suite = await appOnStore(target, {

@@ -1,11 +1,11 @@
 import { pino } from 'pino';
 import { simulationWorld } from '../../packages/simulation/src/simulation-world.ts';
-import { ShiftableClock } from '../../packages/toolgate/src/app/clock.ts';
 import { type App, type AppConfig, createApp } from '../../packages/toolgate/src/app/create-app.ts';
 import type { Principal } from '../../packages/toolgate/src/auth/principal.ts';
 import type { OutcomeEnvelope } from '../../packages/toolgate/src/contract/envelope.ts';
 import type { OperationsTuning } from '../../packages/toolgate/src/operations/operations-tuning.ts';
 import type { DatabaseConfig } from '../../packages/toolgate/src/store/open-database.ts';
+import { ShiftableClock } from '../../packages/toolgate/src/time/clock.ts';
 import type { StoreTarget } from '../store/store-targets.ts';
 import { type TestDomainOptions, testDomain } from '../support/test-domain.ts';
 
@@ -93,7 +93,9 @@ export function call(
   args: Record<string, unknown>,
   meta?: Record<string, unknown>,
 ): Promise<OutcomeEnvelope> {
-  return app.gateway.callToolEnvelope({ name, arguments: args, _meta: meta }, principal);
+  return app.gateway
+    .call({ name, arguments: args, _meta: meta }, principal)
+    .then((answer) => answer.envelope);
 }
 
 export function credit(

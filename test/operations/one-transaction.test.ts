@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { ShiftableClock } from '../../packages/toolgate/src/app/clock.ts';
 import type { App } from '../../packages/toolgate/src/app/create-app.ts';
 import type { ToolgateModule } from '../../packages/toolgate/src/app/module.ts';
 import { defineTool } from '../../packages/toolgate/src/contract/define-tool.ts';
@@ -8,6 +7,7 @@ import { defineErrorCodes } from '../../packages/toolgate/src/contract/error-cat
 import { outcome } from '../../packages/toolgate/src/contract/outcome.ts';
 import { idempotencyKeySchema, textSchema } from '../../packages/toolgate/src/contract/schema-helpers.ts';
 import type { SqlExecutor } from '../../packages/toolgate/src/store/sql-database.ts';
+import { ShiftableClock } from '../../packages/toolgate/src/time/clock.ts';
 import { storeTargets } from '../store/store-targets.ts';
 import { testPrincipal } from '../support/test-domain.ts';
 import { type AppOnStore, appOnStore, FAST_TUNING, newKey } from './harness.ts';
@@ -88,7 +88,7 @@ for (const target of storeTargets) {
     afterAll(() => suite?.dispose());
 
     const call = (tool: string, args: Record<string, unknown>) =>
-      app.gateway.callToolEnvelope({ name: tool, arguments: args }, writer);
+      app.gateway.call({ name: tool, arguments: args }, writer).then((answer) => answer.envelope);
     const notes = (operationId: string) =>
       app.db.query('SELECT text FROM tx_notes WHERE operation_id = ?', [operationId]);
 

@@ -1,10 +1,10 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { simulationOf } from '../../packages/simulation/src/app-simulation.ts';
 import { simulationWorld } from '../../packages/simulation/src/simulation-world.ts';
-import type { ShiftableClock } from '../../packages/toolgate/src/app/clock.ts';
 import type { App } from '../../packages/toolgate/src/app/create-app.ts';
 import { requestFingerprint } from '../../packages/toolgate/src/contract/fingerprint.ts';
 import { newOperationId } from '../../packages/toolgate/src/operations/operation-id.ts';
+import type { ShiftableClock } from '../../packages/toolgate/src/time/clock.ts';
 import { type StoreLocation, storeTargets } from '../store/store-targets.ts';
 import { executions, testPrincipal } from '../support/test-domain.ts';
 import { bankEffects, credit, newKey, startTestApp } from './harness.ts';

@@ -145,11 +145,11 @@ for (const target of storeTargets) {
 
     /** The statements one call issues (after a warm-up call of the same kind). */
     async function statementsOf(name: string, args: () => Record<string, unknown>) {
-      await app.gateway.callToolEnvelope({ name, arguments: args() }, writer);
+      (await app.gateway.call({ name, arguments: args() }, writer)).envelope;
       issued.length = 0;
       counting = true;
       try {
-        const envelope = await app.gateway.callToolEnvelope({ name, arguments: args() }, writer);
+        const envelope = (await app.gateway.call({ name, arguments: args() }, writer)).envelope;
         return { envelope, statements: [...issued] };
       } finally {
         counting = false;
@@ -184,10 +184,12 @@ for (const target of storeTargets) {
 
     it('concurrent replays: every one answers with its entry stored', async () => {
       const args = { text: 'c', idempotency_key: newKey('count-c') };
-      const first = await app.gateway.callToolEnvelope({ name: 'counted_write', arguments: args }, writer);
+      const first = (await app.gateway.call({ name: 'counted_write', arguments: args }, writer)).envelope;
       const answers = await Promise.all(
         Array.from({ length: 8 }, () =>
-          app.gateway.callToolEnvelope({ name: 'counted_write', arguments: args }, writer),
+          app.gateway
+            .call({ name: 'counted_write', arguments: args }, writer)
+            .then((answer) => answer.envelope),
         ),
       );
       expect(answers.every((a) => a.replayed && a.operation_id === first.operation_id)).toBe(true);

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ShiftableClock } from '../../packages/toolgate/src/app/clock.ts';
 import type { App } from '../../packages/toolgate/src/app/create-app.ts';
 import { isStoreUnavailable } from '../../packages/toolgate/src/store/store-unavailable.ts';
+import type { ShiftableClock } from '../../packages/toolgate/src/time/clock.ts';
 import { adminQuery, createScratchDatabase, postgresAvailable, type ScratchDatabase } from '../support/pg.ts';
 import { executions, testPrincipal } from '../support/test-domain.ts';
 import { call, credit, newKey, startTestApp } from './harness.ts';

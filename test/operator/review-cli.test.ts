@@ -3,8 +3,8 @@ import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ShiftableClock } from '../../packages/toolgate/src/app/clock.ts';
 import { startTestGateway, type TestGateway } from '../../packages/toolgate/src/testing/test-gateway.ts';
+import type { ShiftableClock } from '../../packages/toolgate/src/time/clock.ts';
 import { type ParcelLedger, parcelTools, reviewer, shipArgs, shipper, watcher } from './parcel-tools.ts';
 
 const BIN = fileURLToPath(new URL('../../bin/toolgate.mjs', import.meta.url));

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { ShiftableClock } from '../../packages/toolgate/src/app/clock.ts';
 import { GatewayMetrics } from '../../packages/toolgate/src/telemetry/metrics.ts';
 import { startTestGateway, type TestGateway } from '../../packages/toolgate/src/testing/test-gateway.ts';
+import type { ShiftableClock } from '../../packages/toolgate/src/time/clock.ts';
 import { parcelTools, shipArgs, shipper } from '../operator/parcel-tools.ts';
 import { adminQuery, createScratchDatabase, postgresAvailable, type ScratchDatabase } from '../support/pg.ts';
 

@@ -7,8 +7,8 @@ import { changesDomain } from '../../packages/domains/src/changes/changes-module
 import { formatAtOffset } from '../../packages/domains/src/changes/rfc3339.ts';
 import { DEMO_POLICY_DIR } from '../../packages/domains/src/demo-policies.ts';
 import { simulationOf } from '../../packages/simulation/src/app-simulation.ts';
-import { ShiftableClock } from '../../packages/toolgate/src/app/clock.ts';
 import { type App, createApp } from '../../packages/toolgate/src/app/create-app.ts';
+import { ShiftableClock } from '../../packages/toolgate/src/time/clock.ts';
 import {
   allPlatformRecords,
   demoPrincipal,

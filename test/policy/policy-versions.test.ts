@@ -80,10 +80,9 @@ for (const store of STORES) {
     it('shows its new version in the audit, and still replays what the old one let execute', async () => {
       const first = await open(DEMO_POLICY_DIR);
       const key = `policy-version-replay-${process.pid}`.padEnd(24, '0');
-      const created = await first.gateway.callToolEnvelope(
-        { name: 'change_create', arguments: stagingChange(key) },
-        RIVERA,
-      );
+      const created = (
+        await first.gateway.call({ name: 'change_create', arguments: stagingChange(key) }, RIVERA)
+      ).envelope;
       expect(created.status).toBe('completed');
       const oldVersion = first.gateway.policyVersion!;
       const records = await checkoutRecords(first.db);
@@ -100,19 +99,17 @@ for (const store of STORES) {
       try {
         const newVersion = second.gateway.policyVersion!;
         expect(newVersion).not.toBe(oldVersion);
-        const replayed = await second.gateway.callToolEnvelope(
-          { name: 'change_create', arguments: stagingChange(key) },
-          RIVERA,
-        );
+        const replayed = (
+          await second.gateway.call({ name: 'change_create', arguments: stagingChange(key) }, RIVERA)
+        ).envelope;
         expect(replayed).toMatchObject({
           status: 'completed',
           replayed: true,
           operation_id: created.operation_id,
         });
-        const fresh = await second.gateway.callToolEnvelope(
-          { name: 'change_create', arguments: stagingChange(`${key}-new`) },
-          RIVERA,
-        );
+        const fresh = (
+          await second.gateway.call({ name: 'change_create', arguments: stagingChange(`${key}-new`) }, RIVERA)
+        ).envelope;
         expect(fresh).toMatchObject({
           status: 'failed',
           code: 'POLICY_DENIED',

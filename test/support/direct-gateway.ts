@@ -1,20 +1,26 @@
-import type { IdempotencyLayer } from '../../packages/toolgate/src/gateway/idempotency-layer.ts';
+import type { IdempotencyLayer } from '../../packages/toolgate/src/operations/keyed-store.ts';
 import type { AuditEntry, AuditSink } from '../../packages/toolgate/src/telemetry/audit.ts';
 
 /**
  * The idempotency layer of a gateway built in a test for read tools only: a write or request would
- * need a durable reservation, so admitting one fails as the layer's own failure would.
+ * need a durable reservation, so looking up its key fails as the store's own failure would.
  */
 export const readOnlyIdempotency: IdempotencyLayer = failingIdempotency(
   () => new Error('this gateway has no operation store: it serves read tools only'),
 );
 
-/** An idempotency layer whose every admission fails with the error given (a store that broke). */
+/** An idempotency store whose every primitive fails with the error given (a store that broke). */
 export function failingIdempotency(error: () => unknown): IdempotencyLayer {
+  const fail = async (): Promise<never> => {
+    throw error();
+  };
   return {
-    async admit() {
-      throw error();
-    },
+    now: () => Date.now(),
+    find: fail,
+    join: fail,
+    suspect: fail,
+    reserve: fail,
+    takeOver: fail,
   };
 }
 

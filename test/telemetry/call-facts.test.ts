@@ -9,12 +9,12 @@ import { changesDomain } from '../../packages/domains/src/changes/changes-module
 import { formatAtOffset } from '../../packages/domains/src/changes/rfc3339.ts';
 import { simulationOf } from '../../packages/simulation/src/app-simulation.ts';
 import { simulationWorld } from '../../packages/simulation/src/simulation-world.ts';
-import { ShiftableClock } from '../../packages/toolgate/src/app/clock.ts';
 import { type App, createApp } from '../../packages/toolgate/src/app/create-app.ts';
 import type { Principal } from '../../packages/toolgate/src/auth/principal.ts';
 import type { OutcomeEnvelope } from '../../packages/toolgate/src/contract/envelope.ts';
 import { CLIENT_NAME_MAX } from '../../packages/toolgate/src/gateway/telemetry-layer.ts';
 import { GatewayTracing } from '../../packages/toolgate/src/telemetry/call-tracing.ts';
+import { ShiftableClock } from '../../packages/toolgate/src/time/clock.ts';
 import {
   demoPrincipal,
   engineer,
@@ -91,10 +91,9 @@ for (const target of storeTargets) {
       args: Record<string, unknown>,
       meta?: Record<string, unknown>,
     ) =>
-      app.gateway.callToolEnvelope(
-        { name: 'change_create', arguments: args, ...(meta ? { _meta: meta } : {}) },
-        principal,
-      ) as Promise<OutcomeEnvelope>;
+      app.gateway
+        .call({ name: 'change_create', arguments: args, ...(meta ? { _meta: meta } : {}) }, principal)
+        .then((answer) => answer.envelope) as Promise<OutcomeEnvelope>;
 
     it('a production change under an exception: environment, approval, exception and platform answer recorded', async () => {
       const request = productionRequest(app, { dry_run: false });

@@ -4,13 +4,13 @@ import type { AddressInfo } from 'node:net';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ShiftableClock } from '../../packages/toolgate/src/app/clock.ts';
 import type { TokenSubject } from '../../packages/toolgate/src/auth/token-claims.ts';
 import {
   type TracingSetup,
   tracingFromEnvironment,
 } from '../../packages/toolgate/src/telemetry/tracing-setup.ts';
 import { startTestGateway, type TestGateway } from '../../packages/toolgate/src/testing/test-gateway.ts';
+import type { ShiftableClock } from '../../packages/toolgate/src/time/clock.ts';
 import {
   type ParcelLedger,
   parcelTools,

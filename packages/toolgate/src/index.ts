@@ -4,7 +4,6 @@
  * in the package is importable.
  */
 
-export type { Clock } from './app/clock.ts';
 // Configuration and modules: what `toolgate serve --config FILE` loads.
 export type {
   BackgroundWork,
@@ -29,6 +28,18 @@ export { createHttpBackend } from './backend/http-backend.ts';
 export type { LookupContext, StatusDecision, StatusLookup } from './backend/status-lookup.ts';
 export type { ToolgateConfig } from './config/define-config.ts';
 export { defineConfig } from './config/define-config.ts';
+// What another package adds to the CLI and to serving (docs/extensions.md).
+export type {
+  ExtensionCommand,
+  ExtensionCommandContext,
+  ExtensionOption,
+  LoadedProject,
+  NamedPrincipal,
+  ServedEndpoint,
+  ServeExtension,
+  ToolgateExtension,
+} from './config/toolgate-extension.ts';
+export { defineExtension } from './config/toolgate-extension.ts';
 // Helpers tools build their own fingerprints, digests and answers with.
 export { canonicalJson, sha256Hex } from './contract/canonical-json.ts';
 export { compiledSchema } from './contract/compiled-schema.ts';
@@ -44,6 +55,13 @@ export type {
 } from './contract/confirmation.ts';
 // The input field an `agent`-fallback tool declares for the confirmation digest.
 export { CONFIRMATION_FIELD } from './contract/confirmation.ts';
+// Exceptions people grant to a module's rules (docs/exceptions.md).
+export type {
+  ExceptionDefinition,
+  ExceptionSpec,
+  ExceptionTargetCheck,
+} from './contract/define-exception.ts';
+export { defineException, ExceptionDefinitionError } from './contract/define-exception.ts';
 // Tool contracts.
 export type {
   AnyToolDefinition,
@@ -66,6 +84,12 @@ export type { FieldError, OutcomeEnvelope, OutcomeStatus, Warning } from './cont
 export { warningSchema } from './contract/envelope.ts';
 export type { ErrorCategory, ErrorCodeSpec } from './contract/error-catalog.ts';
 export { defineErrorCodes, gatewayErrors } from './contract/error-catalog.ts';
+export type {
+  ActiveException,
+  ExceptionMoment,
+  ExceptionTarget,
+  ToolExceptions,
+} from './contract/handler-exceptions.ts';
 export type { ToolOutcome } from './contract/outcome.ts';
 export { outcome } from './contract/outcome.ts';
 export type { RolloutRule } from './contract/rollout.ts';
@@ -77,33 +101,12 @@ export { CONTRACT_VERSION_META_KEY } from './contract/tool-versions.ts';
 // A tool's parameters as a provider's function calling accepts them (docs/api.md).
 export type { MovedKeyword, ProviderName, ProviderView } from './contract-artifacts/provider-view.ts';
 export { PROVIDER_NAMES, providerInputSchema } from './contract-artifacts/provider-view.ts';
-// Exceptions people grant to a module's rules (docs/exceptions.md).
-export type {
-  ExceptionDefinition,
-  ExceptionSpec,
-  ExceptionTargetCheck,
-} from './exceptions/define-exception.ts';
-export { defineException, ExceptionDefinitionError } from './exceptions/define-exception.ts';
-export type { ActiveException, ExceptionMoment, ToolExceptions } from './exceptions/tool-exceptions.ts';
-// What another package adds to the CLI and to serving (docs/extensions.md).
-export type {
-  ExtensionCommand,
-  ExtensionCommandContext,
-  ExtensionOption,
-  LoadedProject,
-  NamedPrincipal,
-  ServedEndpoint,
-  ServeExtension,
-  ToolgateExtension,
-} from './extensions/toolgate-extension.ts';
-export { defineExtension } from './extensions/toolgate-extension.ts';
 // Names on the wire: the confirmation form's fields and the `_meta` key carrying an idempotency key.
 export { CHOICE_FIELD, CONFIRM_FIELD } from './gateway/confirmation-types.ts';
 export { META_IDEMPOTENCY_KEY } from './gateway/input-layer.ts';
 export type { OperationsTuning } from './operations/operations-tuning.ts';
 export type {
   ExceptionQuery,
-  ExceptionTarget,
   ExceptionUse,
   ModuleExceptions,
   PolicyException,
@@ -115,5 +118,6 @@ export { policyEntityRef } from './policy/policy-entity.ts';
 export type { Migration, SqlDatabase, SqlDialect, SqlExecutor, SqlRow } from './store/sql-database.ts';
 // What a handler tells the gateway about its call (ToolContext.annotate).
 export type { CallAnnotations, DependencyResult } from './telemetry/call-annotations.ts';
+export type { Clock } from './time/clock.ts';
 // The MCP revision the stateless leg serves; the other is 2025-11-25.
 export { MODERN_REVISION as REVISION_2026 } from './transport/results-2026.ts';

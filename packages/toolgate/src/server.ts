@@ -5,7 +5,6 @@
  * simulation kit and the evaluation harness are built on it. Every name is documented in docs/api.md.
  */
 
-export { ShiftableClock } from './app/clock.ts';
 export type { App, AppConfig } from './app/create-app.ts';
 export { createApp } from './app/create-app.ts';
 export type { DevKeys } from './auth/dev-keys.ts';
@@ -31,6 +30,7 @@ export {
 export { releaseIdOf } from './contract-artifacts/release-pin.ts';
 export { loadServedRegistry } from './contract-artifacts/served-contract.ts';
 export type { RateLimitSettings } from './gateway/rate-limit-layer.ts';
+export { ShiftableClock } from './time/clock.ts';
 export { sendJson } from './transport/http-replies.ts';
 export { HttpRouter } from './transport/http-router.ts';
 export type {

@@ -6,11 +6,11 @@ import { nextWindow } from '../../../packages/domains/src/changes/maintenance-wi
 import { formatAtOffset } from '../../../packages/domains/src/changes/rfc3339.ts';
 import { simulationOf } from '../../../packages/simulation/src/app-simulation.ts';
 import { simulationWorld } from '../../../packages/simulation/src/simulation-world.ts';
-import { ShiftableClock } from '../../../packages/toolgate/src/app/clock.ts';
 import { type App, createApp } from '../../../packages/toolgate/src/app/create-app.ts';
 import type { Principal } from '../../../packages/toolgate/src/auth/principal.ts';
 import type { OutcomeEnvelope } from '../../../packages/toolgate/src/contract/envelope.ts';
 import type { DatabaseConfig } from '../../../packages/toolgate/src/store/open-database.ts';
+import { ShiftableClock } from '../../../packages/toolgate/src/time/clock.ts';
 import { FAST_TUNING } from '../../operations/harness.ts';
 import type { StoreLocation, StoreTarget } from '../../store/store-targets.ts';
 import { demoPrincipalNamed } from '../demo-principal.ts';
@@ -74,7 +74,7 @@ export function call(
   name: string,
   args: Record<string, unknown>,
 ): Promise<OutcomeEnvelope> {
-  return app.gateway.callToolEnvelope({ name, arguments: args }, principal);
+  return app.gateway.call({ name, arguments: args }, principal).then((answer) => answer.envelope);
 }
 
 /** Start of the next production window of a demo service (at least an hour from now). */

@@ -9,10 +9,10 @@ import type { PostalAddress } from '../../../packages/domains/src/orders/postal-
 import { simulationOf } from '../../../packages/simulation/src/app-simulation.ts';
 import type { Effect } from '../../../packages/simulation/src/effects-ledger.ts';
 import { simulationWorld } from '../../../packages/simulation/src/simulation-world.ts';
-import { ShiftableClock } from '../../../packages/toolgate/src/app/clock.ts';
 import { type App, createApp } from '../../../packages/toolgate/src/app/create-app.ts';
 import type { Principal } from '../../../packages/toolgate/src/auth/principal.ts';
 import type { OutcomeEnvelope } from '../../../packages/toolgate/src/contract/envelope.ts';
+import { ShiftableClock } from '../../../packages/toolgate/src/time/clock.ts';
 import type { StoreTarget } from '../../store/store-targets.ts';
 import { demoPrincipalNamed } from '../demo-principal.ts';
 
@@ -77,7 +77,7 @@ export async function startOrders(
     clock,
     logLines,
     call: (who, tool, args) =>
-      app.gateway.callToolEnvelope({ name: tool, arguments: args }, principalOf(who)),
+      app.gateway.call({ name: tool, arguments: args }, principalOf(who)).then((answer) => answer.envelope),
     async order(id) {
       const [row] = await app.db.query<{
         version: number;

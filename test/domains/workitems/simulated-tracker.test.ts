@@ -9,10 +9,10 @@ import {
   ExternalRejectedError,
 } from '../../../packages/simulation/src/external-errors.ts';
 import { FaultInjector } from '../../../packages/simulation/src/faults.ts';
-import { ShiftableClock } from '../../../packages/toolgate/src/app/clock.ts';
 import { runMigrations } from '../../../packages/toolgate/src/store/migrations.ts';
 import { openDatabase } from '../../../packages/toolgate/src/store/open-database.ts';
 import type { SqlDatabase } from '../../../packages/toolgate/src/store/sql-database.ts';
+import { ShiftableClock } from '../../../packages/toolgate/src/time/clock.ts';
 import { type StoreLocation, storeTargets } from '../../store/store-targets.ts';
 
 const fields = (title: string, description = ''): ItemFields => ({

@@ -3,10 +3,10 @@ import { workitemsDomain } from '../../../packages/domains/src/workitems/workite
 import { simulationOf } from '../../../packages/simulation/src/app-simulation.ts';
 import type { Effect } from '../../../packages/simulation/src/effects-ledger.ts';
 import { simulationWorld } from '../../../packages/simulation/src/simulation-world.ts';
-import { ShiftableClock } from '../../../packages/toolgate/src/app/clock.ts';
 import { type App, createApp } from '../../../packages/toolgate/src/app/create-app.ts';
 import type { Principal } from '../../../packages/toolgate/src/auth/principal.ts';
 import type { OutcomeEnvelope } from '../../../packages/toolgate/src/contract/envelope.ts';
+import { ShiftableClock } from '../../../packages/toolgate/src/time/clock.ts';
 import type { StoreTarget } from '../../store/store-targets.ts';
 import { demoPrincipalNamed } from '../demo-principal.ts';
 import { callAsPerson } from '../person-confirms.ts';
@@ -57,7 +57,9 @@ export async function startWorkitems(target: StoreTarget): Promise<WorkitemsHarn
     app,
     clock,
     call: (who, tool, args, signal) =>
-      app.gateway.callToolEnvelope({ name: tool, arguments: args }, principalOf(who), signal),
+      app.gateway
+        .call({ name: tool, arguments: args }, principalOf(who), signal)
+        .then((answer) => answer.envelope),
     commit: async (who, args, signal) =>
       (await callAsPerson(app, principalOf(who), 'workitems_commit', args, { action: 'accept' }, signal))
         .envelope,

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { workitemsDomain } from '../../../packages/domains/src/workitems/workitems-module.ts';
-import { ShiftableClock } from '../../../packages/toolgate/src/app/clock.ts';
 import type { OutcomeEnvelope } from '../../../packages/toolgate/src/contract/envelope.ts';
 import { confirmingClient } from '../../../packages/toolgate/src/testing.ts';
+import { ShiftableClock } from '../../../packages/toolgate/src/time/clock.ts';
 import { type StartedGateway, startGateway } from '../../support/start-gateway.ts';
 import { newKey } from './workitems-app.ts';
 

@@ -15,7 +15,7 @@ import type { SqlDatabase } from '../store/sql-database.ts';
 import { OperationTasks } from '../tasks/operation-tasks.ts';
 import type { GatewayTracing } from '../telemetry/call-tracing.ts';
 import { GatewayMetrics } from '../telemetry/metrics.ts';
-import { type Clock, systemClock } from './clock.ts';
+import { type Clock, systemClock } from '../time/clock.ts';
 import { FLEET_LIMIT_MIGRATIONS, holdsFleetLimits, sharedLimitsOn } from './fleet-limits.ts';
 import type { BackgroundWork, ModuleInstance, ToolgateModule } from './module.ts';
 

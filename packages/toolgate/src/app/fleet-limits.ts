@@ -1,10 +1,10 @@
 import type { Logger } from 'pino';
 import type { RateLimitSettings, SharedLimits } from '../gateway/rate-limit-layer.ts';
-import { PostgresFleetLimitStore } from '../store/postgres/fleet-limit-store.ts';
 import { fleetLimitsMigration } from '../store/postgres/fleet-limits-migration.ts';
 import type { Migration, SqlDatabase } from '../store/sql-database.ts';
 import { isStoreUnavailable } from '../store/store-unavailable.ts';
 import type { GatewayMetrics } from '../telemetry/metrics.ts';
+import { PostgresFleetLimitStore } from './fleet-limit-store.ts';
 
 /** Whether `limits` hold for the fleet on `db`: asked for (the default) and the database is shared by gateways. */
 export function holdsFleetLimits(db: SqlDatabase, limits: RateLimitSettings | undefined): boolean {

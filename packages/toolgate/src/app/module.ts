@@ -1,9 +1,9 @@
 import type { Logger } from 'pino';
+import type { ExceptionDefinition } from '../contract/define-exception.ts';
 import type { AnyToolDefinition } from '../contract/define-tool.ts';
-import type { ExceptionDefinition } from '../exceptions/define-exception.ts';
 import type { ModuleExceptions } from '../operations/policy-exceptions.ts';
 import type { Migration, SqlDatabase } from '../store/sql-database.ts';
-import type { Clock } from './clock.ts';
+import type { Clock } from '../time/clock.ts';
 
 /** Background work a module asks the gateway to run; started with the gateway's own loops, stopped on close. */
 export interface BackgroundWork {

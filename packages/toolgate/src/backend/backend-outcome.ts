@@ -1,5 +1,5 @@
+import { POLL_INSTEAD_RESOLUTION } from '../contract/envelope-builder.ts';
 import { outcome, type ToolOutcome } from '../contract/outcome.ts';
-import { POLL_INSTEAD_RESOLUTION } from '../gateway/envelope-builder.ts';
 import type { BackendResult } from './backend-failure.ts';
 
 /** Where the detail the agent must not see goes (reason, status, schema problems); a pino logger fits. */

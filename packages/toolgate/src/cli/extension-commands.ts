@@ -4,7 +4,7 @@ import type {
   ExtensionCommand,
   ExtensionCommandContext,
   ToolgateExtension,
-} from '../extensions/toolgate-extension.ts';
+} from '../config/toolgate-extension.ts';
 import { guarded } from './guarded.ts';
 
 const HARNESS_MISSING =

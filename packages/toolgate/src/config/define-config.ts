@@ -1,8 +1,8 @@
 import type { ToolgateModule } from '../app/module.ts';
+import type { ExceptionDefinition } from '../contract/define-exception.ts';
 import type { AnyToolDefinition } from '../contract/define-tool.ts';
-import type { ExceptionDefinition } from '../exceptions/define-exception.ts';
-import type { ToolgateExtension } from '../extensions/toolgate-extension.ts';
 import type { OperationsTuning } from '../operations/operations-tuning.ts';
+import type { ToolgateExtension } from './toolgate-extension.ts';
 
 /**
  * Per-principal limits of `toolgate serve`; on PostgreSQL they hold for every gateway sharing the

@@ -3,6 +3,7 @@ import { dirname, extname, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { z } from 'zod';
 import type { ToolgateModule } from '../app/module.ts';
+import type { ExceptionDefinition } from '../contract/define-exception.ts';
 import type { AnyToolDefinition } from '../contract/define-tool.ts';
 import {
   collectContractProblems,
@@ -10,7 +11,6 @@ import {
   type ToolContractProblem,
 } from '../contract/tool-contract-error.ts';
 import { ToolRegistry } from '../contract/tool-registry.ts';
-import type { ExceptionDefinition } from '../exceptions/define-exception.ts';
 import { ConfigFileError } from './config-file-error.ts';
 import { configFileSchema } from './config-file-schema.ts';
 import type { ToolgateConfig } from './define-config.ts';

@@ -5,12 +5,8 @@ import {
   DEFAULT_WRITES_IN_FLIGHT_PER_PRINCIPAL,
 } from '../gateway/limit-defaults.ts';
 import { DEFAULT_READ_LANES, DEFAULT_STATEMENT_TIMEOUT_MS } from '../store/postgres/postgres-defaults.ts';
-import {
-  DEFAULT_CONNECTION_LIMITS,
-  DEFAULT_HOST,
-  DEFAULT_PORT,
-  DEFAULT_TASKS_PAGE_SIZE,
-} from '../transport/endpoint-defaults.ts';
+import { DEFAULT_TASKS_PAGE_SIZE } from '../tasks/task-request-checks.ts';
+import { DEFAULT_CONNECTION_LIMITS, DEFAULT_HOST, DEFAULT_PORT } from '../transport/endpoint-defaults.ts';
 import { DEFAULT_TOOLS_PAGE_SIZE } from '../transport/serialized-listings.ts';
 
 /** What every setting states: how it is named on each surface and what it sets. */

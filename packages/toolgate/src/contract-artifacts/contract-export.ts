@@ -1,9 +1,9 @@
 import packageJson from '../../package.json' with { type: 'json' };
 import { approverScopesOf } from '../contract/approver-scopes.ts';
 import { canonicalJson, sha256Hex } from '../contract/canonical-json.ts';
+import type { ExceptionDefinition } from '../contract/define-exception.ts';
 import { taskNotesOf, taskSupportOf } from '../contract/task-support.ts';
 import type { RegisteredTool, ToolRegistry } from '../contract/tool-registry.ts';
-import type { ExceptionDefinition } from '../exceptions/define-exception.ts';
 import {
   CONTRACT_FORMAT,
   type ContractDocument,

@@ -1,5 +1,4 @@
 import { text } from 'node:stream/consumers';
-import { ShiftableClock } from '../app/clock.ts';
 import type { ModuleInstance, ToolgateModule } from '../app/module.ts';
 import { ToolRegistry } from '../contract/tool-registry.ts';
 import { ExceptionCatalog } from '../exceptions/exception-catalog.ts';
@@ -10,6 +9,7 @@ import {
 } from '../operations/framework-parts.ts';
 import { OperationStore } from '../operations/operation-store.ts';
 import { PolicyExceptions } from '../operations/policy-exceptions.ts';
+import { ShiftableClock } from '../time/clock.ts';
 import { ContractDatabase } from './contract-database.ts';
 import {
   type ContractDocument,

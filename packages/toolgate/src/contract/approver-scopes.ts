@@ -1,4 +1,4 @@
-import type { ExceptionDefinition } from '../exceptions/define-exception.ts';
+import type { ExceptionDefinition } from './define-exception.ts';
 import type { AnyToolDefinition } from './define-tool.ts';
 
 /** The operator plane's own scopes; every other scope an approver holds is declared by a module. */

@@ -1,8 +1,7 @@
 import type { Logger } from 'pino';
 import type { z } from 'zod';
 import type { Principal } from '../auth/principal.ts';
-import type { ExceptionDefinition } from '../exceptions/define-exception.ts';
-import type { ToolExceptions } from '../exceptions/tool-exceptions.ts';
+import type { ToolExceptions } from '../contract/handler-exceptions.ts';
 import type { PolicyEntity } from '../policy/policy-entity.ts';
 import type { SqlExecutor } from '../store/sql-database.ts';
 import type { CallAnnotations } from '../telemetry/call-annotations.ts';
@@ -14,6 +13,7 @@ import {
   confirmationErrors,
   confirmSpecProblems,
 } from './confirmation.ts';
+import type { ExceptionDefinition } from './define-exception.ts';
 import { duplicateErrors, type ErrorCodeSpec } from './error-catalog.ts';
 import type { OperationMode } from './fingerprint.ts';
 import type { ToolOutcome } from './outcome.ts';

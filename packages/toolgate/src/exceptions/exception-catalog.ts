@@ -1,4 +1,4 @@
-import type { ExceptionDefinition } from './define-exception.ts';
+import type { ExceptionDefinition } from '../contract/define-exception.ts';
 
 /**
  * The exception kinds one gateway serves: every kind its modules (and its config) declare, each once.

@@ -2,7 +2,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { ToolgateExtension } from './toolgate-extension.ts';
+import type { ToolgateExtension } from '../config/toolgate-extension.ts';
 
 /** An installed package's declaration, in its package.json: `"toolgate": { "extension", "commands" }`. */
 export interface DeclaredExtension {

@@ -1,12 +1,12 @@
 import type { App } from '../app/create-app.ts';
 import type { KeySource } from '../auth/token-verifier.ts';
-import type { HttpRouteFamily } from '../transport/http-server.ts';
 import type {
   NamedPrincipal,
   ServedEndpoint,
   ServeExtension,
   ToolgateExtension,
-} from './toolgate-extension.ts';
+} from '../config/toolgate-extension.ts';
+import type { HttpRouteFamily } from '../transport/http-server.ts';
 
 /**
  * The serve hooks of a config's (or a test gateway's) extensions, run in their order: what `serve`,

@@ -4,10 +4,10 @@ import {
   type ConfirmationDetail,
   confirmationDigest,
 } from '../contract/confirmation.ts';
+import { buildEnvelope } from '../contract/envelope-builder.ts';
 import type { CallState } from './call-state.ts';
 import { confirmationMismatch, confirmedView } from './confirmation-answers.ts';
 import type { ConfirmationStep, RecordConfirmation } from './confirmation-types.ts';
-import { buildEnvelope } from './envelope-builder.ts';
 
 /**
  * The `agent` fallback: the model relays the question; the execution runs only when it sends back,

@@ -1,7 +1,7 @@
 import type { Principal } from '../auth/principal.ts';
 import type { OutcomeEnvelope } from '../contract/envelope.ts';
+import { buildEnvelope } from '../contract/envelope-builder.ts';
 import type { RegisteredTool } from '../contract/tool-registry.ts';
-import { buildEnvelope } from './envelope-builder.ts';
 
 /**
  * The authorization layer: the tool's required scopes against the verified principal. It runs before

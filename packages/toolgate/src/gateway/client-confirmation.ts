@@ -1,4 +1,5 @@
 import { type ConfirmationAsk, confirmationDigest } from '../contract/confirmation.ts';
+import { buildEnvelope } from '../contract/envelope-builder.ts';
 import type { CallState } from './call-state.ts';
 import { confirmationDeclined, confirmationMismatch, confirmedView } from './confirmation-answers.ts';
 import {
@@ -8,7 +9,6 @@ import {
   type ConsentChannel,
   type RecordConfirmation,
 } from './confirmation-types.ts';
-import { buildEnvelope } from './envelope-builder.ts';
 
 /**
  * The client asks its own user (form-mode elicitation): the first call answers the question for the

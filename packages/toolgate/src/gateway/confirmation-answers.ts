@@ -1,7 +1,7 @@
 import type { ConfirmationAsk, ConfirmationVia, ConfirmationView } from '../contract/confirmation.ts';
 import type { OutcomeEnvelope } from '../contract/envelope.ts';
+import { buildEnvelope } from '../contract/envelope-builder.ts';
 import type { CallState } from './call-state.ts';
-import { buildEnvelope } from './envelope-builder.ts';
 
 /** The confirmation a handler executes under: who confirmed, the option chosen, the facts shown. */
 export function confirmedView(

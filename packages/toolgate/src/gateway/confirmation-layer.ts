@@ -1,11 +1,16 @@
 import type { ConfirmationVia } from '../contract/confirmation.ts';
 import { type ConfirmationAsk, confirmationDigest } from '../contract/confirmation.ts';
+import { buildEnvelope } from '../contract/envelope-builder.ts';
+import type { PossibleDuplicate } from '../operations/keyed-store.ts';
 import { agentRelay } from './agent-confirmation.ts';
 import type { CallState } from './call-state.ts';
 import { clientConfirmation } from './client-confirmation.ts';
-import type { ConfirmationOutcome, ConfirmationStep, ConsentChannel } from './confirmation-types.ts';
-import { buildEnvelope } from './envelope-builder.ts';
-import type { PossibleDuplicate } from './idempotency-layer.ts';
+import type {
+  ConfirmationOutcome,
+  ConfirmationRecord,
+  ConfirmationStep,
+  ConsentChannel,
+} from './confirmation-types.ts';
 
 const NO_CONFIRMATION: ConfirmationStep = { kind: 'proceed', confirmation: null };
 
@@ -15,13 +20,29 @@ const NO_CONFIRMATION: ConfirmationStep = { kind: 'proceed', confirmation: null 
  * input needs a person's confirmation and what they are shown; then either the person's answer,
  * carried back by the client, lets exactly the confirmed request run, or the tool's fallback for a
  * client that cannot ask decides (`park`: reserve the key and wait for an approver). Each way of asking is a file of its own (the
- * client's user, the agent relaying, an approver). Records the outcome on the call for its audit entry and metrics.
+ * client's user, the agent relaying, an approver). Answers the step with the record of how the
+ * confirmation went (null: nobody was asked), for the call's audit entry and metrics.
  */
 export async function confirmationStep(
   call: CallState,
   channel: ConsentChannel,
   signal: AbortSignal,
   duplicate: PossibleDuplicate | null = null,
+): Promise<{ readonly step: ConfirmationStep; readonly record: ConfirmationRecord | null }> {
+  let record: ConfirmationRecord | null = null;
+  const decided = (via: ConfirmationVia, outcome: ConfirmationOutcome, digestOf: string) => {
+    record = { via, outcome, digest: digestOf };
+  };
+  const step = await confirming(call, channel, signal, duplicate, decided);
+  return { step, record };
+}
+
+async function confirming(
+  call: CallState,
+  channel: ConsentChannel,
+  signal: AbortSignal,
+  duplicate: PossibleDuplicate | null,
+  record: (via: ConfirmationVia, outcome: ConfirmationOutcome, digest: string) => void,
 ): Promise<ConfirmationStep> {
   const { tool } = call;
   const spec = tool.definition.confirm;
@@ -42,9 +63,8 @@ export async function confirmationStep(
   const ask = duplicate ? namingDuplicate(asked, duplicate) : asked;
   const name = tool.definition.name;
   const digest = confirmationDigest(name, call.args, ask, null);
-  const decided = (via: ConfirmationVia, outcome: ConfirmationOutcome, digestOf = digest) => {
-    call.confirmation = { via, outcome, digest: digestOf };
-  };
+  const decided = (via: ConfirmationVia, outcome: ConfirmationOutcome, digestOf = digest) =>
+    record(via, outcome, digestOf);
   if (channel.canAsk) return clientConfirmation(call, channel, ask, digest, decided);
   const fallback = spec.fallback ?? 'refuse';
   if (fallback === 'refuse') {

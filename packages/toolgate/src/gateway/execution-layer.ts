@@ -2,9 +2,9 @@ import type { Logger } from 'pino';
 import type { Principal } from '../auth/principal.ts';
 import type { ConfirmationView } from '../contract/confirmation.ts';
 import type { OperationHandle, ToolContext } from '../contract/define-tool.ts';
+import type { ToolExceptions } from '../contract/handler-exceptions.ts';
 import type { ToolOutcome } from '../contract/outcome.ts';
 import type { RegisteredTool } from '../contract/tool-registry.ts';
-import type { ToolExceptions } from '../exceptions/tool-exceptions.ts';
 
 export type Execution =
   | { kind: 'returned'; outcome: ToolOutcome<unknown> }

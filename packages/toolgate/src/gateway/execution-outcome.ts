@@ -1,10 +1,10 @@
 import type { Logger } from 'pino';
 import type { OutcomeEnvelope } from '../contract/envelope.ts';
+import { buildEnvelope, POLL_INSTEAD_RESOLUTION, storeUnavailable } from '../contract/envelope-builder.ts';
 import { isStoreUnavailable } from '../store/store-unavailable.ts';
 import type { CallState } from './call-state.ts';
-import { buildEnvelope, POLL_INSTEAD_RESOLUTION, storeUnavailable } from './envelope-builder.ts';
 import type { Execution } from './execution-layer.ts';
-import { answeredStatus, outcomeContractProblems, refusalContradiction } from './output-layer.ts';
+import { outputVerdict } from './output-layer.ts';
 
 /**
  * The output layer applied: turns what the handler did into the envelope. A result that breaks the
@@ -54,13 +54,18 @@ export function envelopeForExecution(
       );
     }
     case 'returned': {
-      const { problems, result } = outcomeContractProblems(tool, execution.outcome, call.mode);
-      if (problems.length > 0) {
+      const verdict = outputVerdict(tool, execution.outcome, call.mode);
+      if (!verdict.sound) {
         log.error(
-          { corr: call.correlationId, tool: tool.definition.name, op: operationId, problems },
+          {
+            corr: call.correlationId,
+            tool: tool.definition.name,
+            op: operationId,
+            problems: verdict.problems,
+          },
           'output contract violation',
         );
-        if (refusalContradiction(tool, execution.outcome) !== null)
+        if (verdict.refusal)
           return buildEnvelope(tool, {
             status: 'failed',
             code: 'OUTPUT_CONTRACT_VIOLATION',
@@ -73,11 +78,10 @@ export function envelopeForExecution(
           `The tool produced a result that breaks its published contract (correlation id ${call.correlationId}).`,
         );
       }
-      const outcome = execution.outcome;
       return buildEnvelope(tool, {
-        ...outcome,
-        status: answeredStatus(tool, outcome),
-        result,
+        ...execution.outcome,
+        status: verdict.status,
+        result: verdict.result,
         operation_id: operationId,
       });
     }

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { compiledSchema } from '../contract/compiled-schema.ts';
 import type { FieldError, OutcomeEnvelope } from '../contract/envelope.ts';
+import { buildEnvelope } from '../contract/envelope-builder.ts';
 import type { RegisteredTool } from '../contract/tool-registry.ts';
-import { buildEnvelope } from './envelope-builder.ts';
 import { fieldErrorsOf } from './field-errors.ts';
 
 export const META_IDEMPOTENCY_KEY = 'io.toolgate/idempotency-key';

@@ -1,12 +1,18 @@
 import type { Logger } from 'pino';
 import type { HonouredException } from '../contract/define-tool.ts';
 import type { OutcomeEnvelope } from '../contract/envelope.ts';
+import { buildEnvelope } from '../contract/envelope-builder.ts';
 import { type GatewayExceptions, toolExceptions } from '../exceptions/tool-exceptions.ts';
 import { type PolicyEngine, TOOL_TYPE } from '../policy/policy-engine.ts';
 import type { PolicyEntity } from '../policy/policy-entity.ts';
 import type { GatewayMetrics } from '../telemetry/metrics.ts';
-import type { CallState } from './call-state.ts';
-import { buildEnvelope } from './envelope-builder.ts';
+import type { CallState, PolicyFacts } from './call-state.ts';
+
+/** What the policy layer decided: the facts of its verdict, and the refusal when it denied the call. */
+export interface PolicyVerdict {
+  readonly policy: PolicyFacts;
+  readonly refusal: OutcomeEnvelope | null;
+}
 
 /**
  * `context.facts.exceptions`: of the kinds the tool honours, those in force for the target its input
@@ -40,7 +46,8 @@ async function exceptionFacts(
  * the policy says now. The tool's module resolves the resource in the caller's tenant first: when it
  * finds none, the policies are not asked and the handler answers its own not-found, so that another
  * tenant's resource stays indistinguishable from a missing one. Answers the refusal (`failed` /
- * `POLICY_DENIED`, nothing executed or reserved), or null when the call may go on.
+ * `POLICY_DENIED`, nothing executed or reserved), or null when the call may go on, with the verdict
+ * for the call's audit entry and span: the policy set's version, and the policy that denied it.
  */
 export async function policyRefusal(
   call: CallState,
@@ -49,15 +56,15 @@ export async function policyRefusal(
   log: Logger,
   metrics: GatewayMetrics,
   exceptions: GatewayExceptions,
-): Promise<OutcomeEnvelope | null> {
+): Promise<PolicyVerdict> {
   const { tool, principal } = call;
   const definition = tool.definition;
-  call.policy = { version: engine.version, deniedBy: null };
+  const allowed: PolicyVerdict = { policy: { version: engine.version, deniedBy: null }, refusal: null };
   const hookContext = { principal, signal, log };
   const resource: PolicyEntity | null = definition.policyResource
     ? await definition.policyResource(call.args, hookContext)
     : { type: TOOL_TYPE, id: definition.name, attributes: { tenant: principal.tenant } };
-  if (resource === null) return null;
+  if (resource === null) return allowed;
   // The module's facts are looked up only for policies that read them (a lookup may cost a query).
   const readsFacts = engine.readsFacts(definition.name);
   const facts = {
@@ -73,17 +80,17 @@ export async function policyRefusal(
     input: call.args,
     facts,
   });
-  if (decision.allowed) return null;
+  if (decision.allowed) return allowed;
   if (decision.errors.length > 0) {
     log.warn({ corr: call.correlationId, tool: definition.name, errors: decision.errors }, 'policy errors');
   }
   const policyId = decision.policyId ?? 'default-deny';
-  call.policy = { version: engine.version, deniedBy: policyId };
   metrics.policyDenials.inc({ tool: definition.name, reason: policyId });
-  return buildEnvelope(tool, {
+  const refusal = buildEnvelope(tool, {
     status: 'failed',
     code: 'POLICY_DENIED',
     message: decision.reason,
     resolution: `Denied by policy ${policyId} (policy version ${engine.version}); nothing was executed. Ask someone with this authority; do not retry unchanged.`,
   });
+  return { policy: { version: engine.version, deniedBy: policyId }, refusal };
 }

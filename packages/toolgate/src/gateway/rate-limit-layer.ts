@@ -1,10 +1,9 @@
 import type { Principal } from '../auth/principal.ts';
 import type { OutcomeEnvelope } from '../contract/envelope.ts';
+import { buildEnvelope } from '../contract/envelope-builder.ts';
 import type { RegisteredTool } from '../contract/tool-registry.ts';
-import { buildEnvelope } from './envelope-builder.ts';
 import { FleetBuckets, type FleetLeases, type FleetLimitEvents } from './fleet-buckets.ts';
 import { type FleetWriteClaims, FleetWriteSlots } from './fleet-write-slots.ts';
-import type { ExecutionSlot } from './idempotency-layer.ts';
 import { DEFAULT_WRITES_IN_FLIGHT_PER_PRINCIPAL } from './limit-defaults.ts';
 
 type ToolKind = RegisteredTool['definition']['kind'];
@@ -52,6 +51,18 @@ const SWEEP_ABOVE_BUCKETS = 10_000;
 export interface RateRefusal {
   readonly waitMs: number;
   readonly reason: string;
+}
+
+/**
+ * What a delivery must hold while it executes (its principal's write slot). The keyed path takes it
+ * after policy and confirmation, right before the delivery reserves a new operation or takes over one
+ * that changed nothing, and gives it back when another delivery got the operation first, so a delivery
+ * that joins holds none while it waits. `take` answers null once held, or the refusal that stops the
+ * call there, nothing reserved; a slot shared by a fleet of gateways answers once its store has.
+ */
+export interface ExecutionSlot<H> {
+  take(): H | null | Promise<H | null>;
+  giveBack(): void;
 }
 
 /** A held in-flight slot, or the refusal. */

@@ -2,7 +2,7 @@ import { canonicalJson, sha256Hex } from '../contract/canonical-json.ts';
 import { CONFIRMATION_FIELD } from '../contract/confirmation.ts';
 import type { AnyToolDefinition } from '../contract/define-tool.ts';
 import type { OutcomeEnvelope } from '../contract/envelope.ts';
-import type { KeyedCall, PossibleDuplicate } from '../gateway/idempotency-layer.ts';
+import type { KeyedCall, PossibleDuplicate } from './keyed-store.ts';
 import { possibleDuplicateEnvelope } from './operation-envelopes.ts';
 import type { OperationStore } from './operation-store.ts';
 

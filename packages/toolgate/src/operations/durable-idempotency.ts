@@ -1,16 +1,18 @@
-import type { Clock } from '../app/clock.ts';
 import type { AnyToolDefinition, OperationHandle } from '../contract/define-tool.ts';
 import type { OutcomeEnvelope } from '../contract/envelope.ts';
 import type { ToolRegistry } from '../contract/tool-registry.ts';
-import type {
-  Admission,
-  ExecutionSlot,
-  IdempotencyLayer,
-  KeyedCall,
-  ReserveGate,
-} from '../gateway/idempotency-layer.ts';
 import type { SqlExecutor } from '../store/sql-database.ts';
+import type { Clock } from '../time/clock.ts';
 import { requestContentHash, suspectDuplicate } from './duplicate-suspicion.ts';
+import type {
+  ExecutingOperation,
+  IdempotencyLayer,
+  JoinWait,
+  KeyedCall,
+  KeyLook,
+  NewRequest,
+  Reservation,
+} from './keyed-store.ts';
 import { abandonedEnvelope, conflictEnvelope, inProgressEnvelope } from './operation-envelopes.ts';
 import { newOperationId } from './operation-id.ts';
 import { type OperationRecord, statusOfOutcome, TERMINAL_STATUSES } from './operation-record.ts';
@@ -40,107 +42,89 @@ const FIRST_POLL_MS = 10;
 const MAX_POLL_MS = 100;
 
 /**
- * The idempotency layer on a durable store (DESIGN.md section 4). One INSERT ... ON CONFLICT DO NOTHING decides
- * which delivery executes; every other delivery of the same key joins the stored record: replays
- * its outcome, waits briefly for it, or is refused when its request differs.
+ * The idempotency store on a durable store (DESIGN.md section 4). One INSERT ... ON CONFLICT DO NOTHING
+ * decides which delivery executes; every other delivery of the same key joins the stored record:
+ * replays its outcome, waits briefly for it, or is refused when its request differs. It answers each
+ * primitive with what it found; the order of the steps (and what must hold between them) is the
+ * gateway's keyed path.
  */
 export class DurableIdempotency implements IdempotencyLayer {
   constructor(private readonly deps: DurableIdempotencyDeps) {}
 
-  async admit<H = never>(
-    call: KeyedCall,
-    signal: AbortSignal,
-    gate?: ReserveGate<H>,
-    slot?: ExecutionSlot<H>,
-  ): Promise<Admission | { readonly kind: 'held'; readonly held: H }> {
-    const { store, clock } = this.deps;
+  now(): number {
+    return this.deps.clock.now();
+  }
+
+  find(call: KeyedCall): Promise<OperationRecord | null> {
+    return this.deps.store.findByKey(call.principal.tenant, call.principal.subject, call.key);
+  }
+
+  async suspect(call: KeyedCall): Promise<NewRequest> {
+    const at = this.deps.clock.now();
+    const contentHash = requestContentHash(call.tool.definition, call.args);
+    const duplicate = await suspectDuplicate(this.deps.store, call, contentHash, at);
+    return { contentHash, duplicate, at };
+  }
+
+  async reserve(call: KeyedCall, contentHash: string | null, at: number): Promise<Reservation> {
     const { tenant, subject } = call.principal;
-    // A key already taken is answered from its own record (replayed, waited on, or refused when the
-    // request differs) before anything about a new request is worked out: a retry is never taken
-    // for a duplicate of another operation, a replay costs one lookup and its audit entry, and
-    // neither takes a write slot.
-    const taken = await store.findByKey(tenant, subject, call.key);
-    if (taken) {
-      const joined = await this.#join(call, signal, taken, gate, slot);
-      if (joined) return joined;
-    }
     const definition = call.tool.definition;
-    const now = clock.now();
-    const contentHash = requestContentHash(definition, call.args);
-    const duplicate = await suspectDuplicate(store, call, contentHash, now);
-    if (duplicate && !gate) return { kind: 'answer', envelope: duplicate.envelope };
-    // What must hold before a new operation may start (a person's confirmation, which may settle a
-    // possible duplicate too) is settled now, with the key still free: a call stopped here reserved nothing.
-    const held = gate ? await gate(duplicate) : null;
-    if (held !== null) return { kind: 'held', held };
-    const reserveAt = gate ? clock.now() : now;
-    const summary = JSON.stringify(requestSummary(call.args, definition.sensitiveFields));
-    // The key frees up again only when its record expired or was purged; then this delivery reserves it.
-    for (let round = 0; round < 3; round += 1) {
-      const refused = slot ? await slot.take() : null;
-      if (refused !== null) {
-        // Refused a slot: unless another delivery (of another process, too) has reserved the key by
-        // now, in which case this one joins it, holding none.
-        const reserved = await store.findByKey(tenant, subject, call.key);
-        const joined = reserved ? await this.#join(call, signal, reserved, gate, slot) : null;
-        return joined ?? { kind: 'held', held: refused };
-      }
-      const at = round === 0 ? reserveAt : clock.now();
-      const id = newOperationId(at);
-      const reservation = await store.reserveOrFind({
-        id,
-        tenant,
-        subject,
-        key: call.key,
-        tool: definition.name,
-        contractVersion: definition.version,
-        fingerprint: call.fingerprint,
-        contentHash,
-        mode: 'execute',
-        correlationId: call.correlationId,
-        now: at,
-        leaseExpiresAt: this.#leaseFrom(call, at),
-        expiresAt: at + this.deps.retentionSeconds * 1000,
-        requestSummary: summary,
-      });
-      if (reservation.reserved) return this.#execute(id, call, {}, {});
-      slot?.giveBack();
-      const joined = await this.#join(call, signal, reservation.existing, gate, slot);
-      if (joined) return joined;
-    }
-    throw new Error(`operation for key of ${definition.name} kept disappearing during reservation`);
+    const id = newOperationId(at);
+    const reservation = await this.deps.store.reserveOrFind({
+      id,
+      tenant,
+      subject,
+      key: call.key,
+      tool: definition.name,
+      contractVersion: definition.version,
+      fingerprint: call.fingerprint,
+      contentHash,
+      mode: 'execute',
+      correlationId: call.correlationId,
+      now: at,
+      leaseExpiresAt: this.#leaseFrom(call, at),
+      expiresAt: at + this.deps.retentionSeconds * 1000,
+      requestSummary: JSON.stringify(requestSummary(call.args, definition.sensitiveFields)),
+    });
+    if (reservation.reserved) return { reserved: true, operation: this.#operation(id, call, {}, {}) };
+    return { reserved: false, existing: reservation.existing };
+  }
+
+  async takeOver(call: KeyedCall, record: OperationRecord, at: number): Promise<ExecutingOperation | null> {
+    const taken = await this.deps.store.takeOver(
+      record.id,
+      call.correlationId,
+      at,
+      this.#leaseFrom(call, at),
+    );
+    return taken ? this.#operation(taken.id, call, taken.checkpoints, taken.externalRefs) : null;
   }
 
   #leaseFrom(call: Pick<KeyedCall, 'tool'>, now: number): number {
     return now + call.tool.definition.timeoutMs + this.deps.tuning.leaseGraceMs;
   }
 
-  /**
-   * Answers a delivery whose key is taken; null when the record is gone and the key is free again.
-   * `found` is the record as the reservation read it (null: not read, look it up first).
-   */
-  async #join<H>(
+  async join(
     call: KeyedCall,
     signal: AbortSignal,
     found: OperationRecord | null,
-    gate: ReserveGate<H> | undefined,
-    slot: ExecutionSlot<H> | undefined,
-  ): Promise<Admission | { readonly kind: 'held'; readonly held: H } | null> {
+    wait?: JoinWait,
+  ): Promise<KeyLook> {
     const { store, clock, tuning, settleSignal } = this.deps;
-    const deadline = performance.now() + tuning.joinWaitMs;
-    let pollMs = FIRST_POLL_MS;
+    const deadline = wait?.deadline ?? performance.now() + tuning.joinWaitMs;
+    let pollMs = wait?.pollMs ?? FIRST_POLL_MS;
     let waited = false;
     let known = found;
     for (;;) {
       const record =
         known ?? (await store.findByKey(call.principal.tenant, call.principal.subject, call.key));
       known = null;
-      if (!record) return null;
+      if (!record) return FREE;
       const now = clock.now();
       // Past retention a settled record is gone for every request, whatever its arguments: one rule.
       if (TERMINAL_STATUSES.includes(record.status) && record.expiresAt <= now) {
         await store.deleteExpired(record.id, now);
-        return null;
+        return FREE;
       }
       if (record.fingerprint !== call.fingerprint) return answer(conflictEnvelope(call.tool, record));
       // Parked for an approver: the same answer again, nothing executed; past its expiry, rejected.
@@ -171,16 +155,7 @@ export class DurableIdempotency implements IdempotencyLayer {
       }
       // An execution that changed nothing may run again, but not for the deliveries that waited on it.
       if (record.status === 'failed' && !waited) {
-        // Running it again is a new execution: what must hold before one (a person's confirmation)
-        // holds again, before the record is taken over.
-        const held = gate ? await gate(null) : null;
-        if (held !== null) return { kind: 'held', held };
-        const refused = slot ? await slot.take() : null;
-        if (refused !== null) return { kind: 'held', held: refused };
-        const taken = await store.takeOver(record.id, call.correlationId, now, this.#leaseFrom(call, now));
-        if (taken) return this.#execute(taken.id, call, taken.checkpoints, taken.externalRefs);
-        slot?.giveBack();
-        continue;
+        return { kind: 'failed', record, at: now, wait: { deadline, pollMs } };
       }
       if (record.status === 'outcome_unknown' && now - record.updatedAt >= tuning.reconcileBackoffMs) {
         await store.checkSoon(record.id, now);
@@ -198,22 +173,22 @@ export class DurableIdempotency implements IdempotencyLayer {
   async claimParked(
     call: Pick<KeyedCall, 'tool' | 'key' | 'correlationId'>,
     claim: (run: { correlationId: string; leaseExpiresAt: number }) => Promise<OperationRecord | null>,
-  ): Promise<(Admission & { readonly kind: 'execute' }) | null> {
+  ): Promise<ExecutingOperation | null> {
     const now = this.deps.clock.now();
     const claimed = await claim({
       correlationId: call.correlationId,
       leaseExpiresAt: this.#leaseFrom(call, now),
     });
     if (!claimed) return null;
-    return this.#execute(claimed.id, call, claimed.checkpoints, claimed.externalRefs);
+    return this.#operation(claimed.id, call, claimed.checkpoints, claimed.externalRefs);
   }
 
-  #execute(
+  #operation(
     id: string,
     call: Pick<KeyedCall, 'tool' | 'key'>,
     checkpoints: Record<string, unknown>,
     externalRefs: Record<string, string>,
-  ): Admission & { readonly kind: 'execute' } {
+  ): ExecutingOperation {
     const { store, clock, tuning, settleSignal, retentionSeconds, confirmations } = this.deps;
     const { key } = call;
     const ttlMs = this.deps.confirmationTtlSeconds * 1000;
@@ -248,7 +223,6 @@ export class DurableIdempotency implements IdempotencyLayer {
       },
     };
     return {
-      kind: 'execute',
       operation,
       async settle(envelope: OutcomeEnvelope, alongside?: (tx: SqlExecutor) => Promise<void>) {
         await progress;
@@ -292,7 +266,9 @@ export class DurableIdempotency implements IdempotencyLayer {
   }
 }
 
-function answer(envelope: OutcomeEnvelope): Admission {
+const FREE: KeyLook = { kind: 'free' };
+
+function answer(envelope: OutcomeEnvelope): KeyLook {
   return { kind: 'answer', envelope };
 }
 

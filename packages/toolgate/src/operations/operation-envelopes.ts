@@ -1,12 +1,12 @@
 import type { OutcomeEnvelope } from '../contract/envelope.ts';
-import type { ErrorCodeSpec } from '../contract/error-catalog.ts';
-import type { RegisteredTool } from '../contract/tool-registry.ts';
 import {
   buildEnvelope,
   type EnvelopeFields,
   envelopeFrom,
   POLL_INSTEAD_RESOLUTION,
-} from '../gateway/envelope-builder.ts';
+} from '../contract/envelope-builder.ts';
+import type { ErrorCodeSpec } from '../contract/error-catalog.ts';
+import type { RegisteredTool } from '../contract/tool-registry.ts';
 import type { OperationRecord } from './operation-record.ts';
 
 /**

@@ -1,15 +1,15 @@
 import type { Logger } from 'pino';
-import type { Clock } from '../app/clock.ts';
 import type { AnyToolDefinition } from '../contract/define-tool.ts';
 import type { ToolRegistry } from '../contract/tool-registry.ts';
-import type { IdempotencyLayer } from '../gateway/idempotency-layer.ts';
 import type { Migration, SqlDatabase } from '../store/sql-database.ts';
 import type { GatewayTracing } from '../telemetry/call-tracing.ts';
 import type { GatewayMetrics } from '../telemetry/metrics.ts';
+import type { Clock } from '../time/clock.ts';
 import { AuditLog } from './audit-log.ts';
 import { BackgroundLoop } from './background-loop.ts';
 import { DurableIdempotency } from './durable-idempotency.ts';
 import { FRAMEWORK_MIGRATIONS, frameworkTools } from './framework-parts.ts';
+import type { IdempotencyLayer } from './keyed-store.ts';
 import { OperationStore } from './operation-store.ts';
 import { DEFAULT_OPERATIONS_TUNING, type OperationsTuning } from './operations-tuning.ts';
 import { OperatorConfirmations } from './operator-confirmations.ts';

@@ -1,4 +1,3 @@
-import type { Clock } from '../app/clock.ts';
 import type { Actor, Principal } from '../auth/principal.ts';
 import type { ConfirmationAsk } from '../contract/confirmation.ts';
 import type { OutcomeEnvelope } from '../contract/envelope.ts';
@@ -6,6 +5,7 @@ import type { ErrorCodeSpec } from '../contract/error-catalog.ts';
 import type { SqlDatabase, SqlExecutor } from '../store/sql-database.ts';
 import type { AuditEntry } from '../telemetry/audit.ts';
 import type { GatewayMetrics } from '../telemetry/metrics.ts';
+import type { Clock } from '../time/clock.ts';
 import type { AuditLog } from './audit-log.ts';
 import {
   confirmationDeclinedEnvelope,

@@ -1,15 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import type { Clock } from '../app/clock.ts';
 import type { Principal } from '../auth/principal.ts';
 import { canonicalJson } from '../contract/canonical-json.ts';
+import type { ExceptionTarget } from '../contract/handler-exceptions.ts';
 import type { SqlDatabase, SqlExecutor } from '../store/sql-database.ts';
 import type { AuditEntry, AuditSink } from '../telemetry/audit.ts';
+import type { Clock } from '../time/clock.ts';
 import { newOperationId } from './operation-id.ts';
 
 export const EXCEPTION_ID_PATTERN = /^exc_[0-9A-HJKMNP-TV-Z]{26}$/;
-
-/** What one exception is for: the declared target object of its kind (scalars only). */
-export type ExceptionTarget = Readonly<Record<string, string | number | boolean>>;
 
 /** One granted exception as the operator API and the modules see it (times in RFC 3339, UTC). */
 export interface PolicyException {

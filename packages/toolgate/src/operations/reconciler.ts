@@ -1,12 +1,12 @@
 import type { Logger } from 'pino';
-import type { Clock } from '../app/clock.ts';
 import type { ReconcileVerdict } from '../contract/define-tool.ts';
+import { buildEnvelope } from '../contract/envelope-builder.ts';
+import { answeredStatus, outcomeContractProblems } from '../contract/outcome-contract.ts';
 import type { RegisteredTool, ToolRegistry } from '../contract/tool-registry.ts';
-import { buildEnvelope } from '../gateway/envelope-builder.ts';
-import { answeredStatus, outcomeContractProblems } from '../gateway/output-layer.ts';
 import type { AuditSink } from '../telemetry/audit.ts';
 import { GatewayTracing } from '../telemetry/call-tracing.ts';
 import type { GatewayMetrics } from '../telemetry/metrics.ts';
+import type { Clock } from '../time/clock.ts';
 import { abandonedEnvelope, needsReviewEnvelope } from './operation-envelopes.ts';
 import { type OperationRecord, snapshotOf, statusOfOutcome } from './operation-record.ts';
 import type { OperationStore } from './operation-store.ts';

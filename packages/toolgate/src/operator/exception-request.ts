@@ -1,7 +1,8 @@
 import { z } from 'zod';
-import type { ExceptionDefinition } from '../exceptions/define-exception.ts';
+import type { ExceptionDefinition } from '../contract/define-exception.ts';
+import type { ExceptionTarget } from '../contract/handler-exceptions.ts';
 import type { ExceptionCatalog } from '../exceptions/exception-catalog.ts';
-import type { ExceptionGrant, ExceptionTarget } from '../operations/policy-exceptions.ts';
+import type { ExceptionGrant } from '../operations/policy-exceptions.ts';
 import type { Parsed, QueryProblem } from './operator-query.ts';
 import { controlCharacterProblem } from './operator-text.ts';
 

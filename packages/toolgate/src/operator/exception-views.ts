@@ -1,4 +1,4 @@
-import type { ExceptionDefinition } from '../exceptions/define-exception.ts';
+import type { ExceptionDefinition } from '../contract/define-exception.ts';
 import type { PolicyException } from '../operations/policy-exceptions.ts';
 
 /** Where an exception stands at a moment: revoked, ended, in force, or yet to begin. */

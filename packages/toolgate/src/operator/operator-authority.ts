@@ -1,5 +1,5 @@
 import type { Principal } from '../auth/principal.ts';
-import type { ExceptionDefinition } from '../exceptions/define-exception.ts';
+import type { ExceptionDefinition } from '../contract/define-exception.ts';
 import type { ExceptionCatalog } from '../exceptions/exception-catalog.ts';
 
 /** Reading the operator plane: `operations:review`, or `operations:read` held by an operator. */

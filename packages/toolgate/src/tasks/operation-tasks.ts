@@ -1,18 +1,12 @@
-import {
-  type CallToolResult,
-  ProtocolError,
-  ProtocolErrorCode,
-  RELATED_TASK_META_KEY,
-  type Task,
-} from '@modelcontextprotocol/server';
+import { ProtocolError, ProtocolErrorCode, type Task } from '@modelcontextprotocol/server';
 import type { Logger } from 'pino';
 import type { Principal } from '../auth/principal.ts';
+import type { OutcomeEnvelope } from '../contract/envelope.ts';
 import { OPERATION_ID_PATTERN } from '../operations/operation-id.ts';
 import type { OperationRecord } from '../operations/operation-record.ts';
 import type { OperationStore } from '../operations/operation-store.ts';
-import { DEFAULT_TASKS_PAGE_SIZE } from '../transport/endpoint-defaults.ts';
-import { echoOf, MAX_TASK_ID_LENGTH } from './task-request-checks.ts';
-import { isSettledTask, type TaskTiming, taskOf, toolResultOf } from './task-view.ts';
+import { DEFAULT_TASKS_PAGE_SIZE, echoOf, MAX_TASK_ID_LENGTH } from './task-request-checks.ts';
+import { isSettledTask, type TaskTiming, taskOf } from './task-view.ts';
 
 export interface OperationTasksOptions {
   readonly store: OperationStore;
@@ -58,10 +52,11 @@ export class OperationTasks {
   }
 
   /**
-   * tasks/result: the stored CallToolResult (the envelope) once the task is settled; a task still
-   * working is waited for a bounded time, then refused so that the requestor polls tasks/get.
+   * tasks/result: the stored envelope once the task is settled (the transport answers it as the
+   * CallToolResult its tools/call would have given); a task still working is waited for a bounded
+   * time, then refused so that the requestor polls tasks/get.
    */
-  async result(principal: Principal, taskId: string, signal?: AbortSignal): Promise<CallToolResult> {
+  async result(principal: Principal, taskId: string, signal?: AbortSignal): Promise<OutcomeEnvelope> {
     const deadline = Date.now() + this.#resultWaitMs;
     let record = await this.#own(principal, taskId);
     while (!isSettledTask(taskOf(record, this.timing)) && Date.now() < deadline && !signal?.aborted) {
@@ -76,7 +71,7 @@ export class OperationTasks {
         { taskId, status: task.status },
       );
     }
-    return { ...toolResultOf(record.envelope), _meta: { [RELATED_TASK_META_KEY]: { taskId } } };
+    return record.envelope;
   }
 
   /** tasks/list: the caller's own operations, oldest first, one page per call. */

@@ -34,7 +34,9 @@ export async function callToolAsTask(
     reserved = (operationId) => resolve({ kind: 'reserved', operationId });
   });
   // No abort signal: the task outlives the HTTP request that created it.
-  const execution = gateway.callToolEnvelope({ ...request, onReserved: reserved }, principal);
+  const execution = gateway
+    .call({ ...request, onReserved: reserved }, principal)
+    .then((answer) => answer.envelope);
   const first = await Promise.race([
     reservation,
     execution.then((envelope): Settled => ({ kind: 'answered', envelope })),

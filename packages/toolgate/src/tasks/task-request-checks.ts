@@ -6,6 +6,9 @@ import type { Principal } from '../auth/principal.ts';
  */
 export const TASKS_SCOPE = 'operations:read';
 
+/** Tasks per tasks/list page unless `serve` is told otherwise (`--tasks-page-size`). */
+export const DEFAULT_TASKS_PAGE_SIZE = 50;
+
 /**
  * An authorization refusal of a tasks/* method. Neither task specification defines one (their codes are
  * -32602 for an unknown task, -32603 and -32021), so it takes the implementation-defined server error the

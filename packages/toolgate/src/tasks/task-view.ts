@@ -1,5 +1,4 @@
 import type { Task } from '@modelcontextprotocol/server';
-import type { OutcomeEnvelope } from '../contract/envelope.ts';
 import type { OperationRecord } from '../operations/operation-record.ts';
 
 /** How tasks are published: their lifetime and the pace a requestor should poll at. */
@@ -31,19 +30,6 @@ export function taskOf(record: OperationRecord, timing: TaskTiming): Task {
 /** True once tasks/result has the final answer to give. */
 export function isSettledTask(task: Pick<Task, 'status'>): boolean {
   return task.status === 'completed' || task.status === 'failed' || task.status === 'cancelled';
-}
-
-/** A settled operation's answer as the `CallToolResult` its tools/call would have given. */
-export function toolResultOf(envelope: OutcomeEnvelope): {
-  content: { type: 'text'; text: string }[];
-  structuredContent: Record<string, unknown>;
-  isError: boolean;
-} {
-  return {
-    content: [{ type: 'text', text: JSON.stringify(envelope) }],
-    structuredContent: envelope as unknown as Record<string, unknown>,
-    isError: envelope.status === 'failed',
-  };
 }
 
 /** What an operation's state means to a requestor polling it: still able to change, or settled. */

@@ -3,11 +3,12 @@ import { CLIENT_CAPABILITIES_META_KEY } from '@modelcontextprotocol/server';
 import type { Principal } from '../auth/principal.ts';
 import { servedVersion } from '../contract/tool-versions.ts';
 import type { Gateway } from '../gateway/gateway.ts';
-import { acceptsTasksIn } from '../tasks/task-extension.ts';
 import { declaresFormElicitation } from './confirmation-elicitation.ts';
 import { type DirectHandler, listingReply, paramsRefusal } from './direct-methods.ts';
 import { asCompleteResult, MODERN_REVISION } from './results-2026.ts';
 import type { SerializedListings } from './serialized-listings.ts';
+import { acceptsTasksIn } from './task-extension.ts';
+import { callJson } from './tool-results.ts';
 
 const ENVELOPE_VERSION = 'io.modelcontextprotocol/protocolVersion';
 /** Members of a multi-round-trip retry: such a request is the SDK's to answer. */
@@ -73,7 +74,7 @@ export class Direct2026 {
     };
     return {
       kind: 'run',
-      run: async (signal) => asCompleteResult(await this.#gateway.callToolJson(call, principal, signal)),
+      run: async (signal) => asCompleteResult(await callJson(this.#gateway, call, principal, signal)),
     };
   }
 

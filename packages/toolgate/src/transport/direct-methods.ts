@@ -4,6 +4,7 @@ import type { Principal } from '../auth/principal.ts';
 import type { Gateway } from '../gateway/gateway.ts';
 import { INVALID_PARAMS } from './json-rpc-shape.ts';
 import type { SerializedListings } from './serialized-listings.ts';
+import { callJson } from './tool-results.ts';
 
 /** A reply written around cached bytes (a listing page), with its size known without encoding it. */
 export interface ReplyChunks {
@@ -76,7 +77,7 @@ export class DirectMethods {
       _meta: params._meta as Record<string, unknown> | undefined,
       traceparent: typeof headers.traceparent === 'string' ? headers.traceparent : undefined,
     };
-    return { kind: 'run', run: (signal) => this.#gateway.callToolJson(call, principal, signal) };
+    return { kind: 'run', run: (signal) => callJson(this.#gateway, call, principal, signal) };
   }
 
   #toolsList(

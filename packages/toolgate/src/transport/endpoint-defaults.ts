@@ -1,6 +1,6 @@
 /**
  * Where `toolgate serve` listens unless told otherwise, the path of the MCP endpoint, the connection
- * limits and the tasks/list page size: defaults the CLI reads without loading the HTTP server.
+ * limits: defaults the CLI reads without loading the HTTP server.
  */
 export const DEFAULT_HOST = '127.0.0.1';
 export const DEFAULT_PORT = 8787;
@@ -24,6 +24,3 @@ export const DEFAULT_CONNECTION_LIMITS: HttpConnectionLimits = {
   keepAliveTimeoutMs: 5_000,
   maxConnections: 1_024,
 };
-
-/** Tasks per tasks/list page unless `serve` is told otherwise (`--tasks-page-size`). */
-export const DEFAULT_TASKS_PAGE_SIZE = 50;

@@ -10,21 +10,22 @@ import {
 } from '@modelcontextprotocol/server';
 import type { Principal } from '../auth/principal.ts';
 import { servedVersion } from '../contract/tool-versions.ts';
-import type { Gateway } from '../gateway/gateway.ts';
+import type { CallAnswer, Gateway } from '../gateway/gateway.ts';
 import type { OperationTasks } from '../tasks/operation-tasks.ts';
 import { callToolAsTask } from '../tasks/task-call.ts';
-import {
-  acceptsTasks,
-  callToolServerDirected,
-  serveTaskExtension,
-  TASKS_EXTENSION,
-} from '../tasks/task-extension.ts';
-import { serveTasks, TASKS_CAPABILITY, TASKS_SINCE_PROTOCOL } from '../tasks/task-handlers.ts';
 import type { ConfirmationElicitation } from './confirmation-elicitation.ts';
 import { principalFromAuthInfo } from './principal-auth-info.ts';
 import { LISTING_TTL_MS, SERVER_INFO, withoutTaskSupport } from './results-2026.ts';
 import { pageOfTools } from './serialized-listings.ts';
 import { INSTRUCTIONS } from './server-instructions.ts';
+import {
+  acceptsTasks,
+  callToolServerDirected,
+  serveTaskExtension,
+  TASKS_EXTENSION,
+} from './task-extension.ts';
+import { serveTasks, TASKS_CAPABILITY, TASKS_SINCE_PROTOCOL } from './task-handlers.ts';
+import { answerText, toolResult } from './tool-results.ts';
 
 /** Which revision family an instance serves: the SDK binds each instance to one for its lifetime. */
 export type Era = McpRequestContext['era'];
@@ -72,6 +73,9 @@ export function createToolServer(
   oneClient = false,
 ): Server {
   const { gateway, tasks } = options;
+  /** A call's envelope as its `CallToolResult`, serialized once and its size counted. */
+  const answered = (answer: CallAnswer): CallToolResult =>
+    toolResult(answer.envelope, answerText(answer.envelope, gateway.metrics));
   const confirmations = era === 'modern' ? options.confirmations : undefined;
   const server = new ToolServer(era, {
     capabilities: {
@@ -115,7 +119,7 @@ export function createToolServer(
         // A CreateTaskResult, which ToolServer lets through unchecked as a CallToolResult.
         return (await callToolAsTask(gateway, tasks, call, principal)) as unknown as CallToolResult;
       }
-      return (await gateway.callTool(call, principal, ctx.mcpReq.signal)) as CallToolResult;
+      return answered(await gateway.call(call, principal, ctx.mcpReq.signal));
     }
     const definition = servedVersion(gateway.registry, params.name, principal)?.definition;
     const kind = definition?.kind;
@@ -127,10 +131,9 @@ export function createToolServer(
         confirmations!.ask(question, ctx),
       )) as CallToolResult;
     }
-    if (!consent) return (await gateway.callTool(call, principal, ctx.mcpReq.signal)) as CallToolResult;
-    const answered = await gateway.callToolOrAsk(consenting, principal, ctx.mcpReq.signal);
-    if (answered.kind === 'ask') return (await confirmations!.ask(answered.question, ctx)) as never;
-    return answered.result as CallToolResult;
+    const answer = await gateway.call(consenting, principal, ctx.mcpReq.signal);
+    if (answer.kind === 'ask') return (await confirmations!.ask(answer.question, ctx)) as never;
+    return answered(answer);
   });
   if (tasks && era === 'legacy') serveTasks(server, tasks, principalOf);
   if (tasks && era === 'modern') serveTaskExtension(server, tasks, principalOf);

@@ -3,9 +3,9 @@ import type { ToolgateModule } from '../app/module.ts';
 import type { DevKeys } from '../auth/dev-keys.ts';
 import type { TokenSubject } from '../auth/token-claims.ts';
 import type { KeySource } from '../auth/token-verifier.ts';
-import type { ToolgateConfig } from '../config/define-config.ts';
 import type { ContractDocument } from '../contract-artifacts/contract-document.ts';
 import type { HttpRouteFamily } from '../transport/http-server.ts';
+import type { ToolgateConfig } from './define-config.ts';
 
 /**
  * What another package adds to toolgate without toolgate naming it (docs/extensions.md): commands of

@@ -1,9 +1,15 @@
-import { ProtocolError, type Server, type ServerCapabilities } from '@modelcontextprotocol/server';
+import {
+  ProtocolError,
+  RELATED_TASK_META_KEY,
+  type Server,
+  type ServerCapabilities,
+} from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import type { Principal } from '../auth/principal.ts';
-import type { PrincipalOf } from '../transport/tool-server.ts';
-import type { OperationTasks } from './operation-tasks.ts';
-import { cursorOf, missingTasksScope, taskIdOf } from './task-request-checks.ts';
+import type { OperationTasks } from '../tasks/operation-tasks.ts';
+import { cursorOf, missingTasksScope, taskIdOf } from '../tasks/task-request-checks.ts';
+import { toolResult } from './tool-results.ts';
+import type { PrincipalOf } from './tool-server.ts';
 
 /** The first protocol revision that defines tasks (dates compare as strings). */
 export const TASKS_SINCE_PROTOCOL = '2025-11-25';
@@ -42,7 +48,9 @@ export function serveTasks(server: Server, tasks: OperationTasks, principalOf: P
   });
   server.setRequestHandler('tasks/result', uncheckedParams, async (params, ctx) => {
     const principal = await caller(ctx);
-    return tasks.result(principal, taskIdOf(params, ctx.mcpReq.method), ctx.mcpReq.signal);
+    const taskId = taskIdOf(params, ctx.mcpReq.method);
+    const envelope = await tasks.result(principal, taskId, ctx.mcpReq.signal);
+    return { ...toolResult(envelope), _meta: { [RELATED_TASK_META_KEY]: { taskId } } };
   });
   server.setRequestHandler('tasks/list', uncheckedParams, async (params, ctx) => {
     const principal = await caller(ctx);

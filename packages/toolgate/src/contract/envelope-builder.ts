@@ -1,7 +1,7 @@
-import type { FieldError, Warning } from '../contract/envelope.ts';
-import { OK_STATUSES, type OutcomeEnvelope, type OutcomeStatus } from '../contract/envelope.ts';
-import type { ErrorCodeSpec } from '../contract/error-catalog.ts';
-import type { RegisteredTool } from '../contract/tool-registry.ts';
+import type { FieldError, Warning } from './envelope.ts';
+import { OK_STATUSES, type OutcomeEnvelope, type OutcomeStatus } from './envelope.ts';
+import type { ErrorCodeSpec } from './error-catalog.ts';
+import type { RegisteredTool } from './tool-registry.ts';
 
 export interface EnvelopeFields {
   status: OutcomeStatus;

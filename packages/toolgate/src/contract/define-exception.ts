@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { isApproverScope } from '../contract/approver-scopes.ts';
-import { inputJsonSchema, type JsonSchema } from '../contract/json-schema.ts';
+import { isApproverScope } from './approver-scopes.ts';
+import { inputJsonSchema, type JsonSchema } from './json-schema.ts';
 
 /** What a grant request's target may be told apart from: one of the tenant's, none of its, or malformed. */
 export type ExceptionTargetCheck =

@@ -10,9 +10,10 @@ import type { OutcomeEnvelope } from '../contract/envelope.ts';
 import type { ConfirmationQuestion } from '../gateway/confirmation-types.ts';
 import type { Gateway, ToolCallRequest } from '../gateway/gateway.ts';
 import type { OperationRecord } from '../operations/operation-record.ts';
-import type { OperationTasks } from './operation-tasks.ts';
-import { echoOf, missingTasksScope, TaskRequestError, taskIdOf } from './task-request-checks.ts';
-import { type TaskTiming, taskStatusOf, toolResultOf } from './task-view.ts';
+import type { OperationTasks } from '../tasks/operation-tasks.ts';
+import { echoOf, missingTasksScope, TaskRequestError, taskIdOf } from '../tasks/task-request-checks.ts';
+import { type TaskTiming, taskStatusOf } from '../tasks/task-view.ts';
+import { toolResult } from './tool-results.ts';
 
 /** The Tasks extension of MCP 2026-07-28 (SEP-2663): tasks/get, tasks/update, tasks/cancel. */
 export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
@@ -35,7 +36,7 @@ export interface ExtensionTask {
   readonly lastUpdatedAt: string;
   readonly ttlMs: number;
   readonly pollIntervalMs: number;
-  readonly result?: ReturnType<typeof toolResultOf> & { readonly resultType: 'complete' };
+  readonly result?: ReturnType<typeof toolResult> & { readonly resultType: 'complete' };
 }
 
 /**
@@ -60,7 +61,7 @@ export function extensionTaskOf(record: OperationRecord, timing: TaskTiming): Ex
     status: 'completed',
     statusMessage: `Settled as ${record.status}.`,
     // The inlined result is the tools/call result it stands for, discriminator included.
-    result: { ...toolResultOf(record.envelope!), resultType: 'complete' },
+    result: { ...toolResult(record.envelope!), resultType: 'complete' },
   };
 }
 
@@ -99,7 +100,7 @@ export async function callToolServerDirected(
   const reservation = new Promise<void>((resolve) => {
     reserved = resolve;
   });
-  const execution = gateway.callToolEnvelopeOrAsk(
+  const execution = gateway.call(
     {
       ...request,
       onReserved: (operationId) => {
@@ -123,7 +124,7 @@ export async function callToolServerDirected(
   }
   if (first.operation_id !== null && !isSettled(first))
     return taskHandle(tasks, principal, first.operation_id);
-  return toolResultOf(first);
+  return toolResult(first);
 }
 
 function isSettled(envelope: OutcomeEnvelope): boolean {

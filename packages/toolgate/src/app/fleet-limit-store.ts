@@ -1,6 +1,6 @@
-import type { FleetLease, FleetLeases } from '../../gateway/fleet-buckets.ts';
-import type { FleetWriteClaims } from '../../gateway/fleet-write-slots.ts';
-import type { SqlDatabase } from '../sql-database.ts';
+import type { FleetLease, FleetLeases } from '../gateway/fleet-buckets.ts';
+import type { FleetWriteClaims } from '../gateway/fleet-write-slots.ts';
+import type { SqlDatabase } from '../store/sql-database.ts';
 
 /** The database's clock in epoch milliseconds: one clock for every gateway, whatever their hosts' say. */
 const NOW_MS = '(EXTRACT(EPOCH FROM now())::float8 * 1000)';
