@@ -120,4 +120,4 @@ export type { Migration, SqlDatabase, SqlDialect, SqlExecutor, SqlRow } from './
 export type { CallAnnotations, DependencyResult } from './telemetry/call-annotations.ts';
 export type { Clock } from './time/clock.ts';
 // The MCP revision the stateless leg serves; the other is 2025-11-25.
-export { MODERN_REVISION as REVISION_2026 } from './transport/results-2026.ts';
+export { REVISION_2026 } from './transport/results-2026.ts';

@@ -1,6 +1,6 @@
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { CHOICE_FIELD, CONFIRM_FIELD } from '../gateway/confirmation-types.ts';
-import { MODERN_REVISION } from '../transport/results-2026.ts';
+import { REVISION_2026 } from '../transport/results-2026.ts';
 
 /**
  * One answer of the scripted person: accept (naming the option when the question offers a choice;
@@ -39,7 +39,7 @@ export async function confirmingClient(
   const asked: AskedQuestion[] = [];
   const client = new Client(
     { name: 'toolgate-confirming-test', version: '1.0.0' },
-    { capabilities: { elicitation: { form: {} } }, versionNegotiation: { mode: { pin: MODERN_REVISION } } },
+    { capabilities: { elicitation: { form: {} } }, versionNegotiation: { mode: { pin: REVISION_2026 } } },
   );
   client.setRequestHandler('elicitation/create', async (request) => {
     const params = request.params as { message: string; requestedSchema: Record<string, unknown> };

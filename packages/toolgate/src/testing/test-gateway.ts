@@ -17,7 +17,7 @@ import type { OperationRecord } from '../operations/operation-record.ts';
 import { operatorRoutes } from '../operator/operator-routes.ts';
 import { ShiftableClock } from '../time/clock.ts';
 import { type HttpTransportOptions, startHttpTransport } from '../transport/http-server.ts';
-import { MODERN_REVISION } from '../transport/results-2026.ts';
+import { REVISION_2026 } from '../transport/results-2026.ts';
 
 /** A principal by its name (the `principals` option's, or an extension's), or explicit claims. */
 export type PrincipalRef = string | TokenSubject;
@@ -171,7 +171,7 @@ export async function startTestGateway(options: TestGatewayOptions = {}): Promis
     });
     const connected = new Client(
       { name: 'toolgate-test', version: '0.0.0' },
-      asked.revision === MODERN_REVISION ? { versionNegotiation: { mode: { pin: MODERN_REVISION } } } : {},
+      asked.revision === REVISION_2026 ? { versionNegotiation: { mode: { pin: REVISION_2026 } } } : {},
     );
     await connected.connect(transport);
     clients.push(connected);

@@ -5,7 +5,7 @@ import { servedVersion } from '../contract/tool-versions.ts';
 import type { Gateway } from '../gateway/gateway.ts';
 import { declaresFormElicitation } from './confirmation-elicitation.ts';
 import { type DirectHandler, listingReply, paramsRefusal } from './direct-methods.ts';
-import { asCompleteResult, MODERN_REVISION } from './results-2026.ts';
+import { asCompleteResult, REVISION_2026 } from './results-2026.ts';
 import type { SerializedListings } from './serialized-listings.ts';
 import { acceptsTasksIn } from './task-extension.ts';
 import { callJson } from './tool-results.ts';
@@ -14,7 +14,7 @@ const ENVELOPE_VERSION = 'io.modelcontextprotocol/protocolVersion';
 /** Members of a multi-round-trip retry: such a request is the SDK's to answer. */
 const RETRY_MEMBERS = ['inputResponses', 'requestState'];
 
-interface ModernRequest {
+interface Request2026 {
   readonly id: string | number;
   readonly method: string;
   readonly params?: Record<string, unknown>;
@@ -48,7 +48,7 @@ export class Direct2026 {
 
   /** How to answer this request on the direct path, or null when the SDK's entry answers it. */
   handlerFor(body: unknown, principal: Principal, headers: IncomingHttpHeaders): DirectHandler | null {
-    const message = body as ModernRequest;
+    const message = body as Request2026;
     const params = message.params;
     if (!this.#plain(message, headers)) return null;
     if (message.method === 'tools/list') {
@@ -79,14 +79,14 @@ export class Direct2026 {
   }
 
   /** A tools/call or tools/list the SDK would serve as it is, by its headers and its envelope. */
-  #plain(message: ModernRequest, headers: IncomingHttpHeaders): boolean {
+  #plain(message: Request2026, headers: IncomingHttpHeaders): boolean {
     if (message.method !== 'tools/call' && message.method !== 'tools/list') return false;
-    if (headers['mcp-protocol-version'] !== MODERN_REVISION || headers['mcp-method'] !== message.method) {
+    if (headers['mcp-protocol-version'] !== REVISION_2026 || headers['mcp-method'] !== message.method) {
       return false;
     }
     const params = message.params;
     const meta = params?._meta as Record<string, unknown> | undefined;
-    if (meta?.[ENVELOPE_VERSION] !== MODERN_REVISION) return false;
+    if (meta?.[ENVELOPE_VERSION] !== REVISION_2026) return false;
     const capabilities = meta[CLIENT_CAPABILITIES_META_KEY];
     if (typeof capabilities !== 'object' || capabilities === null) return false;
     return !RETRY_MEMBERS.some((member) => params !== undefined && member in params);

@@ -8,7 +8,7 @@ import type { DirectHandler } from './direct-methods.ts';
 import { sendJson } from './http-replies.ts';
 import { HEADER_MISMATCH, type HeaderDisagreement, paramHeaderDisagreement } from './param-header-check.ts';
 import { authInfoFor, principalFromAuthInfo } from './principal-auth-info.ts';
-import { MODERN_LISTING_FORM } from './results-2026.ts';
+import { LISTING_FORM_2026 } from './results-2026.ts';
 import { SerializedListings } from './serialized-listings.ts';
 import { createToolServer, type ToolServerOptions } from './tool-server.ts';
 
@@ -25,7 +25,7 @@ export class Endpoint2026 {
 
   constructor(options: ToolServerOptions, onerror: (error: Error) => void) {
     this.#options = options;
-    const listings = new SerializedListings(options.gateway, options.toolsPageSize, MODERN_LISTING_FORM);
+    const listings = new SerializedListings(options.gateway, options.toolsPageSize, LISTING_FORM_2026);
     this.#direct = new Direct2026(
       options.gateway,
       listings,

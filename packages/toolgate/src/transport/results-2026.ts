@@ -1,8 +1,8 @@
 import packageJson from '../../package.json' with { type: 'json' };
 import type { ListingForm } from './serialized-listings.ts';
 
-/** The revision the modern leg serves. */
-export const MODERN_REVISION = '2026-07-28';
+/** The revision this file shapes results for. */
+export const REVISION_2026 = '2026-07-28';
 
 /** Who answers, as every 2026-07-28 result names it. */
 export const SERVER_INFO = { name: 'toolgate', version: packageJson.version } as const;
@@ -36,7 +36,7 @@ export function asCompleteResult(resultJson: string): string {
  * tools/list pages of 2026-07-28: no task vocabulary, and cache hints: reusable for a while, but only
  * by the caller (a listing holds only the tools the caller's scopes allow).
  */
-export const MODERN_LISTING_FORM: ListingForm = {
+export const LISTING_FORM_2026: ListingForm = {
   name: '2026-07-28',
   tool: withoutTaskSupport,
   result: (page) => ({
@@ -49,7 +49,7 @@ export const MODERN_LISTING_FORM: ListingForm = {
 };
 
 /** True when a message carries the 2026-07-28 per-request envelope claim. */
-export function claimsModernEnvelope(message: unknown): boolean {
+export function claimsEnvelope2026(message: unknown): boolean {
   const params = (message as { params?: unknown } | null)?.params;
   if (typeof params !== 'object' || params === null) return false;
   const meta = (params as { _meta?: unknown })._meta;

@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { classifyInboundRequest, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/server';
-import { claimsModernEnvelope, MODERN_REVISION } from './results-2026.ts';
+import { claimsEnvelope2026, REVISION_2026 } from './results-2026.ts';
 
 /** Which revision's path of `/mcp` answers a POST, or `refused` for a message the 2026 path refuses. */
 export type Revision = '2025-11-25' | '2026-07-28' | 'refused';
@@ -17,8 +17,8 @@ export type Revision = '2025-11-25' | '2026-07-28' | 'refused';
  * else is classified by the SDK. `test/transport/revision-of.test.ts` holds the shortcuts to the classifier.
  */
 export function revisionOf(req: IncomingMessage, body: unknown): Revision {
-  if (plainlyLegacy(req, body)) return '2025-11-25';
-  if (plainlyModern(req, body)) return '2026-07-28';
+  if (plainly2025(req, body)) return '2025-11-25';
+  if (plainly2026(req, body)) return '2026-07-28';
   const outcome = classifyInboundRequest({
     httpMethod: 'POST',
     protocolVersionHeader: single(req.headers['mcp-protocol-version']),
@@ -33,7 +33,7 @@ export function revisionOf(req: IncomingMessage, body: unknown): Revision {
 }
 
 /** The revisions of the 2025 era the handshake path serves. */
-const LEGACY_VERSIONS: ReadonlySet<string> = new Set(SUPPORTED_PROTOCOL_VERSIONS);
+const VERSIONS_2025: ReadonlySet<string> = new Set(SUPPORTED_PROTOCOL_VERSIONS);
 const ENVELOPE_PREFIX = 'io.modelcontextprotocol/';
 const ENVELOPE_VERSION = `${ENVELOPE_PREFIX}protocolVersion`;
 const ENVELOPE_CAPABILITIES = `${ENVELOPE_PREFIX}clientCapabilities`;
@@ -41,12 +41,12 @@ const ENVELOPE_CLIENT = `${ENVELOPE_PREFIX}clientInfo`;
 const CLIENT_INFO_FIELDS = new Set(['name', 'version', 'title']);
 
 /** No standard 2026 header, a 2025 protocol version or none, and no message claiming the envelope. */
-function plainlyLegacy(req: IncomingMessage, body: unknown): boolean {
+function plainly2025(req: IncomingMessage, body: unknown): boolean {
   const { headers } = req;
   if (headers['mcp-method'] !== undefined || headers['mcp-name'] !== undefined) return false;
   const version = headers['mcp-protocol-version'];
-  if (version !== undefined && !(typeof version === 'string' && LEGACY_VERSIONS.has(version))) return false;
-  return Array.isArray(body) ? !body.some(claimsModernEnvelope) : !claimsModernEnvelope(body);
+  if (version !== undefined && !(typeof version === 'string' && VERSIONS_2025.has(version))) return false;
+  return Array.isArray(body) ? !body.some(claimsEnvelope2026) : !claimsEnvelope2026(body);
 }
 
 /**
@@ -54,20 +54,20 @@ function plainlyLegacy(req: IncomingMessage, body: unknown): boolean {
  * nothing but the revision, capabilities that are empty objects, and plain client info, and the
  * standard headers exactly equal to the body.
  */
-function plainlyModern(req: IncomingMessage, body: unknown): boolean {
+function plainly2026(req: IncomingMessage, body: unknown): boolean {
   if (!isPlainObject(body) || body.jsonrpc !== '2.0') return false;
   const { id, method, params } = body;
   if (!(typeof id === 'string' || Number.isSafeInteger(id))) return false;
   if ((method !== 'tools/call' && method !== 'tools/list') || !isPlainObject(params)) return false;
   const { headers } = req;
-  if (headers['mcp-protocol-version'] !== MODERN_REVISION || headers['mcp-method'] !== method) return false;
+  if (headers['mcp-protocol-version'] !== REVISION_2026 || headers['mcp-method'] !== method) return false;
   const named = method === 'tools/call' ? params.name : undefined;
   if (method === 'tools/call' && typeof named !== 'string') return false;
   if (headers['mcp-name'] !== named) return false;
   if (params.arguments !== undefined && !isPlainObject(params.arguments)) return false;
   if (params.cursor !== undefined && typeof params.cursor !== 'string') return false;
   const meta = params._meta;
-  if (!isPlainObject(meta) || meta[ENVELOPE_VERSION] !== MODERN_REVISION) return false;
+  if (!isPlainObject(meta) || meta[ENVELOPE_VERSION] !== REVISION_2026) return false;
   for (const key of Object.keys(meta)) {
     if (
       key.startsWith(ENVELOPE_PREFIX) &&
