@@ -1,6 +1,6 @@
+import type { OutcomeEnvelope } from 'toolgate';
+import type { TokenSubject } from 'toolgate/testing';
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { TokenSubject } from '../../packages/toolgate/src/auth/token-claims.ts';
-import type { OutcomeEnvelope } from '../../packages/toolgate/src/contract/envelope.ts';
 import { storeTargets } from '../store/store-targets.ts';
 import { gatewayOnStore } from '../support/store-gateway.ts';
 import { executions, reconcileCalls, TEST_SYSTEM, testDomain } from '../support/test-domain.ts';

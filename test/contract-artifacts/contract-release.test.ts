@@ -1,15 +1,14 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { type ReleaseInput, releaseRecord, releaseRefusals } from '@toolgate/eval';
+import { contractSha256, releaseIdOf } from 'toolgate/server';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { type ReleaseInput, releaseRecord, releaseRefusals } from '../../packages/eval/src/release-record.ts';
-import { contractSha256 } from '../../packages/toolgate/src/contract-artifacts/contract-export.ts';
-import { releaseIdOf } from '../../packages/toolgate/src/contract-artifacts/release-pin.ts';
 import { runCommand } from '../support/serve-process.ts';
 
 const ROOT = join(import.meta.dirname, '../..');
 const BIN = join(ROOT, 'bin/toolgate.mjs');
-const CONFIG = 'test/eval/tools-only/tools-only.config.ts';
+const CONFIG = 'packages/eval/test/tools-only/tools-only.config.ts';
 const toolgate = (...args: string[]) => runCommand(BIN, args, { cwd: ROOT });
 
 interface ReleaseFile {
@@ -63,7 +62,7 @@ describe('toolgate contract release', () => {
     dir = mkdtempSync(join(tmpdir(), 'toolgate-release-'));
     passing = join(dir, 'passing');
     failing = join(dir, 'failing');
-    const scenarios = 'test/eval/tools-only';
+    const scenarios = 'packages/eval/test/tools-only';
     const evalRun = (root: string, out: string) =>
       toolgate(
         'eval',

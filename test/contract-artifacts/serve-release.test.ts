@@ -2,9 +2,9 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { ContractDocument } from 'toolgate/server';
+import { contractSha256 } from 'toolgate/server';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import type { ContractDocument } from '../../packages/toolgate/src/contract-artifacts/contract-document.ts';
-import { contractSha256 } from '../../packages/toolgate/src/contract-artifacts/contract-export.ts';
 import { startServing } from '../support/serve-process.ts';
 
 const ROOT = join(import.meta.dirname, '../..');

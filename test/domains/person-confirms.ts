@@ -1,10 +1,13 @@
 import { pino } from 'pino';
-import type { App } from '../../packages/toolgate/src/app/create-app.ts';
-import type { Principal } from '../../packages/toolgate/src/auth/principal.ts';
-import type { ConfirmationAsk, ConfirmationView } from '../../packages/toolgate/src/contract/confirmation.ts';
-import type { OperationHandle } from '../../packages/toolgate/src/contract/define-tool.ts';
-import type { OutcomeEnvelope } from '../../packages/toolgate/src/contract/envelope.ts';
-import type { ToolOutcome } from '../../packages/toolgate/src/contract/outcome.ts';
+import type {
+  ConfirmationAsk,
+  ConfirmationView,
+  OperationHandle,
+  OutcomeEnvelope,
+  Principal,
+  ToolOutcome,
+} from 'toolgate';
+import type { App } from 'toolgate/server';
 import type { RegisteredTool } from '../../packages/toolgate/src/contract/tool-registry.ts';
 import type { ConfirmationQuestion } from '../../packages/toolgate/src/gateway/confirmation-types.ts';
 import { noExceptions } from '../support/no-exceptions.ts';

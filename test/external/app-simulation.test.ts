@@ -1,13 +1,12 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { type DemoPrincipal, simulationOf, withSimulationHooks } from '@toolgate/simulation';
 import { pino } from 'pino';
+import type { ToolgateModule } from 'toolgate';
+import { createApp } from 'toolgate/server';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { simulationOf } from '../../packages/simulation/src/app-simulation.ts';
-import { type DemoPrincipal, withSimulationHooks } from '../../packages/simulation/src/simulation-hooks.ts';
 import { ShiftableClock, systemClock } from '../../packages/toolgate/src/app/clock.ts';
-import { createApp } from '../../packages/toolgate/src/app/create-app.ts';
-import type { ToolgateModule } from '../../packages/toolgate/src/app/module.ts';
 
 const keeper: DemoPrincipal = {
   name: 'keeper',

@@ -1,7 +1,6 @@
+import { simulationWorld } from '@toolgate/simulation';
+import type { App, ShiftableClock } from 'toolgate/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { simulationWorld } from '../../packages/simulation/src/simulation-world.ts';
-import type { ShiftableClock } from '../../packages/toolgate/src/app/clock.ts';
-import type { App } from '../../packages/toolgate/src/app/create-app.ts';
 import { type StoreLocation, storeTargets } from '../store/store-targets.ts';
 import { executions, testPrincipal } from '../support/test-domain.ts';
 import { bankEffects, credit, newKey, startTestApp } from './harness.ts';

@@ -1,6 +1,6 @@
+import type { Principal } from 'toolgate';
 import { describe, expect, it } from 'vitest';
 import { changesDomain } from '../../packages/domains/src/changes/changes-module.ts';
-import type { Principal } from '../../packages/toolgate/src/auth/principal.ts';
 import {
   activeExceptions,
   type ExceptionQuery,

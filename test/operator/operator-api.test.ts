@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
+import type { ShiftableClock } from 'toolgate/server';
+import type { TokenSubject } from 'toolgate/testing';
+import { startTestGateway, type TestGateway } from 'toolgate/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ShiftableClock } from '../../packages/toolgate/src/app/clock.ts';
-import type { TokenSubject } from '../../packages/toolgate/src/auth/token-claims.ts';
-import { startTestGateway, type TestGateway } from '../../packages/toolgate/src/testing/test-gateway.ts';
 import { type StoreLocation, storeTargets } from '../store/store-targets.ts';
 import {
   customerReader,

@@ -1,14 +1,10 @@
 import { randomUUID } from 'node:crypto';
+import { defineException, defineModule, defineTool, idempotencyKeySchema, outcome } from 'toolgate';
+import type { ShiftableClock } from 'toolgate/server';
+import type { TokenSubject } from 'toolgate/testing';
+import { startTestGateway, type TestGateway } from 'toolgate/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import type { ShiftableClock } from '../../packages/toolgate/src/app/clock.ts';
-import { defineModule } from '../../packages/toolgate/src/app/module.ts';
-import type { TokenSubject } from '../../packages/toolgate/src/auth/token-claims.ts';
-import { defineTool } from '../../packages/toolgate/src/contract/define-tool.ts';
-import { outcome } from '../../packages/toolgate/src/contract/outcome.ts';
-import { idempotencyKeySchema } from '../../packages/toolgate/src/contract/schema-helpers.ts';
-import { defineException } from '../../packages/toolgate/src/exceptions/define-exception.ts';
-import { startTestGateway, type TestGateway } from '../../packages/toolgate/src/testing/test-gateway.ts';
 import { type StoreLocation, storeTargets } from '../store/store-targets.ts';
 import { operatorApi } from '../support/operator-api.ts';
 import { type ParcelLedger, parcelTools, reviewer, shipArgs, shipper, watcher } from './parcel-tools.ts';

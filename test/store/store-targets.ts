@@ -1,8 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { SqlDialect } from 'toolgate';
 import type { DatabaseConfig } from '../../packages/toolgate/src/store/open-database.ts';
-import type { SqlDialect } from '../../packages/toolgate/src/store/sql-database.ts';
 import { createScratchDatabase, postgresAvailable } from '../support/pg.ts';
 
 /** A place a test can open stores at: a temp data dir, or a scratch PostgreSQL database. */

@@ -1,6 +1,6 @@
+import { simulationOf } from '@toolgate/simulation';
+import { ShiftableClock } from 'toolgate/server';
 import { afterAll, beforeAll, beforeEach } from 'vitest';
-import { simulationOf } from '../../packages/simulation/src/app-simulation.ts';
-import { ShiftableClock } from '../../packages/toolgate/src/app/clock.ts';
 import type { StoreLocation, StoreTarget } from '../store/store-targets.ts';
 import { type StartedGateway, type StartGatewayOptions, startGateway } from './start-gateway.ts';
 

@@ -3,16 +3,13 @@ import {
   InMemorySpanExporter,
   SimpleSpanProcessor,
 } from '@opentelemetry/sdk-trace-base';
+import { simulationOf, simulationWorld } from '@toolgate/simulation';
 import { pino } from 'pino';
+import type { OutcomeEnvelope, Principal } from 'toolgate';
+import { type App, createApp, ShiftableClock } from 'toolgate/server';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { changesDomain } from '../../packages/domains/src/changes/changes-module.ts';
 import { formatAtOffset } from '../../packages/domains/src/changes/rfc3339.ts';
-import { simulationOf } from '../../packages/simulation/src/app-simulation.ts';
-import { simulationWorld } from '../../packages/simulation/src/simulation-world.ts';
-import { ShiftableClock } from '../../packages/toolgate/src/app/clock.ts';
-import { type App, createApp } from '../../packages/toolgate/src/app/create-app.ts';
-import type { Principal } from '../../packages/toolgate/src/auth/principal.ts';
-import type { OutcomeEnvelope } from '../../packages/toolgate/src/contract/envelope.ts';
 import { CLIENT_NAME_MAX } from '../../packages/toolgate/src/gateway/telemetry-layer.ts';
 import { GatewayTracing } from '../../packages/toolgate/src/telemetry/call-tracing.ts';
 import {

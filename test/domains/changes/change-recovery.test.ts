@@ -1,7 +1,7 @@
+import { simulationWorld } from '@toolgate/simulation';
 import { pino } from 'pino';
+import type { OperationHandle } from 'toolgate';
 import { describe, expect, it } from 'vitest';
-import { simulationWorld } from '../../../packages/simulation/src/simulation-world.ts';
-import type { OperationHandle } from '../../../packages/toolgate/src/contract/define-tool.ts';
 import { requestFingerprint } from '../../../packages/toolgate/src/contract/fingerprint.ts';
 import { newOperationId } from '../../../packages/toolgate/src/operations/operation-id.ts';
 import { storeTargets } from '../../store/store-targets.ts';

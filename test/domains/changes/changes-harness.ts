@@ -1,19 +1,16 @@
+import { simulationOf, simulationWorld } from '@toolgate/simulation';
 import { pino } from 'pino';
+import type { OutcomeEnvelope, Principal } from 'toolgate';
+import { type App, createApp, ShiftableClock } from 'toolgate/server';
 import { afterAll, afterEach, beforeAll } from 'vitest';
 import { changesDomain } from '../../../packages/domains/src/changes/changes-module.ts';
 import { changesPrincipals, demoServices } from '../../../packages/domains/src/changes/demo-catalog.ts';
 import { nextWindow } from '../../../packages/domains/src/changes/maintenance-windows.ts';
 import { formatAtOffset } from '../../../packages/domains/src/changes/rfc3339.ts';
-import { simulationOf } from '../../../packages/simulation/src/app-simulation.ts';
-import { simulationWorld } from '../../../packages/simulation/src/simulation-world.ts';
-import { ShiftableClock } from '../../../packages/toolgate/src/app/clock.ts';
-import { type App, createApp } from '../../../packages/toolgate/src/app/create-app.ts';
-import type { Principal } from '../../../packages/toolgate/src/auth/principal.ts';
-import type { OutcomeEnvelope } from '../../../packages/toolgate/src/contract/envelope.ts';
+import { demoPrincipalNamed } from '../../../packages/domains/test/demo-principal.ts';
 import type { DatabaseConfig } from '../../../packages/toolgate/src/store/open-database.ts';
 import { FAST_TUNING } from '../../operations/harness.ts';
 import type { StoreLocation, StoreTarget } from '../../store/store-targets.ts';
-import { demoPrincipalNamed } from '../demo-principal.ts';
 
 export type ChangesApp = App & { clock: ShiftableClock };
 
