@@ -10,17 +10,17 @@ import { type App, createApp, ShiftableClock } from 'toolgate/server';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { changesDomain } from '../../packages/domains/src/changes/changes-module.ts';
 import { formatAtOffset } from '../../packages/domains/src/changes/rfc3339.ts';
-import { CLIENT_NAME_MAX } from '../../packages/toolgate/src/gateway/telemetry-layer.ts';
-import { GatewayTracing } from '../../packages/toolgate/src/telemetry/call-tracing.ts';
 import {
   demoPrincipal,
   engineer,
   productionRequest,
   testEnvironmentRequest,
-} from '../domains/changes/changes-harness.ts';
-import { callAccepted } from '../domains/person-confirms.ts';
+} from '../../packages/domains/test/changes/changes-harness.ts';
+import { CLIENT_NAME_MAX } from '../../packages/toolgate/src/gateway/telemetry-layer.ts';
+import { GatewayTracing } from '../../packages/toolgate/src/telemetry/call-tracing.ts';
 import { FAST_TUNING } from '../operations/harness.ts';
 import { type StoreLocation, storeTargets } from '../store/store-targets.ts';
+import { callAccepted } from '../support/person-confirms.ts';
 
 const approver = demoPrincipal('changes_approver');
 const H = 3_600_000;

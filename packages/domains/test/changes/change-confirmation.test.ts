@@ -1,6 +1,10 @@
 import type { OutcomeEnvelope } from 'toolgate';
 import { confirmingClient, type ScriptedAnswer } from 'toolgate/testing';
 import { describe, expect, it } from 'vitest';
+import { storeTargets } from '../../../../test/store/store-targets.ts';
+import { accepted, askingCall, askThenRun } from '../../../../test/support/person-confirms.ts';
+import { gatewayOnStore } from '../../../../test/support/store-gateway.ts';
+import { changesDomain } from '../../src/changes/changes-module.ts';
 import {
   allPlatformRecords,
   engineer,
@@ -8,11 +12,7 @@ import {
   platformEffects,
   productionRequest,
   testEnvironmentRequest,
-} from '../../../../test/domains/changes/changes-harness.ts';
-import { accepted, askingCall, askThenRun } from '../../../../test/domains/person-confirms.ts';
-import { storeTargets } from '../../../../test/store/store-targets.ts';
-import { gatewayOnStore } from '../../../../test/support/store-gateway.ts';
-import { changesDomain } from '../../src/changes/changes-module.ts';
+} from './changes-harness.ts';
 
 /** change_create from a client that can ask, with the headers the tool mirrors. */
 const askingCreate = (url: string, token: string, args: Record<string, unknown>, retry = {}) =>

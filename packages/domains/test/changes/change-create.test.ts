@@ -1,5 +1,7 @@
 import { simulationHooksOf, simulationWorld } from '@toolgate/simulation';
 import { describe, expect, it } from 'vitest';
+import { storeTargets } from '../../../../test/store/store-targets.ts';
+import { callAccepted } from '../../../../test/support/person-confirms.ts';
 import {
   allPlatformRecords,
   call,
@@ -11,9 +13,7 @@ import {
   productionRequest,
   testEnvironmentRequest,
   useChangesApp,
-} from '../../../../test/domains/changes/changes-harness.ts';
-import { callAccepted } from '../../../../test/domains/person-confirms.ts';
-import { storeTargets } from '../../../../test/store/store-targets.ts';
+} from './changes-harness.ts';
 
 for (const target of storeTargets) {
   describe.skipIf(!target.available)(`change_create on ${target.dialect}`, () => {

@@ -1,5 +1,7 @@
 import { simulationWorld } from '@toolgate/simulation';
 import { describe, expect, it } from 'vitest';
+import { storeTargets } from '../../../../test/store/store-targets.ts';
+import { callAccepted } from '../../../../test/support/person-confirms.ts';
 import {
   allPlatformRecords,
   call,
@@ -9,9 +11,7 @@ import {
   productionRequest,
   testEnvironmentRequest,
   useChangesApp,
-} from '../../../../test/domains/changes/changes-harness.ts';
-import { callAccepted } from '../../../../test/domains/person-confirms.ts';
-import { storeTargets } from '../../../../test/store/store-targets.ts';
+} from './changes-harness.ts';
 
 /**
  * Duplicate suspicion of change_create decided atomically (one change for a burst of identical

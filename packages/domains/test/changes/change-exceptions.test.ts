@@ -1,5 +1,10 @@
 import type { PolicyException, Principal } from 'toolgate';
 import { describe, expect, it } from 'vitest';
+import { storeTargets } from '../../../../test/store/store-targets.ts';
+import { callAccepted } from '../../../../test/support/person-confirms.ts';
+import { CreationClaims } from '../../src/changes/change-create-claims.ts';
+import type { PreparedChange } from '../../src/changes/change-creation.ts';
+import { formatAtOffset } from '../../src/changes/rfc3339.ts';
 import {
   allPlatformRecords,
   demoPrincipal,
@@ -7,12 +12,7 @@ import {
   platformEffects,
   productionRequest,
   useChangesApp,
-} from '../../../../test/domains/changes/changes-harness.ts';
-import { callAccepted } from '../../../../test/domains/person-confirms.ts';
-import { storeTargets } from '../../../../test/store/store-targets.ts';
-import { CreationClaims } from '../../src/changes/change-create-claims.ts';
-import type { PreparedChange } from '../../src/changes/change-creation.ts';
-import { formatAtOffset } from '../../src/changes/rfc3339.ts';
+} from './changes-harness.ts';
 
 const approver = demoPrincipal('changes_approver');
 const H = 3_600_000;

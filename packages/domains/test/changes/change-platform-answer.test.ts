@@ -1,9 +1,9 @@
 import { simulationWorld } from '@toolgate/simulation';
 import { describe, expect, it } from 'vitest';
-import { newKey } from '../../../../test/domains/changes/changes-harness.ts';
 import { storeTargets } from '../../../../test/store/store-targets.ts';
 import { gatewayOnStore } from '../../../../test/support/store-gateway.ts';
 import { changesDomain } from '../../src/changes/changes-module.ts';
+import { newKey } from './changes-harness.ts';
 
 const ENGINEER = 'changes_engineer';
 

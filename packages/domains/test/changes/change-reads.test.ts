@@ -1,5 +1,7 @@
 import { simulationHooksOf, simulationWorld } from '@toolgate/simulation';
 import { describe, expect, it } from 'vitest';
+import { storeTargets } from '../../../../test/store/store-targets.ts';
+import { ChangePlatform } from '../../src/changes/systems/change-platform/change-platform.ts';
 import {
   call,
   engineer,
@@ -7,9 +9,7 @@ import {
   platformEffects,
   testEnvironmentRequest,
   useChangesApp,
-} from '../../../../test/domains/changes/changes-harness.ts';
-import { storeTargets } from '../../../../test/store/store-targets.ts';
-import { ChangePlatform } from '../../src/changes/systems/change-platform/change-platform.ts';
+} from './changes-harness.ts';
 
 interface Listed {
   changes: { change_id: string; state: string; service_id: string }[];

@@ -2,11 +2,11 @@ import type { OutcomeEnvelope } from 'toolgate';
 import type { TokenSubject } from 'toolgate/testing';
 import { confirmingClient } from 'toolgate/testing';
 import { describe, expect, it } from 'vitest';
-import { productionRequest } from '../../../../test/domains/changes/changes-harness.ts';
 import { storeTargets } from '../../../../test/store/store-targets.ts';
 import { gatewayOnStore } from '../../../../test/support/store-gateway.ts';
 import { changesDomain } from '../../src/changes/changes-module.ts';
 import { formatAtOffset } from '../../src/changes/rfc3339.ts';
+import { productionRequest } from '../changes/changes-harness.ts';
 
 const H = 3_600_000;
 const otherTenantApprover: TokenSubject = {

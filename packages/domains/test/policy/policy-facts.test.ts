@@ -5,18 +5,18 @@ import { simulationOf } from '@toolgate/simulation';
 import { pino } from 'pino';
 import { type App, createApp, ShiftableClock } from 'toolgate/server';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { FAST_TUNING } from '../../../../test/operations/harness.ts';
+import { type StoreLocation, storeTargets } from '../../../../test/store/store-targets.ts';
+import { callAccepted } from '../../../../test/support/person-confirms.ts';
+import { changesDomain } from '../../src/changes/changes-module.ts';
+import { formatAtOffset } from '../../src/changes/rfc3339.ts';
+import { DEMO_POLICY_DIR } from '../../src/demo-policies.ts';
 import {
   allPlatformRecords,
   demoPrincipal,
   engineer,
   productionRequest,
-} from '../../../../test/domains/changes/changes-harness.ts';
-import { callAccepted } from '../../../../test/domains/person-confirms.ts';
-import { FAST_TUNING } from '../../../../test/operations/harness.ts';
-import { type StoreLocation, storeTargets } from '../../../../test/store/store-targets.ts';
-import { changesDomain } from '../../src/changes/changes-module.ts';
-import { formatAtOffset } from '../../src/changes/rfc3339.ts';
-import { DEMO_POLICY_DIR } from '../../src/demo-policies.ts';
+} from '../changes/changes-harness.ts';
 
 const H = 3_600_000;
 const approver = demoPrincipal('changes_approver');

@@ -3,14 +3,13 @@ import { pino } from 'pino';
 import type { OutcomeEnvelope, Principal } from 'toolgate';
 import { type App, createApp, ShiftableClock } from 'toolgate/server';
 import { afterAll, afterEach, beforeAll } from 'vitest';
-import { changesDomain } from '../../../packages/domains/src/changes/changes-module.ts';
-import { changesPrincipals, demoServices } from '../../../packages/domains/src/changes/demo-catalog.ts';
-import { nextWindow } from '../../../packages/domains/src/changes/maintenance-windows.ts';
-import { formatAtOffset } from '../../../packages/domains/src/changes/rfc3339.ts';
-import { demoPrincipalNamed } from '../../../packages/domains/test/demo-principal.ts';
-import type { DatabaseConfig } from '../../../packages/toolgate/src/store/open-database.ts';
-import { FAST_TUNING } from '../../operations/harness.ts';
-import type { StoreLocation, StoreTarget } from '../../store/store-targets.ts';
+import { FAST_TUNING } from '../../../../test/operations/harness.ts';
+import type { StoreLocation, StoreTarget } from '../../../../test/store/store-targets.ts';
+import { changesDomain } from '../../src/changes/changes-module.ts';
+import { changesPrincipals, demoServices } from '../../src/changes/demo-catalog.ts';
+import { nextWindow } from '../../src/changes/maintenance-windows.ts';
+import { formatAtOffset } from '../../src/changes/rfc3339.ts';
+import { demoPrincipalNamed } from '../demo-principal.ts';
 
 export type ChangesApp = App & { clock: ShiftableClock };
 
@@ -43,7 +42,7 @@ export function useChangesApp(target: StoreTarget): ChangesFixture {
 }
 
 /** A gateway serving only the changes domain, demo world seeded, background jobs off. */
-export async function startChangesApp(config: DatabaseConfig): Promise<ChangesApp> {
+export async function startChangesApp(config: StoreLocation['config']): Promise<ChangesApp> {
   const clock = new ShiftableClock();
   const app = await createApp({
     ...config,

@@ -10,8 +10,8 @@ import type {
 import type { App } from 'toolgate/server';
 import type { RegisteredTool } from '../../packages/toolgate/src/contract/tool-registry.ts';
 import type { ConfirmationQuestion } from '../../packages/toolgate/src/gateway/confirmation-types.ts';
-import { noExceptions } from '../support/no-exceptions.ts';
 import { MODERN, postModern, type WireAnswer } from '../tasks/extension-client.ts';
+import { noExceptions } from './no-exceptions.ts';
 
 /** What the person answers when a call asks them (a choice names the option's value). */
 export type PersonReply =
