@@ -4,8 +4,8 @@ import type { TokenSubject } from 'toolgate/testing';
 import { startTestGateway, type TestGateway } from 'toolgate/testing';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import { z } from 'zod';
-import { type StoreLocation, storeTargets } from '../store/store-targets.ts';
 import { postToolCall } from '../support/post-tool-call.ts';
+import { type StoreLocation, storeTargets } from '../support/store-targets.ts';
 
 const writer: TokenSubject = {
   sub: 'note-writer',

@@ -3,7 +3,7 @@ import { pino } from 'pino';
 import type { OperationsTuning, OutcomeEnvelope, Principal } from 'toolgate';
 import { type App, type AppConfig, createApp, ShiftableClock } from 'toolgate/server';
 import type { DatabaseConfig } from '../../packages/toolgate/src/store/open-database.ts';
-import type { StoreTarget } from '../store/store-targets.ts';
+import type { StoreTarget } from '../support/store-targets.ts';
 import { type TestDomainOptions, testDomain } from '../support/test-domain.ts';
 
 /** Timings that let leases expire and reconciliation run within a test. */

@@ -4,7 +4,7 @@ import type { App } from 'toolgate/server';
 import { ShiftableClock } from 'toolgate/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { storeTargets } from '../store/store-targets.ts';
+import { storeTargets } from '../support/store-targets.ts';
 import { testPrincipal } from '../support/test-domain.ts';
 import { type AppOnStore, appOnStore, FAST_TUNING, newKey } from './harness.ts';
 

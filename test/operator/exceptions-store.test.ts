@@ -5,8 +5,8 @@ import {
   activeExceptions,
   type ExceptionQuery,
 } from '../../packages/toolgate/src/operations/policy-exceptions.ts';
-import { storeTargets } from '../store/store-targets.ts';
 import { gatewayOnStore } from '../support/store-gateway.ts';
+import { storeTargets } from '../support/store-targets.ts';
 
 const H = 3_600_000;
 const approver: Principal = {

@@ -3,7 +3,7 @@ import type { ShiftableClock } from 'toolgate/server';
 import type { TokenSubject } from 'toolgate/testing';
 import { startTestGateway, type TestGateway } from 'toolgate/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type StoreLocation, storeTargets } from '../store/store-targets.ts';
+import { type StoreLocation, storeTargets } from '../support/store-targets.ts';
 import {
   customerReader,
   type ParcelLedger,

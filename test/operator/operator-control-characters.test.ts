@@ -5,8 +5,8 @@ import type { TokenSubject } from 'toolgate/testing';
 import { startTestGateway, type TestGateway } from 'toolgate/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { type StoreLocation, storeTargets } from '../store/store-targets.ts';
 import { operatorApi } from '../support/operator-api.ts';
+import { type StoreLocation, storeTargets } from '../support/store-targets.ts';
 import { type ParcelLedger, parcelTools, reviewer, shipArgs, shipper, watcher } from './parcel-tools.ts';
 
 /** A kind whose target schema takes any string: the API still refuses one with a control character. */

@@ -19,8 +19,8 @@ import {
 import { CLIENT_NAME_MAX } from '../../packages/toolgate/src/gateway/telemetry-layer.ts';
 import { GatewayTracing } from '../../packages/toolgate/src/telemetry/call-tracing.ts';
 import { FAST_TUNING } from '../operations/harness.ts';
-import { type StoreLocation, storeTargets } from '../store/store-targets.ts';
 import { callAccepted } from '../support/person-confirms.ts';
+import { type StoreLocation, storeTargets } from '../support/store-targets.ts';
 
 const approver = demoPrincipal('changes_approver');
 const H = 3_600_000;

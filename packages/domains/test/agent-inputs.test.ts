@@ -1,7 +1,7 @@
 import { simulationOf, simulationWorld } from '@toolgate/simulation';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type StoreLocation, storeTargets } from '../../../test/store/store-targets.ts';
 import { type StartedGateway, startGateway } from '../../../test/support/start-gateway.ts';
+import { type StoreLocation, storeTargets } from '../../../test/support/store-targets.ts';
 import { demoId } from '../src/orders/demo-orders.ts';
 
 /** Values no string input of a reference tool may take: they would be stored and sent on as they are. */

@@ -13,9 +13,9 @@ import {
 } from '../../../packages/domains/test/changes/changes-harness.ts';
 import { requestFingerprint } from '../../../packages/toolgate/src/contract/fingerprint.ts';
 import { newOperationId } from '../../../packages/toolgate/src/operations/operation-id.ts';
-import { storeTargets } from '../../store/store-targets.ts';
 import { noExceptions } from '../../support/no-exceptions.ts';
 import { callAccepted } from '../../support/person-confirms.ts';
+import { storeTargets } from '../../support/store-targets.ts';
 
 /** Stands for the death of the process: nothing after it runs, nothing is settled. */
 class ProcessDied extends Error {}

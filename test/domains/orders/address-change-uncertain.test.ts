@@ -12,8 +12,8 @@ import {
   findTenantOperation,
   operationView,
 } from '../../../packages/toolgate/src/operator/operation-listing.ts';
-import { storeTargets } from '../../store/store-targets.ts';
 import { resolveAsOperator } from '../../support/operator-review.ts';
+import { storeTargets } from '../../support/store-targets.ts';
 
 const ALICE = 'acme-customer-alice';
 const CHANGE = 'orders_change_unshipped_address';

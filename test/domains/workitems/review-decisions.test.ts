@@ -10,8 +10,8 @@ import {
   resolveDepsOf,
   resolveOperation,
 } from '../../../packages/toolgate/src/operator/resolve-operation.ts';
-import { storeTargets } from '../../store/store-targets.ts';
 import { resolveAsOperator } from '../../support/operator-review.ts';
+import { storeTargets } from '../../support/store-targets.ts';
 
 const MEMBER = 'workitems_member';
 

@@ -9,7 +9,7 @@ import { TrackerWorld } from '../../../packages/domains/src/workitems/systems/tr
 import { EffectsLedger, effectsLedgerMigration } from '../../../packages/simulation/src/effects-ledger.ts';
 import { runMigrations } from '../../../packages/toolgate/src/store/migrations.ts';
 import { openDatabase } from '../../../packages/toolgate/src/store/open-database.ts';
-import { type StoreLocation, storeTargets } from '../../store/store-targets.ts';
+import { type StoreLocation, storeTargets } from '../../support/store-targets.ts';
 
 const fields = (title: string, description = ''): ItemFields => ({
   title,

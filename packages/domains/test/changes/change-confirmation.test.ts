@@ -1,9 +1,9 @@
 import type { OutcomeEnvelope } from 'toolgate';
 import { confirmingClient, type ScriptedAnswer } from 'toolgate/testing';
 import { describe, expect, it } from 'vitest';
-import { storeTargets } from '../../../../test/store/store-targets.ts';
 import { accepted, askingCall, askThenRun } from '../../../../test/support/person-confirms.ts';
 import { gatewayOnStore } from '../../../../test/support/store-gateway.ts';
+import { storeTargets } from '../../../../test/support/store-targets.ts';
 import { changesDomain } from '../../src/changes/changes-module.ts';
 import {
   allPlatformRecords,

@@ -1,7 +1,7 @@
 import { simulationHooksOf, simulationWorld } from '@toolgate/simulation';
 import { describe, expect, it } from 'vitest';
-import { storeTargets } from '../../../../test/store/store-targets.ts';
 import { callAccepted } from '../../../../test/support/person-confirms.ts';
+import { storeTargets } from '../../../../test/support/store-targets.ts';
 import {
   allPlatformRecords,
   call,

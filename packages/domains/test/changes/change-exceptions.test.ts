@@ -1,7 +1,7 @@
 import type { PolicyException, Principal } from 'toolgate';
 import { describe, expect, it } from 'vitest';
-import { storeTargets } from '../../../../test/store/store-targets.ts';
 import { callAccepted } from '../../../../test/support/person-confirms.ts';
+import { storeTargets } from '../../../../test/support/store-targets.ts';
 import { CreationClaims } from '../../src/changes/change-create-claims.ts';
 import type { PreparedChange } from '../../src/changes/change-creation.ts';
 import { formatAtOffset } from '../../src/changes/rfc3339.ts';

@@ -1,7 +1,7 @@
 import { simulationWorld } from '@toolgate/simulation';
 import { describe, expect, it } from 'vitest';
-import { storeTargets } from '../../../../test/store/store-targets.ts';
 import { gatewayOnStore } from '../../../../test/support/store-gateway.ts';
+import { storeTargets } from '../../../../test/support/store-targets.ts';
 import { changesDomain } from '../../src/changes/changes-module.ts';
 import { newKey } from './changes-harness.ts';
 

@@ -1,6 +1,6 @@
 import { simulationHooksOf, simulationWorld } from '@toolgate/simulation';
 import { describe, expect, it } from 'vitest';
-import { storeTargets } from '../../../../test/store/store-targets.ts';
+import { storeTargets } from '../../../../test/support/store-targets.ts';
 import { ChangePlatform } from '../../src/changes/systems/change-platform/change-platform.ts';
 import {
   call,

@@ -4,7 +4,7 @@ import type { OutcomeEnvelope, Principal } from 'toolgate';
 import { type App, createApp, ShiftableClock } from 'toolgate/server';
 import { afterAll, afterEach, beforeAll } from 'vitest';
 import { FAST_TUNING } from '../../../../test/operations/harness.ts';
-import type { StoreLocation, StoreTarget } from '../../../../test/store/store-targets.ts';
+import type { StoreLocation, StoreTarget } from '../../../../test/support/store-targets.ts';
 import { changesDomain } from '../../src/changes/changes-module.ts';
 import { changesPrincipals, demoServices } from '../../src/changes/demo-catalog.ts';
 import { nextWindow } from '../../src/changes/maintenance-windows.ts';

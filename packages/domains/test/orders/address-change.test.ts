@@ -1,7 +1,7 @@
 import { simulationHooksOf, simulationOf, simulationWorld } from '@toolgate/simulation';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { storeTargets } from '../../../../test/store/store-targets.ts';
 import { relayedDigest } from '../../../../test/support/person-confirms.ts';
+import { storeTargets } from '../../../../test/support/store-targets.ts';
 import { addressLine } from '../../src/orders/address-correction-confirmation.ts';
 import { ADDRESS_SAMPLES } from '../../src/orders/demo-orders.ts';
 import { addressDigest } from '../../src/orders/systems/postal-address.ts';

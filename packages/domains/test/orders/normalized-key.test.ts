@@ -1,6 +1,6 @@
 import { simulationOf } from '@toolgate/simulation';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { storeTargets } from '../../../../test/store/store-targets.ts';
+import { storeTargets } from '../../../../test/support/store-targets.ts';
 import { ADDRESS_SAMPLES } from '../../src/orders/demo-orders.ts';
 import { newKey, type OrdersHarness, orderId, startOrders } from './orders-app.ts';
 

@@ -4,7 +4,7 @@ import { simulationOf, simulationWorld } from '@toolgate/simulation';
 import { pino } from 'pino';
 import type { OutcomeEnvelope, Principal } from 'toolgate';
 import { type App, createApp, ShiftableClock } from 'toolgate/server';
-import type { StoreTarget } from '../../../../test/store/store-targets.ts';
+import type { StoreTarget } from '../../../../test/support/store-targets.ts';
 import { DEMO_ORDERS, demoId } from '../../src/orders/demo-orders.ts';
 import { createOrdersDomain, type OrdersDomainOptions } from '../../src/orders/orders-domain.ts';
 import type { PostalAddress } from '../../src/orders/postal-address.ts';

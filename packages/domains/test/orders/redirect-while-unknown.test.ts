@@ -1,8 +1,8 @@
 import { simulationWorld } from '@toolgate/simulation';
 import { describe, expect, it } from 'vitest';
-import { storeTargets } from '../../../../test/store/store-targets.ts';
 import { resolveAsOperator } from '../../../../test/support/operator-review.ts';
 import { gatewayOnStore } from '../../../../test/support/store-gateway.ts';
+import { storeTargets } from '../../../../test/support/store-targets.ts';
 import { ADDRESS_SAMPLES, demoId } from '../../src/orders/demo-orders.ts';
 import { createOrdersDomain } from '../../src/orders/orders-domain.ts';
 import { newKey, orderId } from './orders-app.ts';

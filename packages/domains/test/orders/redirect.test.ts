@@ -1,6 +1,6 @@
 import { simulationHooksOf, simulationOf, simulationWorld } from '@toolgate/simulation';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { storeTargets } from '../../../../test/store/store-targets.ts';
+import { storeTargets } from '../../../../test/support/store-targets.ts';
 import { ADDRESS_SAMPLES, demoId } from '../../src/orders/demo-orders.ts';
 import { addressDigest } from '../../src/orders/systems/postal-address.ts';
 import { newKey, type OrdersHarness, orderId, startOrders } from './orders-app.ts';

@@ -1,7 +1,7 @@
 import { simulationOf, simulationWorld } from '@toolgate/simulation';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { storeTargets } from '../../../../test/store/store-targets.ts';
 import { callAsPerson, relayedDigest } from '../../../../test/support/person-confirms.ts';
+import { storeTargets } from '../../../../test/support/store-targets.ts';
 import { demoPrincipalNamed } from '../demo-principal.ts';
 import { newKey, startWorkitems, type WorkitemsHarness } from './workitems-app.ts';
 

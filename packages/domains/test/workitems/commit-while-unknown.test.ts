@@ -2,9 +2,9 @@ import { simulationWorld } from '@toolgate/simulation';
 import type { OutcomeEnvelope } from 'toolgate';
 import { confirmingClient } from 'toolgate/testing';
 import { describe, expect, it } from 'vitest';
-import { storeTargets } from '../../../../test/store/store-targets.ts';
 import { resolveAsOperator } from '../../../../test/support/operator-review.ts';
 import { gatewayOnStore } from '../../../../test/support/store-gateway.ts';
+import { storeTargets } from '../../../../test/support/store-targets.ts';
 import { workitemsDomain } from '../../src/workitems/workitems-module.ts';
 import { newKey } from './workitems-app.ts';
 

@@ -1,7 +1,7 @@
 import { simulationOf } from '@toolgate/simulation';
 import type { OutcomeEnvelope } from 'toolgate';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { storeTargets } from '../../../../test/store/store-targets.ts';
+import { storeTargets } from '../../../../test/support/store-targets.ts';
 import { newKey, startWorkitems, type WorkitemsHarness } from './workitems-app.ts';
 
 const MEMBER = 'workitems_member';

@@ -3,8 +3,8 @@ import { simulationOf, simulationWorld } from '@toolgate/simulation';
 import { pino } from 'pino';
 import type { OutcomeEnvelope, Principal } from 'toolgate';
 import { type App, createApp, ShiftableClock } from 'toolgate/server';
-import type { StoreTarget } from '../../../../test/store/store-targets.ts';
 import { callAsPerson } from '../../../../test/support/person-confirms.ts';
+import type { StoreTarget } from '../../../../test/support/store-targets.ts';
 import { workitemsDomain } from '../../src/workitems/workitems-module.ts';
 import { demoPrincipalNamed } from '../demo-principal.ts';
 

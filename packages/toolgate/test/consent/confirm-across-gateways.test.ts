@@ -1,7 +1,7 @@
 import { EffectsLedger } from '@toolgate/simulation';
 import { describe, expect, it } from 'vitest';
 import { ChildGateway } from '../../../../test/operations/child-gateway.ts';
-import { storeTargets } from '../../../../test/store/store-targets.ts';
+import { storeTargets } from '../../../../test/support/store-targets.ts';
 import { executions } from '../../../../test/support/test-domain.ts';
 import { modernRequest } from '../../../../test/tasks/extension-client.ts';
 import { loadOrCreateDevKeys } from '../../src/auth/dev-keys.ts';

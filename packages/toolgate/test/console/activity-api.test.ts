@@ -9,7 +9,7 @@ import {
   shipper,
   watcher,
 } from '../../../../test/operator/parcel-tools.ts';
-import { type StoreLocation, storeTargets } from '../../../../test/store/store-targets.ts';
+import { type StoreLocation, storeTargets } from '../../../../test/support/store-targets.ts';
 import type { TokenSubject } from '../../src/auth/token-claims.ts';
 import { ACTIVITY_BUCKETS, ACTIVITY_SLOT_MS } from '../../src/operator/activity-history.ts';
 import { startTestGateway, type TestGateway } from '../../src/testing/test-gateway.ts';

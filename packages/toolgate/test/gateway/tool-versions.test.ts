@@ -7,8 +7,8 @@ import {
 } from '@opentelemetry/sdk-trace-base';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import { z } from 'zod';
-import { type StoreLocation, storeTargets } from '../../../../test/store/store-targets.ts';
 import { type StartedGateway, startGateway } from '../../../../test/support/start-gateway.ts';
+import { type StoreLocation, storeTargets } from '../../../../test/support/store-targets.ts';
 import type { TokenSubject } from '../../src/auth/token-claims.ts';
 import { defineTool } from '../../src/contract/define-tool.ts';
 import { outcome } from '../../src/contract/outcome.ts';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { type AppOnStore, appOnStore, bankEffects, newKey } from '../../../../test/operations/harness.ts';
-import { storeTargets } from '../../../../test/store/store-targets.ts';
+import { storeTargets } from '../../../../test/support/store-targets.ts';
 import { executions, testDomain, testPrincipal } from '../../../../test/support/test-domain.ts';
 import type { App } from '../../src/app/create-app.ts';
 import type { Principal } from '../../src/auth/principal.ts';

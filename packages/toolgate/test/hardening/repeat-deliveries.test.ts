@@ -1,8 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
-import { storeTargets } from '../../../../test/store/store-targets.ts';
 import { postToolCall } from '../../../../test/support/post-tool-call.ts';
 import { gatewayOnStore } from '../../../../test/support/store-gateway.ts';
+import { storeTargets } from '../../../../test/support/store-targets.ts';
 import { executions, TEST_SYSTEM, testDomain } from '../../../../test/support/test-domain.ts';
 import { modernRequest } from '../../../../test/tasks/extension-client.ts';
 import { createTask, v1Client } from '../../../../test/tasks/task-client.ts';

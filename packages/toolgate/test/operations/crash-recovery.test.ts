@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { EffectsLedger } from '@toolgate/simulation';
 import { describe, expect, it } from 'vitest';
 import { ChildGateway } from '../../../../test/operations/child-gateway.ts';
-import { storeTargets } from '../../../../test/store/store-targets.ts';
+import { storeTargets } from '../../../../test/support/store-targets.ts';
 import { executions } from '../../../../test/support/test-domain.ts';
 import type { TokenSubject } from '../../src/auth/token-claims.ts';
 import type { OutcomeEnvelope } from '../../src/contract/envelope.ts';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp } from '../../../../test/operations/harness.ts';
-import { type StoreLocation, storeTargets } from '../../../../test/store/store-targets.ts';
 import { seedStore } from '../../../../test/support/seed-store.ts';
+import { type StoreLocation, storeTargets } from '../../../../test/support/store-targets.ts';
 import type { App } from '../../src/app/create-app.ts';
 import { newOperationId } from '../../src/operations/operation-id.ts';
 import { PURGE_BATCH_ROWS } from '../../src/operations/retention.ts';

@@ -1,7 +1,7 @@
 import { simulationOf, simulationWorld } from '@toolgate/simulation';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { bankEffects, credit, newKey, startTestApp } from '../../../../test/operations/harness.ts';
-import { type StoreLocation, storeTargets } from '../../../../test/store/store-targets.ts';
+import { type StoreLocation, storeTargets } from '../../../../test/support/store-targets.ts';
 import { executions, testPrincipal } from '../../../../test/support/test-domain.ts';
 import type { ShiftableClock } from '../../src/app/clock.ts';
 import type { App } from '../../src/app/create-app.ts';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type StoreLocation, storeTargets } from '../../../../test/store/store-targets.ts';
+import { type StoreLocation, storeTargets } from '../../../../test/support/store-targets.ts';
 import { openDatabase } from '../../src/store/open-database.ts';
 import type { SqlDatabase } from '../../src/store/sql-database.ts';
 

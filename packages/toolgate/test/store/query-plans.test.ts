@@ -1,8 +1,8 @@
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp } from '../../../../test/operations/harness.ts';
-import { type StoreLocation, storeTargets } from '../../../../test/store/store-targets.ts';
 import { seedStore } from '../../../../test/support/seed-store.ts';
+import { type StoreLocation, storeTargets } from '../../../../test/support/store-targets.ts';
 import type { App } from '../../src/app/create-app.ts';
 import { AuditLog } from '../../src/operations/audit-log.ts';
 import { OperationStore } from '../../src/operations/operation-store.ts';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type StoreLocation, storeTargets } from '../../../../test/store/store-targets.ts';
+import { type StoreLocation, storeTargets } from '../../../../test/support/store-targets.ts';
 import { runMigrations } from '../../src/store/migrations.ts';
 import { openDatabase } from '../../src/store/open-database.ts';
 import { numberPlaceholders } from '../../src/store/postgres/placeholders.ts';

@@ -2,7 +2,7 @@ import { CallToolResultSchema, type Task } from '@modelcontextprotocol/sdk/types
 import { EffectsLedger } from '@toolgate/simulation';
 import { describe, expect, it } from 'vitest';
 import { ChildGateway } from '../../../../test/operations/child-gateway.ts';
-import { storeTargets } from '../../../../test/store/store-targets.ts';
+import { storeTargets } from '../../../../test/support/store-targets.ts';
 import { modernRequest } from '../../../../test/tasks/extension-client.ts';
 import { createTask } from '../../../../test/tasks/task-client.ts';
 import { loadOrCreateDevKeys } from '../../src/auth/dev-keys.ts';

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { SqlDialect } from 'toolgate';
 import type { DatabaseConfig } from '../../packages/toolgate/src/store/open-database.ts';
-import { createScratchDatabase, postgresAvailable } from '../support/pg.ts';
+import { createScratchDatabase, postgresAvailable } from './pg.ts';
 
 /** A place a test can open stores at: a temp data dir, or a scratch PostgreSQL database. */
 export interface StoreLocation {
