@@ -13,6 +13,7 @@ export default defineConfig({
   test: {
     include: [
       'test/**/*.test.ts',
+      'packages/*/test/**/*.test.ts',
       'examples/*/test/**/*.test.ts',
       'docs/examples/**/*.test.ts',
       'packages/toolgate/templates/*/test/**/*.test.ts',

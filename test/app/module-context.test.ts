@@ -2,9 +2,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pino } from 'pino';
+import type { ModuleContext, ToolgateModule } from 'toolgate';
+import { createApp } from 'toolgate/server';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { createApp } from '../../packages/toolgate/src/app/create-app.ts';
-import type { ModuleContext, ToolgateModule } from '../../packages/toolgate/src/app/module.ts';
 
 /** A module that records what its context gave it and runs one background job. */
 function recordingModule(seen: { context?: ModuleContext; runs: number; closed: boolean }): ToolgateModule {

@@ -139,7 +139,13 @@ describe('each package reaches the others only by name, through their exports', 
 describe('toolgate/internal is gone: what it carried is in the documented entries', () => {
   /** Every TypeScript file of the repository a program or a test is written in. */
   const repositoryFiles = () =>
-    [...[...manifests.keys()].map((folder) => join(PACKAGES, folder, 'src')), 'test', 'bench', 'examples']
+    [
+      // Each package's sources and its own suites.
+      ...[...manifests.keys()].flatMap((folder) => ['src', 'test'].map((dir) => join(PACKAGES, folder, dir))),
+      'test',
+      'bench',
+      'examples',
+    ]
       .map((dir) => resolve(ROOT, dir))
       .flatMap((dir) => sourceFiles(dir))
       .filter((path) => !path.includes('/node_modules/'));

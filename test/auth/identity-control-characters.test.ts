@@ -1,13 +1,11 @@
 import { randomUUID } from 'node:crypto';
+import { defineTool, idempotencyKeySchema, outcome } from 'toolgate';
+import type { TokenSubject } from 'toolgate/testing';
+import { startTestGateway, type TestGateway } from 'toolgate/testing';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import { z } from 'zod';
-import type { TokenSubject } from '../../packages/toolgate/src/auth/token-claims.ts';
-import { defineTool } from '../../packages/toolgate/src/contract/define-tool.ts';
-import { outcome } from '../../packages/toolgate/src/contract/outcome.ts';
-import { idempotencyKeySchema } from '../../packages/toolgate/src/contract/schema-helpers.ts';
-import { startTestGateway, type TestGateway } from '../../packages/toolgate/src/testing/test-gateway.ts';
-import { type StoreLocation, storeTargets } from '../store/store-targets.ts';
 import { postToolCall } from '../support/post-tool-call.ts';
+import { type StoreLocation, storeTargets } from '../support/store-targets.ts';
 
 const writer: TokenSubject = {
   sub: 'note-writer',

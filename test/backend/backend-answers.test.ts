@@ -1,6 +1,6 @@
+import { createHttpBackend } from 'toolgate';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createHttpBackend } from '../../packages/toolgate/src/backend/http-backend.ts';
 import { type BackendServer, startBackendServer } from './backend-server.ts';
 
 const item = z.strictObject({ state: z.string(), count: z.number().int().optional() });

@@ -1,10 +1,7 @@
+import type { ToolContext } from 'toolgate';
+import { type BackendCallContext, createHttpBackend } from 'toolgate';
 import { afterEach, beforeEach, describe, expect, expectTypeOf, it } from 'vitest';
 import { z } from 'zod';
-import {
-  type BackendCallContext,
-  createHttpBackend,
-} from '../../packages/toolgate/src/backend/http-backend.ts';
-import type { ToolContext } from '../../packages/toolgate/src/contract/define-tool.ts';
 import { type BackendServer, startBackendServer } from './backend-server.ts';
 
 const TRACEPARENT = /^00-[0-9a-f]{32}-[0-9a-f]{16}-01$/;

@@ -1,5 +1,3 @@
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { z } from 'zod';
 import {
   backendOutcome,
   createHttpBackend,
@@ -8,8 +6,10 @@ import {
   idempotencyKeySchema,
   outcome,
   type RejectionMapping,
-} from '../../packages/toolgate/src/index.ts';
-import { startTestGateway, type TestGateway } from '../../packages/toolgate/src/testing.ts';
+} from 'toolgate';
+import { startTestGateway, type TestGateway } from 'toolgate/testing';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { z } from 'zod';
 import { createScratchDatabase, postgresAvailable, type ScratchDatabase } from '../support/pg.ts';
 import { type BackendServer, startBackendServer } from './backend-server.ts';
 

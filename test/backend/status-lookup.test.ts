@@ -1,8 +1,7 @@
+import type { StatusLookup } from 'toolgate';
+import { createHttpBackend, type HttpBackend, outcome } from 'toolgate';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createHttpBackend, type HttpBackend } from '../../packages/toolgate/src/backend/http-backend.ts';
-import type { StatusLookup } from '../../packages/toolgate/src/backend/status-lookup.ts';
-import { outcome } from '../../packages/toolgate/src/contract/outcome.ts';
 import { type BackendServer, refusedUrl, startBackendServer } from './backend-server.ts';
 
 const transfer = z.strictObject({

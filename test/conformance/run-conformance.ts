@@ -2,8 +2,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadOrCreateDevKeys } from '../../packages/toolgate/src/auth/dev-keys.ts';
-import { mintToken } from '../../packages/toolgate/src/auth/mint-token.ts';
+import { loadOrCreateDevKeys, mintToken } from 'toolgate/server';
 import { freePort } from '../support/free-port.ts';
 
 /**

@@ -1,8 +1,8 @@
+import type { OutcomeEnvelope } from 'toolgate';
+import { confirmingClient, type ScriptedAnswer } from 'toolgate/testing';
 import { describe, expect, it } from 'vitest';
-import type { OutcomeEnvelope } from '../../packages/toolgate/src/contract/envelope.ts';
-import { confirmingClient, type ScriptedAnswer } from '../../packages/toolgate/src/testing.ts';
-import { storeTargets } from '../store/store-targets.ts';
 import { gatewayOnStore } from '../support/store-gateway.ts';
+import { storeTargets } from '../support/store-targets.ts';
 import { executions, testDomain } from '../support/test-domain.ts';
 
 const ALICE = { sub: 'alice', tenant: 'tenant-a', actor: 'customer', scopes: ['testing:write'] } as const;

@@ -1,8 +1,8 @@
+import { simulationWorld } from '@toolgate/simulation';
+import { confirmingClient } from 'toolgate/testing';
 import { describe, expect, it } from 'vitest';
-import { simulationWorld } from '../../packages/simulation/src/simulation-world.ts';
-import { confirmingClient } from '../../packages/toolgate/src/testing.ts';
-import { storeTargets } from '../store/store-targets.ts';
 import { gatewayOnStore } from '../support/store-gateway.ts';
+import { storeTargets } from '../support/store-targets.ts';
 import { executions, testDomain } from '../support/test-domain.ts';
 import { modernRequest } from '../tasks/extension-client.ts';
 

@@ -1,8 +1,8 @@
+import type { OutcomeEnvelope } from 'toolgate';
+import type { TokenSubject } from 'toolgate/testing';
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { TokenSubject } from '../../packages/toolgate/src/auth/token-claims.ts';
-import type { OutcomeEnvelope } from '../../packages/toolgate/src/contract/envelope.ts';
-import { storeTargets } from '../store/store-targets.ts';
 import { gatewayOnStore } from '../support/store-gateway.ts';
+import { storeTargets } from '../support/store-targets.ts';
 import { executions, reconcileCalls, TEST_SYSTEM, testDomain } from '../support/test-domain.ts';
 import { modernRequest } from '../tasks/extension-client.ts';
 

@@ -1,7 +1,7 @@
+import { confirmingClient } from 'toolgate/testing';
 import { describe, expect, it } from 'vitest';
-import { confirmingClient } from '../../packages/toolgate/src/testing.ts';
-import { storeTargets } from '../store/store-targets.ts';
 import { gatewayOnStore } from '../support/store-gateway.ts';
+import { storeTargets } from '../support/store-targets.ts';
 import { executions, TEST_SYSTEM, testDomain } from '../support/test-domain.ts';
 
 const ALICE = {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { storeTargets } from '../store/store-targets.ts';
 import { gatewayOnStore } from '../support/store-gateway.ts';
+import { storeTargets } from '../support/store-targets.ts';
 import { executions, testDomain } from '../support/test-domain.ts';
 import { modernRequest, type WireAnswer } from '../tasks/extension-client.ts';
 

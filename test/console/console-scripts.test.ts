@@ -1,8 +1,8 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, sep } from 'node:path';
+import { startTestGateway } from 'toolgate/testing';
 import { afterAll, describe, expect, test } from 'vitest';
-import { startTestGateway } from '../../packages/toolgate/src/testing/test-gateway.ts';
 import { startServing } from '../support/serve-process.ts';
 
 const ROOT = join(import.meta.dirname, '../..');

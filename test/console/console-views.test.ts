@@ -1,8 +1,8 @@
 import { existsSync } from 'node:fs';
 import axe from 'axe-core';
 import { type Browser, chromium, type Page } from 'playwright-core';
+import type { TokenSubject } from 'toolgate/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TokenSubject } from '../../packages/toolgate/src/auth/token-claims.ts';
 import { CHROMIUM, CHROMIUM_ARGS } from '../support/chromium.ts';
 import {
   CONSOLE_OPERATOR,

@@ -1,16 +1,15 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { ContractDocument } from 'toolgate/server';
+import { type ReleaseInput, releaseRecord, releaseRefusals } from '@toolgate/eval';
+import { type ContractDocument, releaseIdOf } from 'toolgate/server';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { type ReleaseInput, releaseRecord, releaseRefusals } from '../../packages/eval/src/release-record.ts';
-import { releaseIdOf } from '../../packages/toolgate/src/contract-artifacts/release-pin.ts';
 import { evaluationEvidence, evaluationScore } from '../support/release-evidence.ts';
 import { runCommand } from '../support/serve-process.ts';
 
 const ROOT = join(import.meta.dirname, '../..');
 const BIN = join(ROOT, 'bin/toolgate.mjs');
-const CONFIG = 'test/eval/tools-only/tools-only.config.ts';
+const CONFIG = 'packages/eval/test/tools-only/tools-only.config.ts';
 /**
  * The commands see no git checkout (git looks no higher than the repository root's folder), so what
  * they cut does not depend on this checkout's state; release-checkout.test.ts pins commits in one.
@@ -69,7 +68,7 @@ describe('toolgate contract release', () => {
     dir = mkdtempSync(join(tmpdir(), 'toolgate-release-'));
     passing = join(dir, 'passing');
     failing = join(dir, 'failing');
-    const scenarios = 'test/eval/tools-only';
+    const scenarios = 'packages/eval/test/tools-only';
     const evalRun = (root: string, out: string) =>
       toolgate(
         'eval',

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
+import { textSchema } from 'toolgate';
 import { describe, expect, test } from 'vitest';
 import { z } from 'zod';
-import { textSchema } from '../../packages/toolgate/src/contract/schema-helpers.ts';
 
 const FORBIDDEN_ONE_LINE = [
   '\u0000',

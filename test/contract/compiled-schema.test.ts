@@ -1,10 +1,10 @@
+import { referenceDomains } from '@toolgate/domains';
 import fc from 'fast-check';
+import { compiledSchema } from 'toolgate';
+import { loadServedRegistry } from 'toolgate/server';
 import { describe, expect, test } from 'vitest';
 import type { z } from 'zod';
 import { postalAddressViewSchema } from '../../packages/domains/src/orders/postal-address.ts';
-import { referenceDomains } from '../../packages/domains/src/reference-domains.ts';
-import { compiledSchema } from '../../packages/toolgate/src/contract/compiled-schema.ts';
-import { loadServedRegistry } from '../../packages/toolgate/src/contract-artifacts/served-contract.ts';
 
 /** Values per schema; TOOLGATE_FUZZ_RUNS=2000 for a long run outside CI. */
 const RUNS = Number(process.env.TOOLGATE_FUZZ_RUNS ?? 150);

@@ -1,12 +1,11 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { type DemoPrincipal, simulationOf, withSimulationHooks } from '@toolgate/simulation';
 import { pino } from 'pino';
+import type { ToolgateModule } from 'toolgate';
+import { createApp } from 'toolgate/server';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { simulationOf } from '../../packages/simulation/src/app-simulation.ts';
-import { type DemoPrincipal, withSimulationHooks } from '../../packages/simulation/src/simulation-hooks.ts';
-import { createApp } from '../../packages/toolgate/src/app/create-app.ts';
-import type { ToolgateModule } from '../../packages/toolgate/src/app/module.ts';
 import { ShiftableClock, systemClock } from '../../packages/toolgate/src/time/clock.ts';
 
 const keeper: DemoPrincipal = {

@@ -1,7 +1,6 @@
+import type { DemoPrincipal } from '@toolgate/simulation';
+import { defineTool, outcome } from 'toolgate';
 import { z } from 'zod';
-import type { DemoPrincipal } from '../../packages/simulation/src/simulation-hooks.ts';
-import { defineTool } from '../../packages/toolgate/src/contract/define-tool.ts';
-import { outcome } from '../../packages/toolgate/src/contract/outcome.ts';
 
 /** What the probe handlers did, so tests can assert that nothing ran (or that it was aborted). */
 export interface ProbeLedger {

@@ -1,5 +1,5 @@
+import type { DemoPrincipal } from '@toolgate/simulation';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import type { DemoPrincipal } from '../../packages/simulation/src/simulation-hooks.ts';
 import { createScratchDatabase, postgresAvailable, type ScratchDatabase } from '../support/pg.ts';
 import { type StartedGateway, type StartGatewayOptions, startGateway } from '../support/start-gateway.ts';
 import { testDomain } from '../support/test-domain.ts';

@@ -1,9 +1,8 @@
+import { simulationOf, simulationWorld } from '@toolgate/simulation';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { simulationOf } from '../../packages/simulation/src/app-simulation.ts';
-import { simulationWorld } from '../../packages/simulation/src/simulation-world.ts';
-import { type StoreLocation, storeTargets } from '../store/store-targets.ts';
 import { type StartedGateway, startGateway } from '../support/start-gateway.ts';
+import { type StoreLocation, storeTargets } from '../support/store-targets.ts';
 import { rawPost } from './raw-post.ts';
 
 /** Runs per tool and store; TOOLGATE_FUZZ_RUNS=2000 for a long run outside CI. */

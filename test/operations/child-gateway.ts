@@ -2,11 +2,9 @@ import { type ChildProcess, fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { loadOrCreateDevKeys } from '../../packages/toolgate/src/auth/dev-keys.ts';
-import { mintToken } from '../../packages/toolgate/src/auth/mint-token.ts';
-import type { TokenSubject } from '../../packages/toolgate/src/auth/token-claims.ts';
-import type { OutcomeEnvelope } from '../../packages/toolgate/src/contract/envelope.ts';
-import type { OperationsTuning } from '../../packages/toolgate/src/operations/operations-tuning.ts';
+import type { OperationsTuning, OutcomeEnvelope } from 'toolgate';
+import { loadOrCreateDevKeys, mintToken } from 'toolgate/server';
+import type { TokenSubject } from 'toolgate/testing';
 
 const CHILD_SCRIPT = fileURLToPath(new URL('./fixtures/gateway-child.ts', import.meta.url));
 

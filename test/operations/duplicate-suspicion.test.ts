@@ -1,9 +1,7 @@
+import { simulationOf, simulationWorld } from '@toolgate/simulation';
+import type { App, ShiftableClock } from 'toolgate/server';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { simulationOf } from '../../packages/simulation/src/app-simulation.ts';
-import { simulationWorld } from '../../packages/simulation/src/simulation-world.ts';
-import type { App } from '../../packages/toolgate/src/app/create-app.ts';
-import type { ShiftableClock } from '../../packages/toolgate/src/time/clock.ts';
-import { type StoreLocation, storeTargets } from '../store/store-targets.ts';
+import { type StoreLocation, storeTargets } from '../support/store-targets.ts';
 import { executions, testPrincipal } from '../support/test-domain.ts';
 import { bankEffects, call, newKey, startTestApp } from './harness.ts';
 

@@ -1,12 +1,9 @@
+import { simulationWorld } from '@toolgate/simulation';
 import { pino } from 'pino';
-import { simulationWorld } from '../../packages/simulation/src/simulation-world.ts';
-import { type App, type AppConfig, createApp } from '../../packages/toolgate/src/app/create-app.ts';
-import type { Principal } from '../../packages/toolgate/src/auth/principal.ts';
-import type { OutcomeEnvelope } from '../../packages/toolgate/src/contract/envelope.ts';
-import type { OperationsTuning } from '../../packages/toolgate/src/operations/operations-tuning.ts';
+import type { OperationsTuning, OutcomeEnvelope, Principal } from 'toolgate';
+import { type App, type AppConfig, createApp, ShiftableClock } from 'toolgate/server';
 import type { DatabaseConfig } from '../../packages/toolgate/src/store/open-database.ts';
-import { ShiftableClock } from '../../packages/toolgate/src/time/clock.ts';
-import type { StoreTarget } from '../store/store-targets.ts';
+import type { StoreTarget } from '../support/store-targets.ts';
 import { type TestDomainOptions, testDomain } from '../support/test-domain.ts';
 
 /** Timings that let leases expire and reconciliation run within a test. */

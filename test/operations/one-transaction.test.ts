@@ -1,14 +1,10 @@
+import type { SqlExecutor, ToolgateModule } from 'toolgate';
+import { defineErrorCodes, defineTool, idempotencyKeySchema, outcome, textSchema } from 'toolgate';
+import type { App } from 'toolgate/server';
+import { ShiftableClock } from 'toolgate/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import type { App } from '../../packages/toolgate/src/app/create-app.ts';
-import type { ToolgateModule } from '../../packages/toolgate/src/app/module.ts';
-import { defineTool } from '../../packages/toolgate/src/contract/define-tool.ts';
-import { defineErrorCodes } from '../../packages/toolgate/src/contract/error-catalog.ts';
-import { outcome } from '../../packages/toolgate/src/contract/outcome.ts';
-import { idempotencyKeySchema, textSchema } from '../../packages/toolgate/src/contract/schema-helpers.ts';
-import type { SqlExecutor } from '../../packages/toolgate/src/store/sql-database.ts';
-import { ShiftableClock } from '../../packages/toolgate/src/time/clock.ts';
-import { storeTargets } from '../store/store-targets.ts';
+import { storeTargets } from '../support/store-targets.ts';
 import { testPrincipal } from '../support/test-domain.ts';
 import { type AppOnStore, appOnStore, FAST_TUNING, newKey } from './harness.ts';
 

@@ -1,13 +1,11 @@
 import Database from 'better-sqlite3';
 import pg from 'pg';
+import type { ToolgateModule } from 'toolgate';
+import { defineTool, idempotencyKeySchema, outcome } from 'toolgate';
+import type { App } from 'toolgate/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import type { App } from '../../packages/toolgate/src/app/create-app.ts';
-import type { ToolgateModule } from '../../packages/toolgate/src/app/module.ts';
-import { defineTool } from '../../packages/toolgate/src/contract/define-tool.ts';
-import { outcome } from '../../packages/toolgate/src/contract/outcome.ts';
-import { idempotencyKeySchema } from '../../packages/toolgate/src/contract/schema-helpers.ts';
-import { storeTargets } from '../store/store-targets.ts';
+import { storeTargets } from '../support/store-targets.ts';
 import { testPrincipal } from '../support/test-domain.ts';
 import { type AppOnStore, appOnStore, newKey } from './harness.ts';
 

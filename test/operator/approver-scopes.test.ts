@@ -1,12 +1,10 @@
 import { randomUUID } from 'node:crypto';
+import { defineTool, idempotencyKeySchema, outcome } from 'toolgate';
+import type { ShiftableClock } from 'toolgate/server';
+import type { TokenSubject } from 'toolgate/testing';
+import { startTestGateway, type TestGateway } from 'toolgate/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import type { TokenSubject } from '../../packages/toolgate/src/auth/token-claims.ts';
-import { defineTool } from '../../packages/toolgate/src/contract/define-tool.ts';
-import { outcome } from '../../packages/toolgate/src/contract/outcome.ts';
-import { idempotencyKeySchema } from '../../packages/toolgate/src/contract/schema-helpers.ts';
-import { startTestGateway, type TestGateway } from '../../packages/toolgate/src/testing/test-gateway.ts';
-import type { ShiftableClock } from '../../packages/toolgate/src/time/clock.ts';
 import { operatorApi } from '../support/operator-api.ts';
 
 /** Every payout the handler sent, by operation: the effect the scopes guard. */

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import { startTestGateway, type TestGateway } from 'toolgate/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestGateway, type TestGateway } from '../../packages/toolgate/src/testing/test-gateway.ts';
-import { type StoreLocation, storeTargets } from '../store/store-targets.ts';
+import { type StoreLocation, storeTargets } from '../support/store-targets.ts';
 import { parcelTools, shipArgs, shipper } from './parcel-tools.ts';
 
 for (const target of storeTargets) {

@@ -1,9 +1,9 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { simulationExtension } from '@toolgate/simulation';
 import { type Browser, chromium, type Page } from 'playwright-core';
+import { startTestGateway, type TestGateway } from 'toolgate/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { simulationExtension } from '../../packages/simulation/src/index.ts';
-import { startTestGateway, type TestGateway } from '../../packages/toolgate/src/testing/test-gateway.ts';
 import { CHROMIUM, CHROMIUM_ARGS, CONSOLE_SHOTS } from '../support/chromium.ts';
 import { executions, testDomain } from '../support/test-domain.ts';
 

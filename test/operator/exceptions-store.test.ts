@@ -1,12 +1,12 @@
+import type { Principal } from 'toolgate';
 import { describe, expect, it } from 'vitest';
 import { changesDomain } from '../../packages/domains/src/changes/changes-module.ts';
-import type { Principal } from '../../packages/toolgate/src/auth/principal.ts';
 import {
   activeExceptions,
   type ExceptionQuery,
 } from '../../packages/toolgate/src/operations/policy-exceptions.ts';
-import { storeTargets } from '../store/store-targets.ts';
 import { gatewayOnStore } from '../support/store-gateway.ts';
+import { storeTargets } from '../support/store-targets.ts';
 
 const H = 3_600_000;
 const approver: Principal = {

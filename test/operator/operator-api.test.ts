@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
+import type { ShiftableClock } from 'toolgate/server';
+import type { TokenSubject } from 'toolgate/testing';
+import { startTestGateway, type TestGateway } from 'toolgate/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TokenSubject } from '../../packages/toolgate/src/auth/token-claims.ts';
-import { startTestGateway, type TestGateway } from '../../packages/toolgate/src/testing/test-gateway.ts';
-import type { ShiftableClock } from '../../packages/toolgate/src/time/clock.ts';
-import { type StoreLocation, storeTargets } from '../store/store-targets.ts';
+import { type StoreLocation, storeTargets } from '../support/store-targets.ts';
 import {
   customerReader,
   type ParcelLedger,

@@ -1,16 +1,12 @@
 import { randomUUID } from 'node:crypto';
+import { defineException, defineModule, defineTool, idempotencyKeySchema, outcome } from 'toolgate';
+import type { ShiftableClock } from 'toolgate/server';
+import type { TokenSubject } from 'toolgate/testing';
+import { startTestGateway, type TestGateway } from 'toolgate/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { defineModule } from '../../packages/toolgate/src/app/module.ts';
-import type { TokenSubject } from '../../packages/toolgate/src/auth/token-claims.ts';
-import { defineException } from '../../packages/toolgate/src/contract/define-exception.ts';
-import { defineTool } from '../../packages/toolgate/src/contract/define-tool.ts';
-import { outcome } from '../../packages/toolgate/src/contract/outcome.ts';
-import { idempotencyKeySchema } from '../../packages/toolgate/src/contract/schema-helpers.ts';
-import { startTestGateway, type TestGateway } from '../../packages/toolgate/src/testing/test-gateway.ts';
-import type { ShiftableClock } from '../../packages/toolgate/src/time/clock.ts';
-import { type StoreLocation, storeTargets } from '../store/store-targets.ts';
 import { operatorApi } from '../support/operator-api.ts';
+import { type StoreLocation, storeTargets } from '../support/store-targets.ts';
 import { type ParcelLedger, parcelTools, reviewer, shipArgs, shipper, watcher } from './parcel-tools.ts';
 
 /** A kind whose target schema takes any string: the API still refuses one with a control character. */

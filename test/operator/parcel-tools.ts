@@ -1,9 +1,7 @@
+import type { ReviewDecisionView } from 'toolgate';
+import { defineTool, idempotencyKeySchema, outcome } from 'toolgate';
+import type { TokenSubject } from 'toolgate/testing';
 import { z } from 'zod';
-import type { TokenSubject } from '../../packages/toolgate/src/auth/token-claims.ts';
-import type { ReviewDecisionView } from '../../packages/toolgate/src/contract/define-tool.ts';
-import { defineTool } from '../../packages/toolgate/src/contract/define-tool.ts';
-import { outcome } from '../../packages/toolgate/src/contract/outcome.ts';
-import { idempotencyKeySchema } from '../../packages/toolgate/src/contract/schema-helpers.ts';
 
 /** What the parcel tools' hooks saw, so tests can assert the review hook ran (and ran once). */
 export interface ParcelLedger {

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { simulationExtension } from '@toolgate/simulation';
+import type { TokenSubject } from 'toolgate/testing';
+import { startTestGateway, type TestGateway } from 'toolgate/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { simulationExtension } from '../../packages/simulation/src/index.ts';
-import type { TokenSubject } from '../../packages/toolgate/src/auth/token-claims.ts';
-import { startTestGateway, type TestGateway } from '../../packages/toolgate/src/testing/test-gateway.ts';
 import { type ParcelLedger, parcelTools, shipArgs, shipper } from '../operator/parcel-tools.ts';
 import { testDomain } from '../support/test-domain.ts';
 import {

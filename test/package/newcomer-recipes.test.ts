@@ -44,9 +44,9 @@ const NOT_HERE: Readonly<Record<string, string>> = {
   'npx toolgate eval --config toolgate.config.ts --scenarios eval/scenarios':
     'examples/billing/test/billing-eval.test.ts: passes two trials of each scenario',
   'npx toolgate eval --agent llm --model gpt-4.1-mini --base-url https://api.openai.com/v1 --trials 3':
-    'model: needs a model endpoint (test/eval/llm-agent.test.ts drives --agent llm against a local one)',
+    'model: needs a model endpoint (packages/eval/test/llm-agent.test.ts drives --agent llm against a local one)',
   'npx toolgate eval --agent llm --model qwen3:8b --base-url http://127.0.0.1:11434/v1 --compare eval/results/last':
-    'model: needs a model endpoint (test/eval/llm-agent.test.ts drives --agent llm against a local one)',
+    'model: needs a model endpoint (packages/eval/test/llm-agent.test.ts drives --agent llm against a local one)',
   'npx toolgate serve --release releases/1.4.0.json':
     'test/contract-artifacts/serve-release.test.ts: serving the files released starts',
 };

@@ -83,6 +83,16 @@ describe('the packed tarball in a fresh project', () => {
     expect(installOutput).not.toMatch(/script|warn/i);
   });
 
+  test("no tarball carries its package's own suites (packages/*/test), only the scaffold's test", () => {
+    const suites = Object.entries(tarballs).flatMap(([folder, packed]) =>
+      execFileSync('tar', ['-tzf', packed], { encoding: 'utf8' })
+        .split('\n')
+        .filter((path) => /^package\/test\//.test(path) || /\.test\.ts$/.test(path))
+        .map((path) => `${folder}: ${path}`),
+    );
+    expect(suites).toEqual(['toolgate: package/templates/init/test/tasks.test.ts']);
+  });
+
   test('the framework ships no kit, demo or harness code, lists no model SDK and installs none', () => {
     const listed = execFileSync('tar', ['-tzf', tarball], { encoding: 'utf8' }).split('\n');
     expect(NOT_FRAMEWORK.length).toBeGreaterThan(150);

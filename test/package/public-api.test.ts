@@ -1,7 +1,5 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, expectTypeOf, test } from 'vitest';
-import { z } from 'zod';
 import {
   type BackendCallContext,
   type CallAnnotations,
@@ -14,13 +12,10 @@ import {
   type ToolDefinition,
   type ToolgateConfig,
   type ToolOutcome,
-} from '../../packages/toolgate/src/index.ts';
-import type {
-  ConfirmingClient,
-  confirmingClient,
-  ScriptedAnswer,
-  TestGateway,
-} from '../../packages/toolgate/src/testing.ts';
+} from 'toolgate';
+import type { ConfirmingClient, confirmingClient, ScriptedAnswer, TestGateway } from 'toolgate/testing';
+import { describe, expect, expectTypeOf, test } from 'vitest';
+import { z } from 'zod';
 
 const ROOT = join(import.meta.dirname, '../..');
 /**

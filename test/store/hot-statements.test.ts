@@ -1,8 +1,8 @@
+import type { OutcomeEnvelope } from 'toolgate';
+import { confirmingClient } from 'toolgate/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatAtOffset } from '../../packages/domains/src/changes/rfc3339.ts';
 import { ADDRESS_SAMPLES } from '../../packages/domains/src/orders/demo-orders.ts';
-import type { OutcomeEnvelope } from '../../packages/toolgate/src/contract/envelope.ts';
-import { confirmingClient } from '../../packages/toolgate/src/testing.ts';
 import { type StartedGateway, startGateway } from '../support/start-gateway.ts';
 
 /** One tool call of a round, named so a failure can say which call rebuilt a row constructor. */

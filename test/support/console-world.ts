@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
+import { simulationExtension } from '@toolgate/simulation';
+import type { TokenSubject } from 'toolgate/testing';
+import { startTestGateway, type TestGateway } from 'toolgate/testing';
 import { changesDomain } from '../../packages/domains/src/changes/changes-module.ts';
-import { simulationExtension } from '../../packages/simulation/src/index.ts';
-import type { TokenSubject } from '../../packages/toolgate/src/auth/token-claims.ts';
-import { startTestGateway, type TestGateway } from '../../packages/toolgate/src/testing/test-gateway.ts';
 import { type ParcelLedger, parcelTools, reviewer, shipper } from '../operator/parcel-tools.ts';
 import { testDomain } from './test-domain.ts';
 

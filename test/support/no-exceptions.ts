@@ -1,4 +1,4 @@
-import type { ToolExceptions } from '../../packages/toolgate/src/index.ts';
+import type { ToolExceptions } from 'toolgate';
 
 /** `ctx.exceptions` of a context built by hand for a handler test: none is ever in force. */
 export const noExceptions: ToolExceptions = {

@@ -1,5 +1,4 @@
-import type { TokenSubject } from '../../packages/toolgate/src/auth/token-claims.ts';
-import type { TestGateway } from '../../packages/toolgate/src/testing/test-gateway.ts';
+import type { TestGateway, TokenSubject } from 'toolgate/testing';
 
 /** An answer of the operator API: its status and JSON body. */
 export interface OperatorAnswer {

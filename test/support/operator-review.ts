@@ -1,4 +1,4 @@
-import type { App } from '../../packages/toolgate/src/app/create-app.ts';
+import type { App } from 'toolgate/server';
 import {
   type ResolveAnswer,
   resolveDepsOf,

@@ -1,4 +1,4 @@
-import type { HttpTransportOptions } from '../../packages/toolgate/src/transport/http-server.ts';
+import type { HttpTransportOptions } from 'toolgate/server';
 import { newProbeLedger, type ProbeLedger, probeReader, probeTools } from '../gateway/probe-tools.ts';
 import { type StartedGateway, startGateway } from './start-gateway.ts';
 

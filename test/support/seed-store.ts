@@ -1,4 +1,4 @@
-import type { SqlDatabase } from '../../packages/toolgate/src/store/sql-database.ts';
+import type { SqlDatabase } from 'toolgate';
 
 /** What a seeded store holds: settled operations of a few tenants, each with the audit entry of its call. */
 export interface SeedPlan {

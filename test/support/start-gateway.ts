@@ -1,10 +1,6 @@
-import { referenceDomains } from '../../packages/domains/src/reference-domains.ts';
-import {
-  type DemoPrincipal,
-  simulationExtension,
-  withSimulationHooks,
-} from '../../packages/simulation/src/index.ts';
-import type { AnyToolDefinition, ToolgateModule } from '../../packages/toolgate/src/index.ts';
+import { referenceDomains } from '@toolgate/domains';
+import { type DemoPrincipal, simulationExtension, withSimulationHooks } from '@toolgate/simulation';
+import type { AnyToolDefinition, ToolgateModule } from 'toolgate';
 import {
   type PrincipalRef,
   startTestGateway,
@@ -12,7 +8,7 @@ import {
   type TestGateway,
   type TestGatewayOptions,
   toolsModule,
-} from '../../packages/toolgate/src/testing/test-gateway.ts';
+} from 'toolgate/testing';
 
 export type { PrincipalRef };
 export { TEST_CONTROLLER };

@@ -1,8 +1,8 @@
+import { simulationOf } from '@toolgate/simulation';
+import { ShiftableClock } from 'toolgate/server';
 import { afterAll, beforeAll, beforeEach } from 'vitest';
-import { simulationOf } from '../../packages/simulation/src/app-simulation.ts';
-import { ShiftableClock } from '../../packages/toolgate/src/time/clock.ts';
-import type { StoreLocation, StoreTarget } from '../store/store-targets.ts';
 import { type StartedGateway, type StartGatewayOptions, startGateway } from './start-gateway.ts';
+import type { StoreLocation, StoreTarget } from './store-targets.ts';
 
 export interface StoreGatewaySuite {
   /** The gateway, once the suite's beforeAll has run. */

@@ -1,5 +1,5 @@
-import type { EffectsLedger } from '../../packages/simulation/src/effects-ledger.ts';
-import type { SqlDatabase } from '../../packages/toolgate/src/store/sql-database.ts';
+import type { EffectsLedger } from '@toolgate/simulation';
+import type { SqlDatabase } from 'toolgate';
 
 /**
  * A simulated external system for the test domain. It applies each credit once per request id

@@ -1,26 +1,25 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { z } from 'zod';
 import {
   ExternalOutcomeUnknownError,
   ExternalRejectedError,
   ExternalUnavailableError,
-} from '../../packages/simulation/src/external-errors.ts';
-import { throughFaults } from '../../packages/simulation/src/fault-gate.ts';
-import { withSimulationHooks } from '../../packages/simulation/src/simulation-hooks.ts';
-import { simulationMigrations, withSimulation } from '../../packages/simulation/src/simulation-world.ts';
+  simulationMigrations,
+  throughFaults,
+  withSimulation,
+  withSimulationHooks,
+} from '@toolgate/simulation';
 import type {
+  ConfirmFallback,
+  ConfirmSpec,
   ModuleContext,
   ModuleInstance,
+  Principal,
+  SqlExecutor,
   ToolgateModule,
-} from '../../packages/toolgate/src/app/module.ts';
-import type { Principal } from '../../packages/toolgate/src/auth/principal.ts';
-import type { ConfirmFallback, ConfirmSpec } from '../../packages/toolgate/src/contract/confirmation.ts';
-import { defineTool } from '../../packages/toolgate/src/contract/define-tool.ts';
-import { defineErrorCodes } from '../../packages/toolgate/src/contract/error-catalog.ts';
-import { outcome } from '../../packages/toolgate/src/contract/outcome.ts';
-import { idempotencyKeySchema } from '../../packages/toolgate/src/contract/schema-helpers.ts';
-import type { SqlExecutor } from '../../packages/toolgate/src/store/sql-database.ts';
+} from 'toolgate';
+import { defineErrorCodes, defineTool, idempotencyKeySchema, outcome } from 'toolgate';
+import { z } from 'zod';
 import { TestBank } from './test-bank.ts';
 
 export const TEST_SYSTEM = 'test_bank';

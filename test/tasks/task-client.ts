@@ -1,8 +1,8 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { type CallToolResult, CallToolResultSchema, type Task } from '@modelcontextprotocol/sdk/types.js';
-import type { OutcomeEnvelope } from '../../packages/toolgate/src/contract/envelope.ts';
-import type { PrincipalRef, TestGateway } from '../../packages/toolgate/src/testing/test-gateway.ts';
+import type { OutcomeEnvelope } from 'toolgate';
+import type { PrincipalRef, TestGateway } from 'toolgate/testing';
 
 /**
  * A v1 SDK client (a real 2025-11-25 client, with the task API of that revision) connected to the

@@ -1,9 +1,9 @@
 import { resultFromTaskOutcome } from '@modelcontextprotocol/ext-tasks/client';
+import type { OutcomeEnvelope } from 'toolgate';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ADDRESS_SAMPLES } from '../../packages/domains/src/orders/demo-orders.ts';
-import type { OutcomeEnvelope } from '../../packages/toolgate/src/contract/envelope.ts';
-import { type StoreLocation, storeTargets } from '../store/store-targets.ts';
 import { type StartedGateway, startGateway } from '../support/start-gateway.ts';
+import { type StoreLocation, storeTargets } from '../support/store-targets.ts';
 import { modernRequest, TASKS_EXTENSION, taskSession } from './extension-client.ts';
 
 const ALICE = 'acme-customer-alice';

@@ -1,10 +1,10 @@
 import { CallToolResultSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
+import type { TokenSubject } from 'toolgate/testing';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ADDRESS_SAMPLES } from '../../packages/domains/src/orders/demo-orders.ts';
-import type { TokenSubject } from '../../packages/toolgate/src/auth/token-claims.ts';
-import { relayedDigest } from '../domains/person-confirms.ts';
-import { type StoreLocation, storeTargets } from '../store/store-targets.ts';
+import { relayedDigest } from '../support/person-confirms.ts';
 import { type StartedGateway, startGateway } from '../support/start-gateway.ts';
+import { type StoreLocation, storeTargets } from '../support/store-targets.ts';
 import { createTask, envelopeOf, runAsTask, v1Client } from './task-client.ts';
 
 const ALICE = 'acme-customer-alice';

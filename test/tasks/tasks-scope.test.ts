@@ -1,8 +1,8 @@
+import type { TokenSubject } from 'toolgate/testing';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ADDRESS_SAMPLES } from '../../packages/domains/src/orders/demo-orders.ts';
-import type { TokenSubject } from '../../packages/toolgate/src/auth/token-claims.ts';
-import { type StoreLocation, storeTargets } from '../store/store-targets.ts';
 import { type StartedGateway, startGateway } from '../support/start-gateway.ts';
+import { type StoreLocation, storeTargets } from '../support/store-targets.ts';
 import { legacyRequest, modernRawRequest, type RawAnswer } from './raw-task-requests.ts';
 
 const CHANGE = 'orders_change_unshipped_address';

@@ -3,27 +3,24 @@ import {
   InMemorySpanExporter,
   SimpleSpanProcessor,
 } from '@opentelemetry/sdk-trace-base';
+import { simulationOf, simulationWorld } from '@toolgate/simulation';
 import { pino } from 'pino';
+import type { OutcomeEnvelope, Principal } from 'toolgate';
+import { type App, createApp, ShiftableClock } from 'toolgate/server';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { changesDomain } from '../../packages/domains/src/changes/changes-module.ts';
 import { formatAtOffset } from '../../packages/domains/src/changes/rfc3339.ts';
-import { simulationOf } from '../../packages/simulation/src/app-simulation.ts';
-import { simulationWorld } from '../../packages/simulation/src/simulation-world.ts';
-import { type App, createApp } from '../../packages/toolgate/src/app/create-app.ts';
-import type { Principal } from '../../packages/toolgate/src/auth/principal.ts';
-import type { OutcomeEnvelope } from '../../packages/toolgate/src/contract/envelope.ts';
-import { CLIENT_NAME_MAX } from '../../packages/toolgate/src/gateway/telemetry-layer.ts';
-import { GatewayTracing } from '../../packages/toolgate/src/telemetry/call-tracing.ts';
-import { ShiftableClock } from '../../packages/toolgate/src/time/clock.ts';
 import {
   demoPrincipal,
   engineer,
   productionRequest,
   testEnvironmentRequest,
-} from '../domains/changes/changes-harness.ts';
-import { callAccepted } from '../domains/person-confirms.ts';
+} from '../../packages/domains/test/changes/changes-harness.ts';
+import { CLIENT_NAME_MAX } from '../../packages/toolgate/src/gateway/telemetry-layer.ts';
+import { GatewayTracing } from '../../packages/toolgate/src/telemetry/call-tracing.ts';
 import { FAST_TUNING } from '../operations/harness.ts';
-import { type StoreLocation, storeTargets } from '../store/store-targets.ts';
+import { callAccepted } from '../support/person-confirms.ts';
+import { type StoreLocation, storeTargets } from '../support/store-targets.ts';
 
 const approver = demoPrincipal('changes_approver');
 const H = 3_600_000;

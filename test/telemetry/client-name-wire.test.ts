@@ -1,7 +1,7 @@
+import { defineTool, outcome } from 'toolgate';
+import { startTestGateway, type TestGateway } from 'toolgate/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { defineTool, outcome } from '../../packages/toolgate/src/index.ts';
-import { startTestGateway, type TestGateway } from '../../packages/toolgate/src/testing.ts';
 import { modernRequest } from '../tasks/extension-client.ts';
 
 const reader = { sub: 'ben', tenant: 'acme', actor: 'support_agent' as const, scopes: ['other:read'] };

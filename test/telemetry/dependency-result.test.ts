@@ -1,5 +1,3 @@
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { z } from 'zod';
 import {
   backendOutcome,
   createHttpBackend,
@@ -7,8 +5,10 @@ import {
   defineTool,
   idempotencyKeySchema,
   outcome,
-} from '../../packages/toolgate/src/index.ts';
-import { startTestGateway, type TestGateway } from '../../packages/toolgate/src/testing.ts';
+} from 'toolgate';
+import { startTestGateway, type TestGateway } from 'toolgate/testing';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { z } from 'zod';
 import { type BackendServer, refusedUrl, startBackendServer } from '../backend/backend-server.ts';
 import { createScratchDatabase, postgresAvailable, type ScratchDatabase } from '../support/pg.ts';
 

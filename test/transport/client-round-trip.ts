@@ -1,6 +1,6 @@
+import type { OutcomeEnvelope } from 'toolgate';
 import { expect } from 'vitest';
 import { ADDRESS_SAMPLES } from '../../packages/domains/src/orders/demo-orders.ts';
-import type { OutcomeEnvelope } from '../../packages/toolgate/src/contract/envelope.ts';
 import type { StartedGateway } from '../support/start-gateway.ts';
 
 /** What every client under test must do the same way, whatever its SDK, revision or transport. */

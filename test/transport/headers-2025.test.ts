@@ -1,5 +1,5 @@
+import { simulationOf } from '@toolgate/simulation';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { simulationOf } from '../../packages/simulation/src/app-simulation.ts';
 import { type StartedGateway, startGateway } from '../support/start-gateway.ts';
 
 const LEGACY = '2025-11-25';

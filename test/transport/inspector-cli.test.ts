@@ -2,9 +2,9 @@ import { execFile } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
+import type { OutcomeEnvelope } from 'toolgate';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { ADDRESS_SAMPLES } from '../../packages/domains/src/orders/demo-orders.ts';
-import type { OutcomeEnvelope } from '../../packages/toolgate/src/contract/envelope.ts';
 import { type StartedGateway, startGateway } from '../support/start-gateway.ts';
 
 const require = createRequire(import.meta.url);

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
+import { simulationOf } from '@toolgate/simulation';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { simulationOf } from '../../packages/simulation/src/app-simulation.ts';
 import { type InspectorListing, inspectorToolsList } from '../support/inspector-cli.ts';
 import { type StartedGateway, startGateway } from '../support/start-gateway.ts';
 

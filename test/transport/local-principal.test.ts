@@ -2,11 +2,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pino } from 'pino';
+import { type App, createApp, loadOrCreateDevKeys, mintToken, startHttpTransport } from 'toolgate/server';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { type App, createApp } from '../../packages/toolgate/src/app/create-app.ts';
-import { loadOrCreateDevKeys } from '../../packages/toolgate/src/auth/dev-keys.ts';
-import { mintToken } from '../../packages/toolgate/src/auth/mint-token.ts';
-import { startHttpTransport } from '../../packages/toolgate/src/transport/http-server.ts';
 import { newProbeLedger, probeReader, probeTools } from '../gateway/probe-tools.ts';
 import { testToolsDomain } from '../support/start-gateway.ts';
 

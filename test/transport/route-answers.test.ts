@@ -1,5 +1,5 @@
+import type { TokenSubject } from 'toolgate/testing';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import type { TokenSubject } from '../../packages/toolgate/src/auth/token-claims.ts';
 import { newProbeLedger, probeReader, probeTools } from '../gateway/probe-tools.ts';
 import { type StartedGateway, startGateway, TEST_CONTROLLER } from '../support/start-gateway.ts';
 

@@ -4,9 +4,8 @@ import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { decodeJwt } from 'jose';
+import { loadOrCreateDevKeys, mintToken } from 'toolgate/server';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { loadOrCreateDevKeys } from '../../packages/toolgate/src/auth/dev-keys.ts';
-import { mintToken } from '../../packages/toolgate/src/auth/mint-token.ts';
 import { runCommand } from '../support/serve-process.ts';
 
 const ROOT = join(import.meta.dirname, '../..');

@@ -1,6 +1,6 @@
+import { simulationOf } from '@toolgate/simulation';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import { ADDRESS_SAMPLES } from '../../packages/domains/src/orders/demo-orders.ts';
-import { simulationOf } from '../../packages/simulation/src/app-simulation.ts';
 import { type StartedGateway, startGateway } from '../support/start-gateway.ts';
 import { postModern } from '../tasks/extension-client.ts';
 

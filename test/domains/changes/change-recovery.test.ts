@@ -1,12 +1,7 @@
+import { simulationWorld } from '@toolgate/simulation';
 import { pino } from 'pino';
+import type { OperationHandle } from 'toolgate';
 import { describe, expect, it } from 'vitest';
-import { simulationWorld } from '../../../packages/simulation/src/simulation-world.ts';
-import type { OperationHandle } from '../../../packages/toolgate/src/contract/define-tool.ts';
-import { requestFingerprint } from '../../../packages/toolgate/src/contract/fingerprint.ts';
-import { newOperationId } from '../../../packages/toolgate/src/operations/operation-id.ts';
-import { storeTargets } from '../../store/store-targets.ts';
-import { noExceptions } from '../../support/no-exceptions.ts';
-import { callAccepted } from '../person-confirms.ts';
 import {
   allPlatformRecords,
   call,
@@ -15,7 +10,12 @@ import {
   productionRequest,
   testEnvironmentRequest,
   useChangesApp,
-} from './changes-harness.ts';
+} from '../../../packages/domains/test/changes/changes-harness.ts';
+import { requestFingerprint } from '../../../packages/toolgate/src/contract/fingerprint.ts';
+import { newOperationId } from '../../../packages/toolgate/src/operations/operation-id.ts';
+import { noExceptions } from '../../support/no-exceptions.ts';
+import { callAccepted } from '../../support/person-confirms.ts';
+import { storeTargets } from '../../support/store-targets.ts';
 
 /** Stands for the death of the process: nothing after it runs, nothing is settled. */
 class ProcessDied extends Error {}

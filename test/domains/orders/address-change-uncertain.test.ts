@@ -1,16 +1,19 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import { simulationHooksOf, simulationOf, simulationWorld } from '@toolgate/simulation';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ADDRESS_SAMPLES } from '../../../packages/domains/src/orders/demo-orders.ts';
-import { simulationOf } from '../../../packages/simulation/src/app-simulation.ts';
-import { simulationHooksOf } from '../../../packages/simulation/src/simulation-hooks.ts';
-import { simulationWorld } from '../../../packages/simulation/src/simulation-world.ts';
+import {
+  newKey,
+  type OrdersHarness,
+  orderId,
+  startOrders,
+} from '../../../packages/domains/test/orders/orders-app.ts';
 import {
   findTenantOperation,
   operationView,
 } from '../../../packages/toolgate/src/operator/operation-listing.ts';
-import { storeTargets } from '../../store/store-targets.ts';
 import { resolveAsOperator } from '../../support/operator-review.ts';
-import { newKey, type OrdersHarness, orderId, startOrders } from './orders-app.ts';
+import { storeTargets } from '../../support/store-targets.ts';
 
 const ALICE = 'acme-customer-alice';
 const CHANGE = 'orders_change_unshipped_address';

@@ -1,14 +1,17 @@
+import { simulationOf, simulationWorld } from '@toolgate/simulation';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { simulationOf } from '../../../packages/simulation/src/app-simulation.ts';
-import { simulationWorld } from '../../../packages/simulation/src/simulation-world.ts';
+import { demoPrincipalNamed } from '../../../packages/domains/test/demo-principal.ts';
+import {
+  newKey,
+  startWorkitems,
+  type WorkitemsHarness,
+} from '../../../packages/domains/test/workitems/workitems-app.ts';
 import {
   resolveDepsOf,
   resolveOperation,
 } from '../../../packages/toolgate/src/operator/resolve-operation.ts';
-import { storeTargets } from '../../store/store-targets.ts';
 import { resolveAsOperator } from '../../support/operator-review.ts';
-import { demoPrincipalNamed } from '../demo-principal.ts';
-import { newKey, startWorkitems, type WorkitemsHarness } from './workitems-app.ts';
+import { storeTargets } from '../../support/store-targets.ts';
 
 const MEMBER = 'workitems_member';
 

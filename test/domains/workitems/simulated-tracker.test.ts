@@ -1,19 +1,15 @@
+import { ExternalOutcomeUnknownError, ExternalRejectedError, FaultInjector } from '@toolgate/simulation';
+import type { SqlDatabase } from 'toolgate';
+import { ShiftableClock } from 'toolgate/server';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { SimulatedTracker } from '../../../packages/domains/src/workitems/systems/tracker/simulated-tracker.ts';
 import { trackerMigration } from '../../../packages/domains/src/workitems/systems/tracker/tracker-migration.ts';
 import type { ItemFields } from '../../../packages/domains/src/workitems/systems/tracker/tracker-model.ts';
 import { TrackerWorld } from '../../../packages/domains/src/workitems/systems/tracker/tracker-world.ts';
 import { EffectsLedger, effectsLedgerMigration } from '../../../packages/simulation/src/effects-ledger.ts';
-import {
-  ExternalOutcomeUnknownError,
-  ExternalRejectedError,
-} from '../../../packages/simulation/src/external-errors.ts';
-import { FaultInjector } from '../../../packages/simulation/src/faults.ts';
 import { runMigrations } from '../../../packages/toolgate/src/store/migrations.ts';
 import { openDatabase } from '../../../packages/toolgate/src/store/open-database.ts';
-import type { SqlDatabase } from '../../../packages/toolgate/src/store/sql-database.ts';
-import { ShiftableClock } from '../../../packages/toolgate/src/time/clock.ts';
-import { type StoreLocation, storeTargets } from '../../store/store-targets.ts';
+import { type StoreLocation, storeTargets } from '../../support/store-targets.ts';
 
 const fields = (title: string, description = ''): ItemFields => ({
   title,

@@ -14,7 +14,7 @@ export type Revision = '2025-11-25' | '2026-07-28' | 'refused';
  *
  * The SDK's classifier costs about 19 µs a request in a running gateway (docs/performance.md), so the
  * two common shapes are recognized without it, each only where the SDK's rules leave no doubt; anything
- * else is classified by the SDK. `test/transport/revision-of.test.ts` holds the shortcuts to the classifier.
+ * else is classified by the SDK. `packages/toolgate/test/transport/revision-of.test.ts` holds the shortcuts to the classifier.
  */
 export function revisionOf(req: IncomingMessage, body: unknown): Revision {
   if (plainly2025(req, body)) return '2025-11-25';
