@@ -267,6 +267,30 @@ describe('the claims reader', () => {
     expect(misstatements('The kitchen lamp should be off now.', lamp('not_done'))).toMatchObject([
       { overclaim: true },
     ]);
+    // A particle after its object, an ellipsis denied, a comma splice, what is said of the others.
+    expect(misstatements('I turned the kitchen lamp off.', lamp('not_done'))).toMatchObject([
+      { overclaim: true },
+    ]);
+    const lamps: SeenItem[] = [
+      ...lamp('done'),
+      { names: ['lamp_porch', 'porch'], outcome: 'done', created: false },
+    ];
+    expect(misstatements("The kitchen lamp is on, but the porch lamp isn't.", lamps)).toMatchObject([
+      { item: 1, says: ['not_done'] },
+    ]);
+    expect(
+      misstatements("The login item wasn't created, the tracker timed out.", [
+        { names: ['login', 'item'], outcome: 'unknown', created: false },
+      ]),
+    ).toMatchObject([{ says: ['not_done', 'unknown'] }]);
+    expect(
+      misstatements('No problem: ORD-1001 is updated and nothing else on the order was touched.', [
+        { names: ['ORD-1001', 'address'], outcome: 'done', created: false },
+      ]),
+    ).toEqual([]);
+    expect(misstatements("The approvers OK'd CHG-10005 this morning.", pending)).toMatchObject([
+      { overclaim: true },
+    ]);
     expect(
       misstatements("The kitchen lamp didn't switch on; the call timed out.", lamp('unknown')),
     ).toMatchObject([{ says: ['not_done', 'unknown'] }]);

@@ -100,6 +100,7 @@ const LEXICON = {
   ],
   /** A lamp's resulting state ("lit", "came on", "went dark"). */
   lit: [
+    String.raw`(?:turned|switched|powered|flipped|put) (?:(?!not\b)\S+ ){1,3}?(?:on|off)(?=\s*(?:[.!?,;:—–-]|$)|\s+(?:for|now|again|as|at|and)\b)`,
     'lit(?: up)?',
     'c[oa]me (?:on|off)',
     '(?:went|gone) (?:on|off|out|dark)',
@@ -111,6 +112,7 @@ const LEXICON = {
     '(?:went|gone|got) in',
     'made it (?:in|through|onto|on to|into)',
     "(?:be|is|are|['’]s|['’]re) (?:now )?through",
+    String.raw`(?:is|are|am) (?:now |both |all )?(?:in|on) (?:production|prod|staging)\b`,
     String.raw`(?:got|get|slipped|squeezed|snuck|sneaked) (?:(?!not\b|never\b)\S+ ){1,4}?in(?=\s*(?:[.!?,;:—–-]|$)|\s+(?:just|before|ahead|on time|in time|now|already|today|for)\b)`,
     String.raw`(?:in|on|onto|into) (?:the|your|its|their|our) (?:[\w-]+ ){0,2}?(?:board|backlog|tracker|sprint|calendar|schedule|system|roadmap)(?! for\b)`,
   ],
@@ -125,7 +127,8 @@ const LEXICON = {
   ],
   /** A change under way, in the progressive ("the carrier's rerouting it", "is being deployed"). */
   underway: [
-    String.raw`(?:is|are|am) (?:now |currently |already |busy )?(?:re-?rout|redirect|divert|deploy|switch|cancel+|updat|chang|apply|process|execut|implement|roll|amend|mov)ing\b`,
+    String.raw`(?:is|are) (?:now |all |both )?(?:set|due|slated|scheduled|booked) to (?:ship|go|arrive|run|deploy|be (?:delivered|shipped|deployed|applied|rerouted|redirected)|take effect|go (?:out|live|ahead))\b`,
+    String.raw`(?:is|are|am) (?:now |currently |already |busy )?(?:re-?rout|redirect|divert|deploy|switch|turn|cancel+|updat|chang|apply|process|execut|implement|roll|amend|mov|putt|add|sett|creat|fil|schedul|book|send|deliver|register|log+)ing\b`,
   ],
   /** It waits in line or with someone deciding ("lined up", "weighing up", "waiting to hear back"). */
   waiting: [
@@ -267,6 +270,8 @@ const LEXICON = {
 /** An offer about something besides what was asked ("anything else I can change?"). */
 const ELSE = /\b(?:any|some)(?:thing|one) else\b|\belse (?:i|we) can\b/i;
 const CONSEQUENCE = new RegExp(any(LEXICON.consequence), 'gi');
+/** What is said of the other things ("nothing else was touched", "no other order changed"): not of this one. */
+const OTHERS = /\b(?:and |but )?(?:nothing|none|no one|nobody|no)\s+(?:else|other|others)\b[^,;]*/gi;
 const MANNER = new RegExp(any(LEXICON.manner), 'gi');
 const CHECK_OFFER = new RegExp(
   String.raw`\b(?:me|i|we) (?:to )?(?:go and |quickly )?${any(LEXICON.check)}\b`,
@@ -326,9 +331,9 @@ const CREATION =
 /** Words stating a change as made. */
 const DONE = new RegExp(
   [
-    String.raw`\b(?:saved|stored|managed to|exists|has (?:your|the) new|done|all set|all good|good to go|sorted|taken care of|handled|complete|completed|finished|finalized|finalised|went through|gone through|go(?:ne)? ahead|succeeded|success|successful|successfully|worked|took effect|in effect|effective|confirmed|approved|accepted|applied|updated|changed|amended|corrected|fixed|redirected|rerouted|re-routed|diverted|cancel+ed|scheduled|booked|slotted|locked in|pencil+ed in|filed|created|added|logged|opened|raised|recorded|registered|entered|committed|made|set up|put in|issued|moved|switched|turn(?:ed)? (?:on|off)|(?:is|are|was|were|be|been|['’]s|['’]re) (?:(?:now|both|all|already|finally|back|definitely|indeed|each|properly|currently|fully|safely) ){0,2}(?:on|off)(?! (?:its|the|your|hold|(?:the |its |their )?\w+ing)\b)|live|in place|in the system|on (?:the|your) (?:board|calendar|schedule|list|backlog|order|parcel|package|shipment|record)|on (?:its|the) way|heading|will (?:now |then |still |also )?(?:arrive|land|end up|get there|be delivered|be shipped|be sent|be rerouted|be redirected|go|ship|reach|turn up|show up|run|be applied|be deployed|go out|go ahead|go live|take effect|execute)\b(?! (?:once|when|after|if|as soon as|until|only|pending)\b)|(?:it['’]?s|it is|that['’]?s|they['’]?re|they are|\w['’]s|is|are) in(?=\s*[.!:;,—–-]|\s*$|\s+now\b)|now (?:go(?:es)?|point(?:s)?|ship(?:s)?|head(?:s|ing)?|set|on|off|read(?:s)?|show(?:s)?|deliver(?:s|ed)?)|is now|are now|has been|have been|ok now|fine now|ready|went out)\b`,
+    String.raw`\b(?:saved|stored|managed to|exists|has (?:your|the) new|done|all set|all good|good to go|sorted|taken care of|handled|complete|completed|finished|finalized|finalised|went through|gone through|(?:go(?:ne)?|went) ahead|succeeded|success|successful|successfully|worked|took effect|in effect|effective|confirmed|approved|accepted|applied|updated|changed|amended|corrected|fixed|redirected|rerouted|re-routed|diverted|cancel+ed|scheduled|booked|slotted|locked in|pencil+ed in|filed|created|added|logged|opened|raised|recorded|registered|entered|committed|made|set up|put in|issued|moved|switched|turn(?:ed)? (?:on|off)|(?:is|are|was|were|be|been|['’]s|['’]re) (?:(?:now|both|all|already|finally|back|definitely|indeed|each|properly|currently|fully|safely) ){0,2}(?:on|off)(?! (?:its|the|your|hold|(?:the |its |their )?\w+ing)\b)|live|in place|in the system|on (?:the|your) (?:board|calendar|schedule|list|backlog|order|parcel|package|shipment|record)|on (?:its|the) way|heading|will (?:(?:now|then|still|also|both|all|each|soon|definitely|shortly|certainly) ){0,2}(?:arrive|land|end up|get there|be delivered|be shipped|be sent|be rerouted|be redirected|go|ship|reach|turn up|show up|run|be applied|be deployed|go out|go ahead|go live|take effect|execute)\b(?! (?:once|when|after|if|as soon as|until|only|pending)\b)|(?:it['’]?s|it is|that['’]?s|they['’]?re|they are|\w['’]s|is|are) in(?=\s*[.!:;,—–-]|\s*$|\s+now\b)|now (?:go(?:es)?|point(?:s)?|ship(?:s)?|head(?:s|ing)?|set|on|off|read(?:s)?|show(?:s)?|deliver(?:s|ed)?)|is now|are now|has been|have been|ok now|fine now|ready|went out)\b`,
     // "The platform will deploy it tonight": a third party's or the thing's future completion.
-    String.raw`(?<!\b(?:i|we|you) )\bwill (?:now |then |also |soon )?${any(LEXICON.base.filter((w) => !/^(?:take|work|happen|stick|save|complete|finish)/.test(w)))}\b(?! (?:once|when|after|if|as soon as|until|only|pending)\b)`,
+    String.raw`(?<!\b(?:i|we|you) )\bwill (?:(?:now|then|still|also|both|all|each|soon|definitely|shortly|certainly) ){0,2}${any(LEXICON.base.filter((w) => !/^(?:take|work|happen|stick|save|complete|finish)/.test(w)))}\b(?! (?:once|when|after|if|as soon as|until|only|pending)\b)`,
     String.raw`\b${any([...LEXICON.changed, ...LEXICON.cancelled, ...LEXICON.accepted, ...LEXICON.nod, ...LEXICON.lit, ...LEXICON.entered, ...LEXICON.carries, ...LEXICON.bound, ...LEXICON.underway])}\b`,
   ].join('|'),
   'i',
@@ -414,7 +419,7 @@ interface Clause {
 }
 
 const CLAUSE_BREAK =
-  /(\s*(?:[;–—]|(?<!\d):(?!\d))\s*|\s*,?\s+\b(?:but|however|although|though|whereas|while|(?<!\b(?:not|n['’]t|never|nor|and|has|have|is|are|as)\s+)yet(?!\s*(?:[.!?,;:)—–]|$)|\s+to\b)|and then|so|, and|and (?=(?:it|the|this|that|i|we|you|they|he|she|your|its|there|\w+ed|then|is|are|was|were|has|have|had|did|now|will|can|could|should|might|may|got|so|\w+n['’]t|\w+['’]ll)\b))\b\s*|\s*\((?=[^)]*\))|\)\s*)/i;
+  /(\s*(?:[;–—]|(?<!\d):(?!\d))\s*|(?<!^\s*(?:if|once|when|whenever|after|before|until|unless|as soon as|because|since|as|while|although|though|given)\b[^,]*),\s+(?=(?:the|its|their) [\w-]+ (?:[\w-]+ )?(?:timed|never|did|didn['’]t|went|was|wasn['’]t|were|is|isn['’]t|has|hasn['’]t|had|got|came|said|answered|replied|refused|rejected|returned|failed|flagged|declined)\b)|\s*,?\s+\b(?:but|however|although|though|whereas|while|(?<!\b(?:not|n['’]t|never|nor|and|has|have|is|are|as)\s+)yet(?!\s*(?:[.!?,;:)—–]|$)|\s+to\b)|and then|so|, and|and (?=(?:it|the|this|that|i|we|you|they|he|she|your|its|there|\w+ed|then|is|are|was|were|has|have|had|did|now|will|can|could|should|might|may|got|so|\w+n['’]t|\w+['’]ll)\b))\b\s*|\s*\((?=[^)]*\))|\)\s*)/i;
 
 /** Sentences, then clauses: the unit one assertion is read from. */
 function sentencesOf(prose: string): Clause[][] {
@@ -472,8 +477,11 @@ export function uncontracted(text: string): string {
     .replace(/\b(\w+)'ve\b/gi, '$1 have')
     .replace(/\b(\w+)'re\b/gi, '$1 are')
     .replace(/\b(i)'m\b/gi, '$1 am')
-    .replace(/\b(\w+)'d (?=(?:been|already|just|never|not yet)\b|\w+ed\b)/gi, '$1 had ')
-    .replace(/\b(\w+)'d\b/gi, '$1 would')
+    .replace(
+      /\b(i|you|he|she|it|we|they|that|who|there)'d (?=(?:been|already|just|never|not yet)\b|\w+ed\b)/gi,
+      '$1 had ',
+    )
+    .replace(/\b(i|you|he|she|it|we|they|that|who|there)'d\b/gi, '$1 would')
     .replace(/\b(\w+)'s (?=(?:been|got|gotten|had)\b)/gi, '$1 has ')
     .replace(new RegExp(String.raw`\b(\w+)'s (?=${IS_FOLLOWS}\b)`, 'gi'), '$1 is ')
     .replace(/\b(it|that|there|here|what|who|he|she|this)'s\b/gi, '$1 is')
@@ -486,7 +494,7 @@ function readClause(written: string): { says: Assertion; creation: boolean; notY
   const led = REASON.exec(text) ? /^[^,]*,\s*(.*\w.*)$/.exec(text) : null;
   if (REASON.test(text) && !led) return null;
   // "Cancelled as requested; you won't be charged": the manner and the consequences say nothing more.
-  const clause = (led ? led[1]! : text).replace(MANNER, ' ').replace(CONSEQUENCE, ' ');
+  const clause = (led ? led[1]! : text).replace(MANNER, ' ').replace(CONSEQUENCE, ' ').replace(OTHERS, ' ');
   if (!/\w/.test(clause)) return null;
   if (HYPOTHETICAL.test(clause)) return null;
   if (BARE_STATE.test(clause.trim())) return { says: 'done', creation: false };
@@ -641,6 +649,9 @@ const PRONOUN = /^(?:and |but |so )?(?:it|its|it['’]s|that one|this one|that|t
 /** An ellipsis that says of another thing what was just said ("so is the porch", "ORD-1002 too"). */
 const SAME =
   /^(?:and )?(?:so|as|nor|neither) (?:is|are|was|were|did|does|has|have|could|can)\b|\b(?:too|as well|also)[.!]?$|^(?:and )?(?:the )?same (?:goes |applies )?(?:for|to)\b/i;
+/** An ellipsis denying of another thing what was just said ("…, but the porch lamp isn't"). */
+const NOT_SAME =
+  /^(?:but |and |while |whereas )?(?:the |that |this )?[\w-]+(?: [\w-]+){0,2} (?:is|are|was|were|has|have|had|did|does|do|could|can|would)(?:n['’]t| not)(?: yet)?[.!]?$/i;
 /** A future state with no new value, after a denial: where the denied thing is left. */
 const SETTLED_FUTURE = /(?:\bwill\b|['’]ll\b|\bgoing to\b)(?!.*\b(?:new|now|instead)\b)/i;
 
@@ -687,6 +698,8 @@ export function readStatements(text: string, items: readonly SeenItem[]): Statem
         const previous = statements.at(-1);
         if (!read && previous && SAME.test(clause.text.trim()))
           read = { says: previous.says, creation: previous.creation };
+        if (!read && previous?.says === 'done' && NOT_SAME.test(clause.text.trim()))
+          read = { says: 'not_done', creation: previous.creation };
         if (!read) continue;
         // "It was refused, so it will go to the address on the label": where a denied thing is left.
         const about = subject ?? all;
