@@ -96,7 +96,7 @@ const LEXICON = {
   ],
   /** A decision for it given as a noun ("got the nod", "has the green light"). */
   nod: [
-    '(?:got|had|received|given|gets|has|have) (?:it |them )?(?:the |a )?(?:nod|thumbs[- ]up|go-ahead|green light|all[- ]clear)',
+    String.raw`(?:got|had|received|given|gave|gets|has|have) (?:(?!not\b|no\b|yet\b)\S+ ){0,2}?(?:the |a |its )?(?:nod|thumbs[- ]up|go-ahead|green light|all[- ]clear)`,
   ],
   /** A lamp's resulting state ("lit", "came on", "went dark"). */
   lit: [
@@ -118,7 +118,7 @@ const LEXICON = {
   ],
   /** The thing carries its new state ("now carries the new address", "shows Apt 4 now"). */
   carries: [
-    String.raw`(?:has|have|carries|carry|shows?|reads?|bears?|displays?|lists?|holds?|uses?|got|getting|gets) (?:(?:the|a|an|its|their|your|my|our|his|her|now|already|both|all) ){0,2}(?:new|updated|corrected)\b`,
+    String.raw`(?:has|have|carries|carry|shows?|reads?|bears?|displays?|lists?|holds?|uses?|got|getting|gets|took|taken|takes|accepted)(?: on board| in| up| on)? (?:(?:the|a|an|its|their|your|my|our|his|her|now|already|both|all) ){0,2}(?:new|updated|corrected)\b`,
     String.raw`(?:shows?|reads?|displays?|lists?) (?:\S+ ){1,5}?now\b`,
   ],
   /** It is on its way to the new place ("both are going to the new address"). */
@@ -382,7 +382,8 @@ const FUTURE_BEFORE =
   /(?<!\b(?:i|we|you)\s+(?:am\s+|are\s+)?)\b(?:will|is going to|are going to)\s+(?:(?:now|then|also|soon|definitely|shortly|certainly)\s+)?(?:be\s+|have\s+been\s+)?$/i;
 
 /** A perfect denied for now ("hasn't looked at it yet", "has not yet replied"). */
-const NOT_YET = /\b(?:has|have) not (?:yet\b|(?:\w+ )?\w+(?:ed|en|wn|ne|ht)\b.*\byet\b)/i;
+const NOT_YET =
+  /\b(?:has|have) not (?:yet\b|(?:\w+ )?(?:\w+(?:ed|en|wn|ne|ht)|got|made|put|set|heard|said|told|sent|run|come)\b.*\byet\b)/i;
 
 /** Words that only lead to what was done. */
 const AUXILIARY = /^(?:has been|have been|is now|are now)$/i;
