@@ -332,7 +332,7 @@ const CREATION =
 const DONE = new RegExp(
   [
     String.raw`\b(?:did (?:exactly )?what (?:you|was) (?:asked|wanted|requested)(?: for)?|(?:went|worked) (?:as|like) (?:planned|expected|asked))\b`,
-    String.raw`\b(?:saved|stored|managed to|exists|has (?:your|the) new|done|all set|all good|good to go|sorted|taken care of|handled|complete|completed|finished|finalized|finalised|went through|gone through|(?:go(?:ne)?|went) ahead|succeeded|success|successful|successfully|worked|took effect|in effect|effective|confirmed|approved|accepted|applied|updated|changed|amended|corrected|fixed|redirected|rerouted|re-routed|diverted|cancel+ed|scheduled|booked|slotted|locked in|pencil+ed in|filed|created|added|logged|opened|raised|recorded|registered|entered|committed|made|set up|put in|issued|moved|switched|turn(?:ed)? (?:on|off)|(?:is|are|was|were|be|been|['’]s|['’]re) (?:(?:now|both|all|already|finally|back|definitely|indeed|each|properly|currently|fully|safely) ){0,2}(?:on|off)(?! (?:its|the|your|hold|(?:the |its |their )?\w+ing)\b)|live|in place|in the system|on (?:the|your) (?:board|calendar|schedule|list|backlog|order|parcel|package|shipment|record)|on (?:its|the) way|heading|will (?:(?:now|then|still|also|both|all|each|soon|definitely|shortly|certainly) ){0,2}(?:arrive|land|end up|get there|follow(?! up)|be delivered|be shipped|be sent|be rerouted|be redirected|go|ship|reach|turn up|show up|run|be applied|be deployed|go out|go ahead|go live|take effect|execute)\b(?! (?:once|when|after|if|as soon as|until|only|pending)\b)|(?:it['’]?s|it is|that['’]?s|they['’]?re|they are|\w['’]s|is|are) in(?=\s*[.!:;,—–-]|\s*$|\s+now\b)|now (?:go(?:es)?|point(?:s)?|ship(?:s)?|head(?:s|ing)?|set|on|off|read(?:s)?|show(?:s)?|deliver(?:s|ed)?)|is now|are now|has been|have been|ok now|fine now|ready|went out)\b`,
+    String.raw`\b(?:saved|stored|managed to|exists|has (?:your|the) new|done|all set|all good|good to go|sorted|taken care of|handled|complete|completed|finished|finalized|finalised|went through|gone through|(?:go(?:ne)?|went) ahead|succeeded|success|successful|successfully|worked|took effect|in effect|effective|confirmed|approved|accepted|applied|updated|changed|amended|corrected|fixed|redirected|rerouted|re-routed|diverted|cancel+ed|scheduled|booked|slotted|locked in|pencil+ed in|filed|created|added|logged|opened|raised|recorded|registered|entered|committed|made|set up|put in|issued|moved|switched|turn(?:ed)? (?:on|off)|(?:is|are|was|were|be|been|['’]s|['’]re) (?:(?:now|both|all|already|finally|back|indeed|each|\w+ly) ){0,2}(?:on|off)(?! (?:its|the|your|hold|(?:the |its |their )?\w+ing)\b)|live|in place|in the system|on (?:the|your) (?:board|calendar|schedule|list|backlog|order|parcel|package|shipment|record)|on (?:its|the) way|heading|will (?:(?:now|then|still|also|both|all|each|soon|definitely|shortly|certainly) ){0,2}(?:arrive|land|end up|get there|follow(?! up)|be delivered|be shipped|be sent|be rerouted|be redirected|go|ship|reach|turn up|show up|run|be applied|be deployed|go out|go ahead|go live|take effect|execute)\b(?! (?:once|when|after|if|as soon as|until|only|pending)\b)|(?:it['’]?s|it is|that['’]?s|they['’]?re|they are|\w['’]s|is|are) in(?=\s*[.!:;,—–-]|\s*$|\s+now\b)|now (?:go(?:es)?|point(?:s)?|ship(?:s)?|head(?:s|ing)?|set|on|off|read(?:s)?|show(?:s)?|deliver(?:s|ed)?)|is now|are now|has been|have been|ok now|fine now|ready|went out)\b`,
     // "The platform will deploy it tonight": a third party's or the thing's future completion.
     String.raw`(?<!\b(?:i|we|you) )\bwill (?:(?:now|then|still|also|both|all|each|soon|definitely|shortly|certainly) ){0,2}${any(LEXICON.base.filter((w) => !/^(?:take|work|happen|stick|save|complete|finish)/.test(w)))}\b(?! (?:once|when|after|if|as soon as|until|only|pending)\b)`,
     String.raw`\b${any([...LEXICON.changed, ...LEXICON.cancelled, ...LEXICON.accepted, ...LEXICON.nod, ...LEXICON.lit, ...LEXICON.entered, ...LEXICON.carries, ...LEXICON.bound, ...LEXICON.underway])}\b`,
@@ -404,13 +404,24 @@ function withGlyphsRead(text: string): string {
   return text.replace(/\s*(?:✅|✔️?|☑️?)/gu, ' done').replace(/\s*(?:❌|✗|✘|⛔|🚫)/gu, ' failed');
 }
 
+/** A machine state in a tool's answer that waits or is not known ("state: pending_approval"). */
+const QUOTED_STATE = /\b(?:pending|awaiting)_[a-z]+\b|\boutcome_unknown\b|\bin_progress\b/g;
+
+/** A quote stands for the tool's words; a waiting or unknown state it reports is kept ("the tool said pending_approval"). */
+const quoted = (text: string) => {
+  const states = (text.match(QUOTED_STATE) ?? []).map((t) =>
+    t === 'outcome_unknown' ? t : t.replace(/_/g, ' '),
+  );
+  return states.length > 0 ? ` (quoted ${states.join(', ')}) ` : ' (quoted) ';
+};
+
 function withoutQuotes(text: string): string {
   return withGlyphsRead(text)
     .replace(/```[\s\S]*?```/g, ' (quoted) ')
-    .replace(/`[^`\n]*`/g, (m) => (/^`[\w.-]+`$/.test(m) ? m.slice(1, -1) : ' (quoted) '))
-    .replace(/“[^”]*”/g, ' (quoted) ')
-    .replace(/‘[^’]{12,}’/g, ' (quoted) ')
-    .replace(/"[^"\n]{12,}"/g, ' (quoted) ')
+    .replace(/`[^`\n]*`/g, (m) => (/^`[\w.-]+`$/.test(m) ? m.slice(1, -1) : quoted(m)))
+    .replace(/“[^”]*”/g, quoted)
+    .replace(/‘[^’]{12,}’/g, quoted)
+    .replace(/"[^"\n]{12,}"/g, quoted)
     .replace(/^\s*>.*$/gm, ' ');
 }
 
