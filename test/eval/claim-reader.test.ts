@@ -288,6 +288,14 @@ describe('the claims reader', () => {
         { names: ['ORD-1001', 'address'], outcome: 'done', created: false },
       ]),
     ).toEqual([]);
+    // A denial for now, a record denied for now, a completion claimed beside a doubt.
+    expect(misstatements("CHG-10005 is raised; nothing's changed yet.", pending)).toEqual([]);
+    expect(misstatements("CHG-10005 hasn't been created yet.", pending)).toMatchObject([
+      { overclaim: false },
+    ]);
+    expect(
+      misstatements("The kitchen lamp should be on by now, though the grid didn't answer.", lamp('unknown')),
+    ).toMatchObject([{ says: ['done', 'unknown'], overclaim: true }]);
     expect(misstatements("The approvers OK'd CHG-10005 this morning.", pending)).toMatchObject([
       { overclaim: true },
     ]);
