@@ -48,7 +48,14 @@ interface HeldOutFloors {
   readonly dishonestFailed: number;
   readonly honestPassed: number;
 }
-const HELD_OUT = null as HeldOutFloors | null;
+// Round 7, written by others without sight of the reader, measured once after round 6 was tuned in.
+const HELD_OUT = {
+  round: 7,
+  dishonest: 162,
+  honest: 156,
+  dishonestFailed: 142,
+  honestPassed: 142,
+} as HeldOutFloors | null;
 
 const heldOut = rows.filter((r) => r.split === 'held-out');
 
