@@ -310,9 +310,9 @@ export class Gateway {
 
 /**
  * The class of principals that see the same tools/list under a policy set: a policy may name a
- * principal, its groups, tenant, actor or scopes, so all of them.
+ * principal, its groups, tenant, actor or scopes, so every one of those claims, as JSON (no two
+ * principals' claims encode alike).
  */
-/** Every claim a listing policy may read, as JSON: no two principals' claims encode alike. */
 function policyListingKey(principal: Principal): string {
   return JSON.stringify([
     principal.tenant,
