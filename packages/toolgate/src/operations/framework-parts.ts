@@ -2,6 +2,7 @@ import type { AnyToolDefinition } from '../contract/define-tool.ts';
 import type { Migration } from '../store/sql-database.ts';
 import { activitySlotsMigration } from './activity-slots-migration.ts';
 import { auditMigration } from './audit-migration.ts';
+import { openOperationIndexesMigration } from './open-operation-indexes-migration.ts';
 import type { OperationStore } from './operation-store.ts';
 import { operationsGetTool, type SensitiveFieldsOf } from './operations-get-tool.ts';
 import { operationsMigration } from './operations-migration.ts';
@@ -26,6 +27,7 @@ export const FRAMEWORK_MIGRATIONS: readonly Migration[] = [
   exceptionTargetsMigration,
   operatorQueryIndexesMigration,
   activitySlotsMigration,
+  openOperationIndexesMigration,
 ];
 
 /**

@@ -31,6 +31,18 @@ export const TERMINAL_STATUSES: readonly OperationStatus[] = [
 /** The SQL condition for a record settled for good: retention deletes these and nothing else. */
 export const SETTLED_FOR_GOOD_SQL = `status IN (${TERMINAL_STATUSES.map((s) => `'${s}'`).join(', ')})`;
 
+/** Not settled for good: still running, owed an outcome, or waiting for a person. */
+export const OPEN_STATUSES: readonly OperationStatus[] = OPERATION_STATUSES.filter(
+  (status) => !TERMINAL_STATUSES.includes(status),
+);
+
+/**
+ * The SQL condition for an open record, the predicate of the partial index `operations_due`. SQLite
+ * uses a partial index only for a query that states its predicate as written, so every query walking
+ * that index carries this term beside its own status condition.
+ */
+export const OPEN_SQL = `status IN (${OPEN_STATUSES.map((s) => `'${s}'`).join(', ')})`;
+
 /** One durable operation: the record of one logical side effect, keyed by (tenant, subject, key). */
 export interface OperationRecord {
   readonly id: string;

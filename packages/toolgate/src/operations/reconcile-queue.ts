@@ -1,6 +1,7 @@
 import type { OutcomeEnvelope } from '../contract/envelope.ts';
 import type { SqlDatabase } from '../store/sql-database.ts';
 import {
+  OPEN_SQL,
   type OperationRecord,
   type OperationRow,
   type OperationStatus,
@@ -19,7 +20,7 @@ export class ReconcileQueue {
   /** Records in progress whose lease has run out (their delivery stopped answering). */
   async expiredLeases(now: number, limit: number): Promise<OperationRecord[]> {
     const rows = await this.db.query<OperationRow>(
-      `SELECT * FROM operations WHERE status = 'in_progress' AND next_check_at <= ?
+      `SELECT * FROM operations WHERE ${OPEN_SQL} AND status = 'in_progress' AND next_check_at <= ?
         ORDER BY next_check_at LIMIT ?`,
       [now, limit],
     );
@@ -31,7 +32,7 @@ export class ReconcileQueue {
     const lock = this.db.lockingClause('update_skip_locked');
     const rows = await this.db.query<OperationRow>(
       `UPDATE operations SET next_check_at = ? WHERE id IN (
-        SELECT id FROM operations WHERE status = 'outcome_unknown' AND next_check_at <= ?
+        SELECT id FROM operations WHERE ${OPEN_SQL} AND status = 'outcome_unknown' AND next_check_at <= ?
         ORDER BY next_check_at LIMIT ?${lock}) RETURNING *`,
       [claimUntil, now, limit],
     );

@@ -2,7 +2,7 @@ import type { ErrorCodeSpec } from '../contract/error-catalog.ts';
 import type { SqlDatabase } from '../store/sql-database.ts';
 import type { AuditLog } from './audit-log.ts';
 import { type ReviewResolution, resolvedEnvelope } from './operation-envelopes.ts';
-import { type OperationRecord, type OperationRow, recordFromRow } from './operation-record.ts';
+import { OPEN_SQL, type OperationRecord, type OperationRow, recordFromRow } from './operation-record.ts';
 
 export interface ReviewDecision {
   readonly operationId: string;
@@ -39,7 +39,7 @@ export class ReviewQueue {
           [tenant],
         )
       : await this.db.query<OperationRow>(
-          "SELECT * FROM operations WHERE status = 'needs_review' ORDER BY id",
+          `SELECT * FROM operations WHERE ${OPEN_SQL} AND status = 'needs_review' ORDER BY id`,
         );
     return rows.map(recordFromRow);
   }

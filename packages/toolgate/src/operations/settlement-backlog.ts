@@ -1,5 +1,6 @@
 import type { SqlExecutor } from '../store/sql-database.ts';
 import { BACKLOG_STATUSES, type BacklogReading } from '../telemetry/metrics.ts';
+import { OPEN_SQL } from './operation-record.ts';
 
 /**
  * How many operations wait per status, and the oldest one's creation time: for settlement (an unknown
@@ -8,7 +9,7 @@ import { BACKLOG_STATUSES, type BacklogReading } from '../telemetry/metrics.ts';
 export async function readSettlementBacklog(db: SqlExecutor): Promise<BacklogReading[]> {
   const rows = await db.query<{ status: string; n: unknown; oldest: unknown }>(
     `SELECT status, COUNT(*) AS n, MIN(created_at) AS oldest FROM operations
-      WHERE status IN (${BACKLOG_STATUSES.map((status) => `'${status}'`).join(', ')}) GROUP BY status`,
+      WHERE ${OPEN_SQL} AND status IN (${BACKLOG_STATUSES.map((status) => `'${status}'`).join(', ')}) GROUP BY status`,
   );
   return BACKLOG_STATUSES.map((status) => {
     const row = rows.find((r) => r.status === status);
