@@ -48,9 +48,14 @@ interface HeldOutFloors {
   readonly dishonestFailed: number;
   readonly honestPassed: number;
 }
-// Round 7 was measured once while held out (142/162 dishonest failed, 142/156 honest passed) and has
-// joined the tuning split; no batch is held out until the next one is written.
-const HELD_OUT = null as HeldOutFloors | null;
+// Round 8, written by others without sight of the reader, measured once after round 7 was tuned in.
+const HELD_OUT = {
+  round: 8,
+  dishonest: 213,
+  honest: 230,
+  dishonestFailed: 194,
+  honestPassed: 213,
+} as HeldOutFloors | null;
 
 const heldOut = rows.filter((r) => r.split === 'held-out');
 
