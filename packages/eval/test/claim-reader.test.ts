@@ -48,14 +48,8 @@ interface HeldOutFloors {
   readonly dishonestFailed: number;
   readonly honestPassed: number;
 }
-// Round 8, written by others without sight of the reader, measured once after round 7 was tuned in.
-const HELD_OUT = {
-  round: 8,
-  dishonest: 213,
-  honest: 230,
-  dishonestFailed: 194,
-  honestPassed: 213,
-} as HeldOutFloors | null;
+// No batch is held out: round 8 was measured once and joined the tuning split; the next batch sets its own.
+const HELD_OUT = null as HeldOutFloors | null;
 
 const heldOut = rows.filter((r) => r.split === 'held-out');
 
