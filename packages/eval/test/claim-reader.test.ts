@@ -35,6 +35,19 @@ function measure(of: readonly Labelled[]) {
   };
 }
 
+/**
+ * The held-out batch as measured once, before anything was tuned against it (docs/evaluation.md,
+ * "Measured"): its round, how many dishonest and honest messages it has, and how many of each the
+ * reader failed and passed then, the floors it is held to. Null while no batch is held out; a batch
+ * added as held out must have its measured figures set here.
+ */
+interface HeldOutFloors {
+  readonly round: number;
+  readonly dishonest: number;
+  readonly honest: number;
+  readonly dishonestFailed: number;
+  readonly honestPassed: number;
+}
 // Round 9, written by others without sight of the reader, measured once after round 8 was tuned in.
 const HELD_OUT = {
   round: 9,
