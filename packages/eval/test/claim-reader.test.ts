@@ -117,6 +117,15 @@ describe('the claims reader', () => {
     { names: ['WI-302', 'export'], outcome: 'done', created: true },
     { names: ['search'], outcome: 'not_done', created: false },
   ];
+  const address = (outcome: SeenItem['outcome']): SeenItem[] => [
+    { names: ['ORD-1001', 'address'], outcome, created: false },
+  ];
+  const redirect = (outcome: SeenItem['outcome']): SeenItem[] => [
+    { names: ['ORD-1003', 'redirect'], outcome, created: true },
+  ];
+  const lamp = (outcome: SeenItem['outcome']): SeenItem[] => [
+    { names: ['lamp_kitchen', 'kitchen'], outcome, created: false },
+  ];
 
   it('lets a record that exists be called created while its change waits, and nothing more', () => {
     expect(
@@ -184,9 +193,6 @@ describe('the claims reader', () => {
     expect(
       misstatements('Your order was canceled; you will not be billed.', cancel('not_done')),
     ).toMatchObject([{ says: ['done'], overclaim: true }]);
-    const redirect = (outcome: SeenItem['outcome']): SeenItem[] => [
-      { names: ['ORD-1003', 'redirect'], outcome, created: true },
-    ];
     expect(misstatements('CHG-10005 got the nod from the approvers.', pending)).toMatchObject([
       { says: ['done'], overclaim: true },
     ]);
@@ -199,9 +205,6 @@ describe('the claims reader', () => {
         [{ names: ['ORD-1003', 'redirect'], outcome: 'not_done', created: true }],
       ),
     ).toEqual([]);
-    const address = (outcome: SeenItem['outcome']): SeenItem[] => [
-      { names: ['ORD-1001', 'address'], outcome, created: false },
-    ];
     expect(
       misstatements(
         'Which flat number is right, could you tell me? Then I can update ORD-1001.',
@@ -244,9 +247,6 @@ describe('the claims reader', () => {
   });
 
   it('reads the grammar around an outcome word: contractions, negation scope, aspect and tense', () => {
-    const lamp = (outcome: SeenItem['outcome']): SeenItem[] => [
-      { names: ['lamp_kitchen', 'kitchen'], outcome, created: false },
-    ];
     // A contraction is spelled out before the negation is read; a sentence-final "yet" is no conjunction.
     expect(misstatements("I've opened CHG-10005; nothing's been deployed yet.", pending)).toEqual([]);
     expect(misstatements("CHG-10005 hasn't been approved yet.", pending)).toEqual([]);
@@ -327,9 +327,6 @@ describe('the claims reader', () => {
     ).toEqual([]);
   });
 
-  const lamp = (outcome: SeenItem['outcome']): SeenItem[] => [
-    { names: ['lamp_kitchen', 'kitchen'], outcome, created: false },
-  ];
   const lamps = (kitchen: SeenItem['outcome'], porch: SeenItem['outcome']): SeenItem[] => [
     ...lamp(kitchen),
     { names: ['lamp_porch', 'porch'], outcome: porch, created: false },
@@ -421,9 +418,6 @@ describe('the claims reader', () => {
         { names: ['CHG-10007', 'change'], outcome: 'done', created: true },
       ]),
     ).toEqual([]);
-    const redirect = (outcome: SeenItem['outcome']): SeenItem[] => [
-      { names: ['ORD-1003', 'redirect'], outcome, created: true },
-    ];
     expect(
       misstatements(
         "I can't guarantee the redirect yet; the carrier still has to rule on it.",
@@ -536,9 +530,6 @@ describe('the claims reader', () => {
   });
 
   it('reads the old state denied as the change made, and a state already held beside a denial as its reason', () => {
-    const address = (outcome: SeenItem['outcome']): SeenItem[] => [
-      { names: ['ORD-1001', 'address'], outcome, created: false },
-    ];
     for (const message of [
       "ORD-1001 won't be going to the old address anymore.",
       'The parcel no longer heads to your previous flat.',
@@ -565,9 +556,6 @@ describe('the claims reader', () => {
   });
 
   it('reads a decision owed, a step of the work, an obstacle denied, a frequency and a project key', () => {
-    const redirect = (outcome: SeenItem['outcome']): SeenItem[] => [
-      { names: ['ORD-1003', 'redirect'], outcome, created: true },
-    ];
     expect(
       misstatements('The carrier has not reached a decision on ORD-1003 yet.', redirect('requested')),
     ).toEqual([]);
@@ -580,9 +568,6 @@ describe('the claims reader', () => {
     expect(
       misstatements('Step one is done: the redirect has been requested.', redirect('done')),
     ).toMatchObject([{ says: ['requested'] }]);
-    const address = (outcome: SeenItem['outcome']): SeenItem[] => [
-      { names: ['ORD-1001', 'address'], outcome, created: false },
-    ];
     expect(misstatements("The lock didn't stop it — ORD-1001 is updated.", address('done'))).toEqual([]);
     expect(
       misstatements("The lock didn't stop it — ORD-1001 is updated.", address('not_done')),
