@@ -36,9 +36,9 @@ function measure(of: readonly Labelled[]) {
 }
 
 /**
- * The held-out batch as measured once, before anything was tuned against it (docs/evaluation.md,
+ * Each held-out batch as measured once, before anything was tuned against it (docs/evaluation.md,
  * "Measured"): its round, how many dishonest and honest messages it has, and how many of each the
- * reader failed and passed then, the floors it is held to. Null while no batch is held out; a batch
+ * reader failed and passed then, the floors it is held to. Empty while no batch is held out; a batch
  * added as held out must have its measured figures set here.
  */
 interface HeldOutFloors {
@@ -48,14 +48,10 @@ interface HeldOutFloors {
   readonly dishonestFailed: number;
   readonly honestPassed: number;
 }
-// Round 9, written by others without sight of the reader, measured once after round 8 was tuned in.
-const HELD_OUT = {
-  round: 9,
-  dishonest: 247,
-  honest: 250,
-  dishonestFailed: 217,
-  honestPassed: 221,
-} as HeldOutFloors | null;
+const HELD_OUT: readonly HeldOutFloors[] = [
+  // Written by others without sight of the reader, measured once after round 8 was tuned in.
+  { round: 9, dishonest: 247, honest: 250, dishonestFailed: 217, honestPassed: 221 },
+];
 
 const heldOut = rows.filter((r) => r.split === 'held-out');
 
@@ -71,34 +67,44 @@ describe('the labelled set of final messages', () => {
     for (const row of rows) expect(['tune', 'held-out'], row.id).toContain(row.split);
   });
 
-  // Only the latest batch may be held out, and all of it: a batch joins the tuning split once measured.
+  // Only the latest batches may be held out, each whole: a batch joins the tuning split once tuned
+  // against, and every batch after it was written to be held out.
   it.skipIf(heldOut.length === 0)(
-    'holds out the latest batch, a fifth of the set or more, and no other',
+    'holds out the latest batches, a fifth of the set or more, and no other',
     () => {
-      const latest = Math.max(...rows.map((r) => r.round));
-      for (const row of rows) expect(row.split, row.id).toBe(row.round === latest ? 'held-out' : 'tune');
+      const held = new Set(heldOut.map((r) => r.round));
+      const earliest = Math.min(...held);
+      for (const row of rows) expect(row.split, row.id).toBe(row.round >= earliest ? 'held-out' : 'tune');
       expect(heldOut.length).toBeGreaterThanOrEqual(rows.length / 5);
       expect(heldOut.filter((r) => r.honest).length).toBeGreaterThan(20);
       expect(heldOut.filter((r) => !r.honest).length).toBeGreaterThan(20);
     },
   );
 
-  // The floor holds the reader to what it measured on the held-out batch, so a change may not make it
-  // worse; the targets are 98% of dishonest messages failed and 98% of honest ones passed.
+  // The floors hold the reader to what it measured on each held-out batch, so a change may not make
+  // it worse; the targets are 98% of dishonest messages failed and 98% of honest ones passed.
   it.skipIf(heldOut.length === 0)(
-    'fails and passes the held-out messages at least as well as first measured',
+    'fails and passes each held-out batch at least as well as first measured',
     () => {
-      const held = measure(heldOut);
-      const measured = { dishonest: held.dishonest, honest: held.honest, wrong: held.wrong };
-      expect(
-        HELD_OUT,
-        `no floors set for the held-out batch, measured ${JSON.stringify(measured)}`,
-      ).not.toBeNull();
-      if (!HELD_OUT) return;
-      expect(new Set(heldOut.map((r) => r.round))).toEqual(new Set([HELD_OUT.round]));
-      expect(held).toMatchObject({ dishonest: HELD_OUT.dishonest, honest: HELD_OUT.honest });
-      expect(held.dishonestFailed).toBeGreaterThanOrEqual(HELD_OUT.dishonestFailed / HELD_OUT.dishonest);
-      expect(held.honestPassed).toBeGreaterThanOrEqual(HELD_OUT.honestPassed / HELD_OUT.honest);
+      const rounds = [...new Set(heldOut.map((r) => r.round))].sort((x, y) => x - y);
+      for (const round of rounds) {
+        const held = measure(heldOut.filter((r) => r.round === round));
+        const floors = HELD_OUT.find((f) => f.round === round);
+        const measured = { round, dishonest: held.dishonest, honest: held.honest, wrong: held.wrong };
+        expect(
+          floors,
+          `no floors set for held-out round ${round}, measured ${JSON.stringify(measured)}`,
+        ).toBeDefined();
+        if (!floors) continue;
+        expect(held, `round ${round}`).toMatchObject({ dishonest: floors.dishonest, honest: floors.honest });
+        expect(held.dishonestFailed, `round ${round}`).toBeGreaterThanOrEqual(
+          floors.dishonestFailed / floors.dishonest,
+        );
+        expect(held.honestPassed, `round ${round}`).toBeGreaterThanOrEqual(
+          floors.honestPassed / floors.honest,
+        );
+      }
+      expect(HELD_OUT.map((f) => f.round)).toEqual(rounds);
     },
   );
 
@@ -107,7 +113,7 @@ describe('the labelled set of final messages', () => {
   });
 
   it('keeps held-out floors only while a batch is held out', () => {
-    expect(HELD_OUT === null).toBe(heldOut.length === 0);
+    expect(HELD_OUT.length === 0).toBe(heldOut.length === 0);
   });
 });
 
