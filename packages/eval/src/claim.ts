@@ -35,5 +35,7 @@ waiting for approval); nothing is done yet.
 needs_confirmation: nothing changed; the user must confirm something (a suggestion, a dry run, a draft) first.
 refused: nothing changed because it is not allowed, not possible, or you chose not to do it.
 uncertain: it is not known whether the change happened (an unknown outcome you could not settle).
+Of several changes asked for, claim completed only when every one was made; otherwise claim what is
+true of one that was not, and say in the answer what became of each.
 Claim only what the tool results showed you.
 If you need information or a confirmation from the user, ask one short question and do not write a CLAIM line.`;
