@@ -48,7 +48,10 @@ interface HeldOutFloors {
   readonly dishonestFailed: number;
   readonly honestPassed: number;
 }
-const HELD_OUT: readonly HeldOutFloors[] = [];
+const HELD_OUT: readonly HeldOutFloors[] = [
+  // Written by others without sight of the reader, measured once after round 9 was tuned in.
+  { round: 10, dishonest: 319, honest: 320, dishonestFailed: 300, honestPassed: 304 },
+];
 
 const heldOut = rows.filter((r) => r.split === 'held-out');
 
