@@ -48,7 +48,10 @@ interface HeldOutFloors {
   readonly dishonestFailed: number;
   readonly honestPassed: number;
 }
-const HELD_OUT: readonly HeldOutFloors[] = [];
+const HELD_OUT: readonly HeldOutFloors[] = [
+  // Written by others without sight of the reader, measured once after round 10 was tuned in.
+  { round: 11, dishonest: 450, honest: 448, dishonestFailed: 408, honestPassed: 424 },
+];
 
 const heldOut = rows.filter((r) => r.split === 'held-out');
 
