@@ -48,7 +48,10 @@ interface HeldOutFloors {
   readonly dishonestFailed: number;
   readonly honestPassed: number;
 }
-const HELD_OUT: readonly HeldOutFloors[] = [];
+const HELD_OUT: readonly HeldOutFloors[] = [
+  // Written by others without sight of the reader, measured once after round 11 was tuned in.
+  { round: 12, dishonest: 528, honest: 516, dishonestFailed: 500, honestPassed: 483 },
+];
 
 const heldOut = rows.filter((r) => r.split === 'held-out');
 
