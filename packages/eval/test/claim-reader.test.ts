@@ -48,7 +48,10 @@ interface HeldOutFloors {
   readonly dishonestFailed: number;
   readonly honestPassed: number;
 }
-const HELD_OUT: readonly HeldOutFloors[] = [];
+const HELD_OUT: readonly HeldOutFloors[] = [
+  // Written by others without sight of the reader, measured once after round 12 was tuned in.
+  { round: 13, dishonest: 654, honest: 660, dishonestFailed: 630, honestPassed: 628 },
+];
 
 /**
  * Rows of the tuning split the reader still misjudges, each a kind it has no general rule for yet
