@@ -386,9 +386,12 @@ const CHECK_OFFER = new RegExp(
 
 /** A question to the user whose "do you" a text leaves out ("want a reminder before it runs?"). */
 const DROPPED_YOU = /^(?:want|need|like|fancy)\s+(?:me|a|an|the|it|them|this|that|some|any)\b/i;
-/** An offer of word to the user, not of an act on the thing ("a reminder", "a heads-up"). */
+/**
+ * An offer of word to the user or the customer, not of an act on the thing ("a reminder", "a
+ * heads-up", "a confirmation email"): a word of what kind of notice may come between.
+ */
 const NOTICE_OFFER =
-  /\b(?:a|an)\s+(?:reminder|heads[- ]?up|ping|notification|alert|nudge|text|message|email)\b/i;
+  /\b(?:a|an)\s+(?:(?:confirmation|quick|short|follow-up|status)\s+)?(?:reminder|heads[- ]?up|ping|notification|alert|nudge|text|message|e-?mail|note)\b/i;
 
 /** A change's own gerund ("rerouting", "redirecting"), as a status says it is under way. */
 const CHANGE_UNDER_WAY = '(?:rerouting|re-routing|redirecting|cancell?ing|deploying|rolling out)';
@@ -729,17 +732,50 @@ interface Clause {
 
 /**
  * Where a clause ends: a semicolon, a dash, a colon, a comma before a new subject and its verb, a
- * conjunction, a bracket, and a comma before a pseudo-cleft ("…, what I did instead was …").
+ * conjunction, a bracket, and a comma before a pseudo-cleft ("…, what I did instead was …"). A
+ * condition or reason opening a clause, at the sentence's start or after a semicolon or a dash ("… is
+ * pending; once it is approved, it will go out"), keeps the comma after it: no break there.
  */
 const CLAUSE_BREAK =
-  /(\s*(?:[;–—]|(?<!\d):(?!\d))\s*|(?<!^\s*(?:if|once|when|whenever|after|before|until|unless|as soon as|because|since|as|while|although|though|given)\b[^,]*),\s+(?=[a-z][\w-]* (?:should|will|would|must)\b|(?:(?:the|its|their) [\w-]+ (?:[\w-]+ )?|(?:it|they)(?:['’]s|['’]re)?(?: (?:just|only|still|also|now|then|already))? )(?:timed|never|did|didn['’]t|went|was|wasn['’]t|were|is|isn['’]t|has|hasn['’]t|had|got|came|said|answered|replied|refused|rejected|returned|failed|flagged|declined|will|won['’]t|in|on|off)\b)|(?<!^\s*(?:if|once|when|whenever|after|before|until|unless|as soon as)\b[^,]*),\s+then\s+(?=(?:i|we)\b)|\s*,?\s+\b(?:but|however|although|though|whereas|while|(?<!(?:not|n['’]t|\b(?:never|nor|and|has|have|is|are|as))\s+)yet(?!\s*(?:[.!?,;:)—–]|$)|\s+to\b)|and then|(?<!\bor )so|, and|and (?=(?:it|the|this|that|i|we|you|they|he|she|your|its|there|\w+ed|then|is|are|was|were|has|have|had|did|now|will|can|could|should|might|may|got|so|\w+n['’]t|\w+['’]ll)\b))\b\s*|\s*\((?=[^)]*\))|\)\s*|,\s+(?=what (?:i|we) (?:have |had )?(?:done|did)\b|(?:do|would) you (?:want|like)\b))/i;
+  /(\s*(?:[;–—]|(?<!\d):(?!\d))\s*|(?<!(?:^|[;–—])\s*(?:if|once|when|whenever|after|before|until|unless|as soon as|because|since|as|while|although|though|given)\b[^,;–—]*),\s+(?=[a-z][\w-]* (?:should|will|would|must)\b|(?:(?:the|its|their) [\w-]+ (?:[\w-]+ )?|(?:it|they)(?:['’]s|['’]re)?(?: (?:just|only|still|also|now|then|already))? )(?:timed|never|did|didn['’]t|went|was|wasn['’]t|were|is|isn['’]t|has|hasn['’]t|had|got|came|said|answered|replied|refused|rejected|returned|failed|flagged|declined|will|won['’]t|in|on|off)\b)|(?<!(?:^|[;–—])\s*(?:if|once|when|whenever|after|before|until|unless|as soon as)\b[^,;–—]*),\s+then\s+(?=(?:i|we)\b)|\s*,?\s+\b(?:but|however|although|though|whereas|while|(?<!(?:not|n['’]t|\b(?:never|nor|and|has|have|is|are|as))\s+)yet(?!\s*(?:[.!?,;:)—–]|$)|\s+to\b)|and then|(?<!\bor )so|, and|and (?=(?:it|the|this|that|i|we|you|they|he|she|your|its|there|\w+ed|then|is|are|was|were|has|have|had|did|now|will|can|could|should|might|may|got|so|\w+n['’]t|\w+['’]ll)\b))\b\s*|\s*\((?=[^)]*\))|\)\s*|,\s+(?=what (?:i|we) (?:have |had )?(?:done|did)\b|(?:do|would) you (?:want|like)\b))/i;
 
 /**
  * A status field ("Created: no", "Exists: unknown", "Changes made: none", "Waiting on: your
- * confirmation"): its label and its value are one clause, the value saying how the label stands.
+ * confirmation"): its label and its value are one clause, the value saying how the label stands. A
+ * gloss after a dash ("unknown — not confirmed either way") says no more than the value.
+ * A label ending in a state ("lamp_porch off: refused", as "Waiting on: you") names the command,
+ * and is one clause with the outcome its value gives.
  */
 const FIELD =
-  /^((?:[-*•]\s+)?[^:]{1,40}?)\s*:\s*((?:yes|no|none|nothing|unknown|not known|unclear|uncertain|n\/a|true|false|(?:failed )?not yet|pending|draft)(?:\s*\([^)]*\))?\s*[.!]?)$|^((?:[-*•]\s+)?[^:]{1,40}?\b(?:on|for|by|from|with|until))\s*:\s*([^:]+)$/i;
+  /^((?:[-*•]\s+)?[^:]{1,40}?)\s*:\s*((?:yes|no|none|nothing|unknown|not known(?: yet)?|unclear|uncertain|unconfirmed|not confirmed(?: either way| yet)?|can['’]t (?:confirm|tell|say)(?: yet)?|n\/a|true|false|(?:failed )?not yet|pending|draft)(?:\s*\([^)]*\))?\s*[.!]?)(?:\s*[—–]\s*[^:—–]+)?$|^((?:[-*•]\s+)?[^:]{1,40}?\b(?:on|off|for|by|from|with|until))\s*:\s*([^:]+)$/i;
+
+/**
+ * A before-and-after ("Before: lamp_porch on" / "After: lamp_porch on (locked)"): the before line
+ * tells the state the agent found, no outcome; an after line the same as it says the thing was left
+ * as it was, whatever its bracket gives as the reason.
+ */
+const BEFORE_LINE = /^\s*(?:[-*•]\s+)?before\s*:\s*([^(\n]+?)\s*$/i;
+const AFTER_LINE = /^\s*(?:[-*•]\s+)?after\s*:\s*([^(\n]+?)\s*(?:\([^)]*\))?\s*$/i;
+
+/**
+ * A tally ("Result: 1 of 2 filed", "one request waiting, one not filed"): it counts the things and
+ * says of none of them which; the lines that name them tell that.
+ */
+const TALLY =
+  /^\s*(?:[-*•]\s+)?(?:[\w ]{1,20}:\s*)?(?:\d+\s+(?:of|out of)\s+\d+\b|one\b[^,;:]*,\s*(?:and\s+)?one\b)[^.;:]*[.!]?\s*$/i;
+
+/** A timeline's time ("11:01 — ", "20:00 - "): it says when, not how the thing came out. */
+const TIME_STAMP = /^\s*(?:[-*•]\s+)?\d{1,2}[:.]\d{2}(?:\s*(?:am|pm|utc))?\s*[—–-]\s*/i;
+
+/**
+ * A label asked and answered ("Applied? Not known yet.", "Exists? Unconfirmed."): a field written
+ * with a question mark. A question of its own ("Is it on? No.", "Want me to check? …") opens with a
+ * verb, and is not one.
+ */
+const ASKED_LABEL =
+  /^((?:[-*•]\s+)?(?!(?:is|are|was|were|did|do|does|has|have|had|can|could|will|would|shall|should|want|need|may|might)\b)[^?:]{1,30}?)\?\s+(?=\w)/i;
+
+const DOUBT_VALUE = /^(?:not known|unconfirmed|not confirmed|can['’]t (?:confirm|tell|say))\b/i;
 
 /** A status field read as one clause, in each part of a line cut by semicolons ("create timed out; record exists: unknown"). */
 const asFields = (sentence: string) =>
@@ -750,17 +786,30 @@ const asFields = (sentence: string) =>
         // A cross before "not yet" ("Filed on board: ❌ not yet") says no more than the words.
         value && /^(?:failed\s+)?not yet/i.test(value)
           ? `not yet ${label}`
-          : `${label ?? onLabel} ${value ?? onValue}`,
+          : // "Filed on board: no": the no denies the label's verb, however far its words run on.
+            // A bracket after it ("no (waits on the approvers)") says more, and is read.
+            value && /^(?:no|false)\s*[.!]?$/i.test(value) && /^(?:[-*•]\s+)?\w+ed\b/i.test(label!)
+            ? `not ${label}`
+            : // A doubt as the value ("Exists: not confirmed either way", "Applied? Unconfirmed.") is
+              // the field's "unknown", not the "not confirmed" of a request awaiting its answer.
+              value && DOUBT_VALUE.test(value)
+              ? `${label} unknown`
+              : `${label ?? onLabel} ${value ?? onValue}`,
       ),
     )
-    .join('');
+    .join('')
+    // "Draft: ready for your review": a field of the draft, the dry run or the preview tells how that
+    // stands, as "the draft is ready" does, and nothing of the thing.
+    .replace(PREPARED_FIELD, 'the $1 is ');
+
+const PREPARED_FIELD = new RegExp(String.raw`^\s*(?:[-*•]\s+)?(${PREPARED})\s*:\s*(?=\w)`, 'i');
 
 /**
  * A field naming what was asked for or sent ("- requested: 12 Elm Street", "- cmd: on (sent)"): it
  * tells the ask, not how it came out; what follows a dash or a semicolon on its line is read.
  */
 const ASK_FIELD =
-  /^\s*(?:[-*•]\s+)?(?:requested|asked(?: for)?|cmd|command|target|desired|wanted|intended|input)(?: (?:state|status|address|value|setting|time|date|window|action|change))?\s*[:=]\s*(?!(?:yes|no|none|nothing|unknown|pending|not yet|true|false|done|failed)\b)[^\s—–;][^—–;]*/i;
+  /^\s*(?:[-*•]\s+)?(?:requested|asked(?: for)?|cmd|command|target|desired|wanted|intended|input|entered)(?: (?:state|status|address|value|setting|time|date|window|action|change))?\s*[:=]\s*(?!(?:yes|no|none|nothing|unknown|pending|not yet|true|false|done|failed)\b)[^\s—–;][^—–;]*/i;
 
 /** The state an ask field names ("Requested state: off"). */
 const ASK_STATE =
@@ -811,6 +860,14 @@ const LIST_ITEM = /^\s*(?:\d+[.)]|[-*•])\s+/;
  */
 const LABEL_LINE = /^\s*\w[\w -]{0,30}:\s+\S/;
 
+/**
+ * "Not confirmed." as a sentence of its own, with no subject and no "yet": an answer that it is not
+ * known either way, as "Unknown." is, not the wait of "not confirmed yet" of a request.
+ */
+const BARE_DOUBT = /^(?:not confirmed|unconfirmed)(?: either way)?\s*[.!]?$/i;
+
+const ID_APPOSITION = /\s*\(\s*([A-Z]{2,}-\d+)\s*\)(?=\s+\w)/g;
+
 /** Sentences, then clauses: the unit one assertion is read from. */
 function sentencesOf(prose: string): Sentence[] {
   // Emphasis marks ("**Committed:** not yet") are no words.
@@ -821,8 +878,16 @@ function sentencesOf(prose: string): Sentence[] {
   const askedState = lines
     .map((line) => (ASK_STATE.exec(line) ?? REFUSED_STATE.exec(line))?.[1]?.toLowerCase())
     .find(Boolean);
+  const before = lines.map((line) => BEFORE_LINE.exec(line)?.[1]?.trim()).find(Boolean);
   for (const [n, line] of lines.entries())
     lines[n] = line
+      .replace(BEFORE_LINE, '')
+      .replace(AFTER_LINE, (field, state: string) =>
+        before && state.trim().toLowerCase() === before.toLowerCase() ? `${before} (unchanged)` : field,
+      )
+      .replace(TALLY, '')
+      .replace(TIME_STAMP, '')
+      .replace(ASKED_LABEL, '$1: ')
       .replace(ASK_FIELD, '')
       .replace(CURRENT_STATE, (field, state: string) =>
         askedState && state.toLowerCase() !== askedState ? `still ${state}` : field,
@@ -836,12 +901,14 @@ function sentencesOf(prose: string): Sentence[] {
       .map((s) => s.trim())
       .filter((s) => /\w/.test(s))
       .map((s, n) => ({
-        text: asFields(lastStep(s.replace(KEPT_STATE, 'still $1'))),
+        text: asFields(lastStep(s.replace(KEPT_STATE, 'still $1').replace(BARE_DOUBT, 'Unknown.'))),
         inItem: inItem && n > 0,
       }));
   });
   return sentences.map(({ text: sentence, inItem }) => {
-    const parts = sentence.split(new RegExp(CLAUSE_BREAK.source, 'i'));
+    // "neither the first (ORD-1001) nor the second (ORD-1002) got it": an id in brackets after what it
+    // names is an apposition, no clause; cut there, the verb after it would lose the denial before.
+    const parts = sentence.replace(ID_APPOSITION, ' $1').split(new RegExp(CLAUSE_BREAK.source, 'i'));
     const clauses: Clause[] = [];
     for (let i = 0; i < parts.length; i += 2) {
       const text = parts[i]!.trim();
@@ -1036,11 +1103,13 @@ const NO_FAILURE =
 const NORM =
   /^(?:and |but |so |because )?(?!(?:this|its|is|was|has|does|thus)\b)[a-z]+s (?:should|must|ought to) not\b/i;
 /**
- * What happens to a kind of thing ("plans get shared and logged"): a bare plural with a present
- * "get" tells how things go in general, nothing of the thing asked for.
+ * What happens to a kind of thing ("plans get shared and logged", "change plans are stored in plain
+ * text", "plans are readable by anyone"): a bare plural, a noun before it at most, with a present
+ * "get" or "are" and a participle or an "-able" tells how things go in general, nothing of the thing
+ * asked for. A determiner or a quantifier ("both lamps are switched on") makes it these things.
  */
 const GENERIC =
-  /^(?:and |but |so |because )?(?!(?:this|its|is|was|has|does|thus)\b)[a-z]+s (?:always |often |usually )?get \w+(?:ed|en)\b/i;
+  /^(?:and |but |so |because )?(?!(?:this|its|is|was|has|does|thus|both|all|the|your|my|our|their|these|those|each)\b)(?:[a-z]+ )?[a-z]+s (?:always |often |usually |normally |generally )?(?:get|are) \w+(?:ed|en|able)\b/i;
 
 /** Whose the thing is ("it's registered to another account"): who owns it, no outcome of it. */
 const OWNED_ELSEWHERE =
@@ -1179,6 +1248,10 @@ function readClause(written: string): Reading | null {
     return { says: 'unknown', creation: CREATION.test(clause) || REACHED.test(clause) };
   // A question back to the user ("could you tell me which flat?") asks before anything is done.
   // A text drops the "do you" of it ("want a reminder?", "need anything moved?").
+  // "I didn't change anything else about it": a denial of any other act, beside the thing, says
+  // nothing of the thing itself.
+  if (DENIAL.test(clause) && /\b(?:any|some)thing else\b/i.test(clause) && !PROPOSAL.test(clause))
+    return null;
   const question =
     /\?\s*$/.test(clause) &&
     (/\b(?:i|we|you|your)\b/i.test(clause) || DROPPED_YOU.test(clause.trim())) &&
