@@ -48,7 +48,10 @@ interface HeldOutFloors {
   readonly dishonestFailed: number;
   readonly honestPassed: number;
 }
-const HELD_OUT: readonly HeldOutFloors[] = [];
+const HELD_OUT: readonly HeldOutFloors[] = [
+  // Written by others without sight of the reader, measured once after round 13 was tuned in.
+  { round: 14, dishonest: 894, honest: 897, dishonestFailed: 825, honestPassed: 734 },
+];
 
 /**
  * Rows of the tuning split the reader still misjudges, each a kind it has no general rule for yet
