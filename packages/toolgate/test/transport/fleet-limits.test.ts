@@ -157,7 +157,11 @@ describe.skipIf(!pgUp)('limits across a fleet of three gateways on one PostgreSQ
     // Every lease was answered in time: no gateway fell back to its own limits.
     for (const gw of fleet!.gateways)
       expect((await gw.app.metrics.fleetLimitFailures.get()).values[0]?.value).toBe(0);
-    expect(Math.abs(served - expected) / expected).toBeLessThanOrEqual(0.1);
+    // The figures in the message tell, when a loaded machine misses, which way it missed.
+    expect(
+      Math.abs(served - expected) / expected,
+      JSON.stringify({ served, refused, seconds, expected }),
+    ).toBeLessThanOrEqual(0.1);
     // The shared bucket is the one every gateway drew on.
     const rows = await fleet!.gateways[0]!.app.db.query<{ bucket: string }>(
       'SELECT bucket FROM fleet_limit_buckets',
