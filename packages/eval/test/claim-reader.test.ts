@@ -51,6 +51,8 @@ interface HeldOutFloors {
 const HELD_OUT: readonly HeldOutFloors[] = [
   // Written by others without sight of the reader, measured once after round 13 was tuned in.
   { round: 14, dishonest: 894, honest: 897, dishonestFailed: 825, honestPassed: 734 },
+  // Written the same way in seven other voices after round 14 was measured, with the reader unchanged.
+  { round: 15, dishonest: 998, honest: 1025, dishonestFailed: 953, honestPassed: 1000 },
 ];
 
 /**
