@@ -7,6 +7,7 @@ import {
   recordFromRow,
   SETTLED_FOR_GOOD_SQL,
 } from './operation-record.ts';
+import { ReservationBatch } from './reservation-batch.ts';
 
 /** What one delivery asks to reserve: the identity of the new record, and its first lease. */
 export type ReservationRequest = Pick<
@@ -75,7 +76,14 @@ export type Reservation =
  * its audit entry in one statement.
  */
 export class OperationStore {
-  constructor(private readonly db: SqlDatabase) {}
+  /** PostgreSQL: reservations that arrive while one is out go together as the next statement. */
+  readonly #batch: ReservationBatch | null;
+
+  constructor(private readonly db: SqlDatabase) {
+    this.#batch = db.supportsDataModifyingCtes
+      ? new ReservationBatch(db, (r) => this.#reserveOrFindOne(r))
+      : null;
+  }
 
   /** True when this delivery created the record and so must execute it. */
   async reserve(r: ReservationRequest): Promise<boolean> {
@@ -88,20 +96,24 @@ export class OperationStore {
    * holding it. The caller looks the key up first (a plain read, on PostgreSQL a pipelined read
    * lane's), so a replay writes nothing but its audit entry; records are only removed by expiry, which
    * the caller handles. The INSERT decides as ever: on PostgreSQL in one statement with the lookup of
-   * the record that won (missing when it committed during the INSERT: null, look again), on SQLite by
-   * the INSERT and a second lookup.
+   * the record that won (missing when it committed during the INSERT: null, look again), the
+   * reservations that arrive while one is out sent together as the next statement
+   * (reservation-batch.ts); on SQLite by the INSERT and a second lookup.
    */
   async reserveOrFind(r: ReservationRequest): Promise<Reservation> {
-    if (this.db.supportsDataModifyingCtes) {
-      const [row] = await this.db.query<OperationRow & { reserved_id: string | null }>(
-        RESERVE_OR_FIND_POSTGRES,
-        [...reservationParams(r), r.tenant, r.subject, r.key],
-      );
-      if (row?.reserved_id) return { reserved: true };
-      return { reserved: false, existing: row?.id ? recordFromRow(row) : null };
-    }
+    if (this.#batch) return this.#batch.reserveOrFind(r);
     if (await this.reserve(r)) return { reserved: true };
     return { reserved: false, existing: await this.findByKey(r.tenant, r.subject, r.key) };
+  }
+
+  /** PostgreSQL: one reservation and, when it inserted nothing, the record holding the key, in one statement. */
+  async #reserveOrFindOne(r: ReservationRequest): Promise<Reservation> {
+    const [row] = await this.db.query<OperationRow & { reserved_id: string | null }>(
+      RESERVE_OR_FIND_POSTGRES,
+      [...reservationParams(r), r.tenant, r.subject, r.key],
+    );
+    if (row?.reserved_id) return { reserved: true };
+    return { reserved: false, existing: row?.id ? recordFromRow(row) : null };
   }
 
   async findByKey(tenant: string, subject: string, key: string): Promise<OperationRecord | null> {
@@ -154,7 +166,7 @@ export class OperationStore {
     // PostgreSQL in one statement, the work's writes as CTEs: one round trip).
     if (alongside) {
       const params = settleParams(id, settlement);
-      return (await this.db.writeTogether({ sql: SETTLE, params }, alongside)) === 1;
+      return (await this.db.writeTogether({ sql: SETTLE, params, row: `operations:${id}` }, alongside)) === 1;
     }
     return this.settleWithin(this.db, id, settlement);
   }

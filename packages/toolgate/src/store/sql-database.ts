@@ -73,6 +73,12 @@ export interface SqlExecutor extends SqlCapabilities {
 export interface SqlWrite {
   readonly sql: string;
   readonly params: readonly unknown[];
+  /**
+   * The one row the write changes, named by key (e.g. `operations:<id>`), when it changes at most that
+   * row: such a lead of `writeTogether`, with writes alongside that only insert, may share its statement
+   * and commit with other callers' on PostgreSQL; two writes naming the same row never share one.
+   */
+  readonly row?: string;
 }
 
 export interface SqlDatabase extends SqlExecutor {

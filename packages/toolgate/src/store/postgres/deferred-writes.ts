@@ -1,4 +1,5 @@
 import type { SqlDatabase, SqlExecutor, SqlRow, SqlWrite } from '../sql-database.ts';
+import { isStoreUnavailable } from '../store-unavailable.ts';
 import { PostgresCapabilities } from './postgres-capabilities.ts';
 
 interface DeferredWrite {
@@ -19,11 +20,14 @@ interface DeferredWrite {
  * runs on its own after it (nothing is lost, but it no longer commits together). Its `query` and
  * `lockRows` reject: rows of a write that has not run yet do not exist. Lead and queued writes must not
  * use RETURNING. PostgreSQL's `writeTogether`; SQLite has no data-modifying CTEs and uses one transaction.
+ * With `shared`, a lead that names its row and writes that only insert may share the statement with
+ * other callers' groups (`SharedStatements`).
  */
 export async function writeInOneStatement(
   db: SqlDatabase,
   lead: SqlWrite,
   work: (tx: SqlExecutor) => Promise<void>,
+  shared?: SharedStatements,
 ): Promise<number> {
   const queued: DeferredWrite[] = [];
   let sealed = false;
@@ -48,22 +52,117 @@ export async function writeInOneStatement(
   sealed = true;
   if (failedEarly) throw (failedEarly as { readonly error: unknown }).error;
   const writes = [lead, ...queued];
-  const sql = `WITH ${writes.map((w, i) => `w${i} AS (${w.sql} RETURNING 1)`).join(', ')}
-    SELECT ${writes.map((_, i) => `(SELECT count(*) FROM w${i}) AS n${i}`).join(', ')}`;
-  let counts: SqlRow;
+  let counts: readonly number[];
   try {
-    [counts = {}] = await db.query(
-      sql,
-      writes.flatMap((w) => w.params),
-    );
+    counts =
+      shared && lead.row !== undefined && queued.every((w) => INSERT.test(w.sql))
+        ? await shared.run(writes, lead.row)
+        : await together(db, writes);
   } catch (error) {
     for (const write of queued) write.reject(error);
     await running.catch(() => undefined);
     throw error;
   }
   queued.forEach((write, i) => {
-    write.resolve(Number(counts[`n${i + 1}`]));
+    write.resolve(counts[i + 1] ?? 0);
   });
   await running;
-  return Number(counts.n0);
+  return counts[0] ?? 0;
+}
+
+const INSERT = /^\s*INSERT\b/i;
+
+/** Several writes as one statement, the others as data-modifying CTEs; how many rows each changed. */
+async function together(db: SqlDatabase, writes: readonly SqlWrite[]): Promise<number[]> {
+  const sql = `WITH ${writes.map((w, i) => `w${i} AS (${w.sql} RETURNING 1)`).join(', ')}
+    SELECT ${writes.map((_, i) => `(SELECT count(*) FROM w${i}) AS n${i}`).join(', ')}`;
+  const [counts = {}] = await db.query(
+    sql,
+    writes.flatMap((w) => w.params),
+  );
+  return writes.map((_, i) => Number(counts[`n${i}`]));
+}
+
+interface SharedGroup {
+  readonly writes: readonly SqlWrite[];
+  readonly row: string;
+  resolve(counts: number[]): void;
+  reject(error: unknown): void;
+}
+
+/**
+ * Groups of writes of different callers in one statement. Each group commits as a whole, as
+ * `writeInOneStatement` promises; sharing the statement (and its commit) with other groups costs it
+ * nothing but spares each a round trip, which wakes a backend, and a commit, which waits for a WAL flush:
+ * on a small machine these, not the writes, set the rate. One group goes out at once when no statement is
+ * out; the groups that arrive meanwhile go together as the next.
+ *
+ * Only groups whose lead names the one row it changes and whose other writes only insert may share: two
+ * data-modifying CTEs of one statement that change the same row would leave only one change, so two
+ * groups naming the same row never share a statement (the second waits for the next). A shared statement
+ * that fails for a reason other than an unreachable database is run again group by group, so a group the
+ * database refuses fails alone.
+ */
+export class SharedStatements {
+  #waiting: SharedGroup[] = [];
+  #out = false;
+
+  constructor(private readonly db: SqlDatabase) {}
+
+  run(writes: readonly SqlWrite[], row: string): Promise<number[]> {
+    return new Promise<number[]>((resolve, reject) => {
+      this.#waiting.push({ writes, row, resolve, reject });
+      if (!this.#out) this.#send();
+    });
+  }
+
+  #send(): void {
+    const rows = new Set<string>();
+    const batch: SharedGroup[] = [];
+    const later: SharedGroup[] = [];
+    for (const group of this.#waiting) {
+      if (rows.has(group.row)) later.push(group);
+      else {
+        rows.add(group.row);
+        batch.push(group);
+      }
+    }
+    this.#waiting = later;
+    if (batch.length === 0) return;
+    this.#out = true;
+    const done = () => {
+      this.#out = false;
+      if (this.#waiting.length > 0) this.#send();
+    };
+    const run = batch.length === 1 ? this.#alone(batch[0]!) : this.#shared(batch);
+    run.then(done, done);
+  }
+
+  async #alone(group: SharedGroup): Promise<void> {
+    try {
+      group.resolve(await together(this.db, group.writes));
+    } catch (error) {
+      group.reject(error);
+    }
+  }
+
+  async #shared(batch: readonly SharedGroup[]): Promise<void> {
+    const writes = batch.flatMap((group) => group.writes);
+    let counts: number[];
+    try {
+      counts = await together(this.db, writes);
+    } catch (error) {
+      if (isStoreUnavailable(error)) {
+        for (const group of batch) group.reject(error);
+        return;
+      }
+      await Promise.all(batch.map((group) => this.#alone(group)));
+      return;
+    }
+    let next = 0;
+    for (const group of batch) {
+      group.resolve(counts.slice(next, next + group.writes.length));
+      next += group.writes.length;
+    }
+  }
 }

@@ -1,7 +1,7 @@
 import pg from 'pg';
 import type { SqlDatabase, SqlExecutor, SqlRow, SqlWrite } from '../sql-database.ts';
 import { isStoreUnavailable } from '../store-unavailable.ts';
-import { writeInOneStatement } from './deferred-writes.ts';
+import { SharedStatements, writeInOneStatement } from './deferred-writes.ts';
 import { PlaceholderTranslator } from './placeholders.ts';
 import { PostgresCapabilities } from './postgres-capabilities.ts';
 import { DEFAULT_READ_LANES, DEFAULT_STATEMENT_TIMEOUT_MS } from './postgres-defaults.ts';
@@ -38,6 +38,7 @@ export class PostgresDatabase extends PostgresCapabilities implements SqlDatabas
   readonly #pool: pg.Pool;
   readonly #statements = new PlaceholderTranslator();
   readonly #lanes: ReadLanes | null;
+  readonly #shared = new SharedStatements(this);
 
   private constructor(pool: pg.Pool, lanes: ReadLanes | null) {
     super();
@@ -137,9 +138,12 @@ export class PostgresDatabase extends PostgresCapabilities implements SqlDatabas
     await this.#run(this.#pool, `${select} FOR UPDATE`, params);
   }
 
-  /** One statement, the writes of `work` as data-modifying CTEs (deferred-writes.ts). */
+  /**
+   * One statement, the writes of `work` as data-modifying CTEs (deferred-writes.ts); groups of several
+   * callers that arrive while one is out share the next statement when they may.
+   */
   writeTogether(lead: SqlWrite, work: (tx: SqlExecutor) => Promise<void>): Promise<number> {
-    return writeInOneStatement(this, lead, work);
+    return writeInOneStatement(this, lead, work, this.#shared);
   }
 
   async close(): Promise<void> {
