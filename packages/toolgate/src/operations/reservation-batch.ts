@@ -52,8 +52,11 @@ const NAMES = COLUMNS.map(([name]) => name).join(', ');
  * it. A key held by a record committed while the INSERT waited is not in that snapshot: then
  * `reserved_id` and `id` are both null and the caller looks again, as with one reservation alone. Two
  * requests of one batch never share a key (the batch leaves the second for the next statement).
+ * The record is looked up per request, by the key's unique index: joined as a set (the planner also
+ * flattens a plain LATERAL subquery into a join), a table it has no statistics for yet, as in a new
+ * database, was read whole for every batch; the LIMIT keeps the lookup a subquery of its own.
  */
-const RESERVE_MANY = `WITH v AS (
+export const RESERVE_MANY = `WITH v AS (
   SELECT * FROM unnest(${COLUMNS.map(([, type]) => `?::${type}[]`).join(', ')}) AS v(${NAMES})
 ), ins AS (
   INSERT INTO operations (id, tenant, subject, idem_key, tool, contract_version, fingerprint,
@@ -65,8 +68,8 @@ const RESERVE_MANY = `WITH v AS (
   ON CONFLICT (tenant, subject, idem_key) DO NOTHING RETURNING id
 )
 SELECT v.id AS request_id, ins.id AS reserved_id, o.* FROM v LEFT JOIN ins ON ins.id = v.id
-  LEFT JOIN operations o ON ins.id IS NULL AND o.tenant = v.tenant AND o.subject = v.subject
-    AND o.idem_key = v.idem_key`;
+  LEFT JOIN LATERAL (SELECT * FROM operations x WHERE x.tenant = v.tenant AND x.subject = v.subject
+    AND x.idem_key = v.idem_key LIMIT 1) o ON ins.id IS NULL`;
 
 interface Waiting {
   readonly request: ReservationRequest;

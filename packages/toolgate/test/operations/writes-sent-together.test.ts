@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type StoreLocation, storeTargets } from '../../../../test/support/store-targets.ts';
 import { FRAMEWORK_MIGRATIONS } from '../../src/operations/framework-parts.ts';
 import { OperationStore, type ReservationRequest } from '../../src/operations/operation-store.ts';
+import { RESERVE_MANY } from '../../src/operations/reservation-batch.ts';
 import { runMigrations } from '../../src/store/migrations.ts';
 import { openDatabase } from '../../src/store/open-database.ts';
 import type { SqlDatabase } from '../../src/store/sql-database.ts';
@@ -89,6 +90,39 @@ for (const target of storeTargets) {
         'r-held=op-r-held',
       ]);
     });
+
+    it.runIf(target.dialect === 'postgres')(
+      'looks each record up by its key, never reading the whole table, even before the table has statistics',
+      async () => {
+        // A new database: autovacuum has not analyzed operations yet, which is when a join chose to scan it.
+        const arrays = [
+          ['op-x-1', 'op-x-2'],
+          ['t1', 't1'],
+          ['alice', 'alice'],
+          ['x-1', 'x-2'],
+          ['notes_add', 'notes_add'],
+          ['1', '1'],
+          ['fp', 'fp'],
+          [null, null],
+          ['execute', 'execute'],
+          [now, now],
+          [now, now],
+          ['c', 'c'],
+          [now, now],
+          [now, now],
+          [now, now],
+          [null, null],
+        ];
+        const plans = await db.query<{ 'QUERY PLAN': unknown }>(
+          `EXPLAIN (FORMAT JSON) ${RESERVE_MANY}`,
+          arrays,
+        );
+        const text = JSON.stringify(plans);
+        expect(text).toContain('operations_key');
+        expect(text).not.toMatch(/"Node Type":"Seq Scan","[^}]*"Relation Name":"operations"/);
+        expect(await keysStored('x-')).toEqual([]);
+      },
+    );
 
     it('fails only the reservation the database refuses among those sent together', async () => {
       const answers = await Promise.allSettled([
