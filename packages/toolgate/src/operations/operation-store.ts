@@ -7,7 +7,7 @@ import {
   recordFromRow,
   SETTLED_FOR_GOOD_SQL,
 } from './operation-record.ts';
-import { ReservationBatch } from './reservation-batch.ts';
+import { ReservationBatch, reservationParams } from './reservation-batch.ts';
 
 /** What one delivery asks to reserve: the identity of the new record, and its first lease. */
 export type ReservationRequest = Pick<
@@ -271,27 +271,6 @@ export class OperationStore {
     );
     return rows[0] ? recordFromRow(rows[0]) : null;
   }
-}
-
-function reservationParams(r: ReservationRequest): unknown[] {
-  return [
-    r.id,
-    r.tenant,
-    r.subject,
-    r.key,
-    r.tool,
-    r.contractVersion,
-    r.fingerprint,
-    r.contentHash,
-    r.mode,
-    r.leaseExpiresAt,
-    r.leaseExpiresAt,
-    r.correlationId,
-    r.now,
-    r.now,
-    r.expiresAt,
-    r.requestSummary ?? null,
-  ];
 }
 
 function settleParams(id: string, s: Settlement): unknown[] {

@@ -1,9 +1,9 @@
+import { SentTogether } from '../store/sent-together.ts';
 import type { SqlDatabase } from '../store/sql-database.ts';
-import { isStoreUnavailable } from '../store/store-unavailable.ts';
 import { type OperationRow, recordFromRow } from './operation-record.ts';
 import type { Reservation, ReservationRequest } from './operation-store.ts';
 
-/** The columns a reservation sets from its request, in the order of `reservationColumns`, with their types. */
+/** The columns a reservation sets from its request, in the order of `reservationParams`, with their types. */
 const COLUMNS = [
   ['id', 'text'],
   ['tenant', 'text'],
@@ -23,7 +23,8 @@ const COLUMNS = [
   ['request_summary', 'text'],
 ] as const;
 
-function reservationColumns(r: ReservationRequest): unknown[] {
+/** A reservation's values, in the order of its INSERT's placeholders (and of `COLUMNS`). */
+export function reservationParams(r: ReservationRequest): unknown[] {
   return [
     r.id,
     r.tenant,
@@ -71,95 +72,40 @@ SELECT v.id AS request_id, ins.id AS reserved_id, o.* FROM v LEFT JOIN ins ON in
   LEFT JOIN LATERAL (SELECT * FROM operations x WHERE x.tenant = v.tenant AND x.subject = v.subject
     AND x.idem_key = v.idem_key LIMIT 1) o ON ins.id IS NULL`;
 
-interface Waiting {
-  readonly request: ReservationRequest;
-  resolve(reservation: Reservation): void;
-  reject(error: unknown): void;
-}
-
-/** How one reservation goes alone: the single statement, for a request that cannot wait for a batch. */
+/** How one reservation goes alone: the single statement. */
 export type ReserveAlone = (r: ReservationRequest) => Promise<Reservation>;
 
 /**
- * Reservations on PostgreSQL, sent together. A reservation is its own transaction, and on a small
- * machine each costs the gateway a write that wakes a backend and the backend a commit: under load that,
- * not the work of the INSERT, sets the write rate. So one reservation goes out at once when none is out;
- * those that arrive while one is out wait for it and go together as the next statement, one round trip
- * and one commit for all. Every request still decides its own key: the batch's INSERT takes each key that
- * is free, and reports the record for each that is not.
- *
- * A batch that fails for a reason other than an unreachable database is tried again one request at a
- * time, so one request the database refuses (a value it cannot store) fails alone and the others go on.
+ * Reservations on PostgreSQL, sent together (store/sent-together.ts): those that arrive while one is out
+ * go as the next statement, one round trip and one commit for all. Every request still decides its own
+ * key: the statement's INSERT takes each key that is free, and reports the record for each that is not.
  */
 export class ReservationBatch {
-  #waiting: Waiting[] = [];
-  #out = false;
+  readonly #sent: SentTogether<ReservationRequest, Reservation>;
 
-  constructor(
-    private readonly db: SqlDatabase,
-    private readonly alone: ReserveAlone,
-  ) {}
-
-  reserveOrFind(request: ReservationRequest): Promise<Reservation> {
-    return new Promise<Reservation>((resolve, reject) => {
-      this.#waiting.push({ request, resolve, reject });
-      if (!this.#out) this.#send();
+  constructor(db: SqlDatabase, alone: ReserveAlone) {
+    this.#sent = new SentTogether({
+      key: (r) => JSON.stringify([r.tenant, r.subject, r.key]),
+      alone,
+      together: (requests) => reserveMany(db, requests),
     });
   }
 
-  #send(): void {
-    const batch = takeDistinctKeys(this.#waiting);
-    this.#waiting = this.#waiting.filter((w) => !batch.includes(w));
-    if (batch.length === 0) return;
-    this.#out = true;
-    const done = () => {
-      this.#out = false;
-      if (this.#waiting.length > 0) this.#send();
-    };
-    const run = batch.length === 1 ? this.#one(batch[0]!) : this.#many(batch);
-    run.then(done, done);
-  }
-
-  async #one(w: Waiting): Promise<void> {
-    try {
-      w.resolve(await this.alone(w.request));
-    } catch (error) {
-      w.reject(error);
-    }
-  }
-
-  async #many(batch: readonly Waiting[]): Promise<void> {
-    let rows: (OperationRow & { request_id: string; reserved_id: string | null })[];
-    try {
-      const params = COLUMNS.map((_, column) => batch.map((w) => reservationColumns(w.request)[column]));
-      rows = await this.db.query(RESERVE_MANY, params);
-    } catch (error) {
-      if (isStoreUnavailable(error)) {
-        for (const w of batch) w.reject(error);
-        return;
-      }
-      // Something in one request: each alone, so only that one fails.
-      await Promise.all(batch.map((w) => this.#one(w)));
-      return;
-    }
-    const byRequest = new Map(rows.map((row) => [row.request_id, row]));
-    for (const w of batch) {
-      const row = byRequest.get(w.request.id);
-      if (row?.reserved_id) w.resolve({ reserved: true });
-      else w.resolve({ reserved: false, existing: row?.id ? recordFromRow(row) : null });
-    }
+  reserveOrFind(request: ReservationRequest): Promise<Reservation> {
+    return this.#sent.run(request);
   }
 }
 
-/** The waiting requests in arrival order, but a second request for a key already taken waits for the next batch. */
-function takeDistinctKeys(waiting: readonly Waiting[]): Waiting[] {
-  const keys = new Set<string>();
-  const batch: Waiting[] = [];
-  for (const w of waiting) {
-    const key = JSON.stringify([w.request.tenant, w.request.subject, w.request.key]);
-    if (keys.has(key)) continue;
-    keys.add(key);
-    batch.push(w);
-  }
-  return batch;
+async function reserveMany(db: SqlDatabase, requests: readonly ReservationRequest[]): Promise<Reservation[]> {
+  const values = requests.map(reservationParams);
+  const rows = await db.query<OperationRow & { request_id: string; reserved_id: string | null }>(
+    RESERVE_MANY,
+    COLUMNS.map((_, column) => values.map((v) => v[column])),
+  );
+  const byRequest = new Map(rows.map((row) => [row.request_id, row]));
+  return requests.map((r): Reservation => {
+    const row = byRequest.get(r.id);
+    if (row?.reserved_id) return { reserved: true };
+    return { reserved: false, existing: row?.id ? recordFromRow(row) : null };
+  });
 }

@@ -1,5 +1,5 @@
+import { SentTogether } from '../sent-together.ts';
 import type { SqlDatabase, SqlExecutor, SqlRow, SqlWrite } from '../sql-database.ts';
-import { isStoreUnavailable } from '../store-unavailable.ts';
 import { PostgresCapabilities } from './postgres-capabilities.ts';
 
 interface DeferredWrite {
@@ -86,83 +86,40 @@ async function together(db: SqlDatabase, writes: readonly SqlWrite[]): Promise<n
 interface SharedGroup {
   readonly writes: readonly SqlWrite[];
   readonly row: string;
-  resolve(counts: number[]): void;
-  reject(error: unknown): void;
 }
 
 /**
- * Groups of writes of different callers in one statement. Each group commits as a whole, as
- * `writeInOneStatement` promises; sharing the statement (and its commit) with other groups costs it
- * nothing but spares each a round trip, which wakes a backend, and a commit, which waits for a WAL flush:
- * on a small machine these, not the writes, set the rate. One group goes out at once when no statement is
- * out; the groups that arrive meanwhile go together as the next.
+ * Groups of writes of different callers in one statement (../sent-together.ts). Each group commits as
+ * a whole, as `writeInOneStatement` promises; sharing the statement (and its commit) with other groups
+ * costs it nothing but spares each a round trip and a commit.
  *
  * Only groups whose lead names the one row it changes and whose other writes only insert may share: two
  * data-modifying CTEs of one statement that change the same row would leave only one change, so two
- * groups naming the same row never share a statement (the second waits for the next). A shared statement
- * that fails for a reason other than an unreachable database is run again group by group, so a group the
- * database refuses fails alone.
+ * groups naming the same row never share a statement (the second waits for the next).
  */
 export class SharedStatements {
-  #waiting: SharedGroup[] = [];
-  #out = false;
+  readonly #sent: SentTogether<SharedGroup, number[]>;
 
-  constructor(private readonly db: SqlDatabase) {}
-
-  run(writes: readonly SqlWrite[], row: string): Promise<number[]> {
-    return new Promise<number[]>((resolve, reject) => {
-      this.#waiting.push({ writes, row, resolve, reject });
-      if (!this.#out) this.#send();
+  constructor(db: SqlDatabase) {
+    this.#sent = new SentTogether({
+      key: (group) => group.row,
+      alone: (group) => together(db, group.writes),
+      together: async (groups) => {
+        const counts = await together(
+          db,
+          groups.flatMap((group) => group.writes),
+        );
+        let next = 0;
+        return groups.map((group) => {
+          const own = counts.slice(next, next + group.writes.length);
+          next += group.writes.length;
+          return own;
+        });
+      },
     });
   }
 
-  #send(): void {
-    const rows = new Set<string>();
-    const batch: SharedGroup[] = [];
-    const later: SharedGroup[] = [];
-    for (const group of this.#waiting) {
-      if (rows.has(group.row)) later.push(group);
-      else {
-        rows.add(group.row);
-        batch.push(group);
-      }
-    }
-    this.#waiting = later;
-    if (batch.length === 0) return;
-    this.#out = true;
-    const done = () => {
-      this.#out = false;
-      if (this.#waiting.length > 0) this.#send();
-    };
-    const run = batch.length === 1 ? this.#alone(batch[0]!) : this.#shared(batch);
-    run.then(done, done);
-  }
-
-  async #alone(group: SharedGroup): Promise<void> {
-    try {
-      group.resolve(await together(this.db, group.writes));
-    } catch (error) {
-      group.reject(error);
-    }
-  }
-
-  async #shared(batch: readonly SharedGroup[]): Promise<void> {
-    const writes = batch.flatMap((group) => group.writes);
-    let counts: number[];
-    try {
-      counts = await together(this.db, writes);
-    } catch (error) {
-      if (isStoreUnavailable(error)) {
-        for (const group of batch) group.reject(error);
-        return;
-      }
-      await Promise.all(batch.map((group) => this.#alone(group)));
-      return;
-    }
-    let next = 0;
-    for (const group of batch) {
-      group.resolve(counts.slice(next, next + group.writes.length));
-      next += group.writes.length;
-    }
+  run(writes: readonly SqlWrite[], row: string): Promise<number[]> {
+    return this.#sent.run({ writes, row });
   }
 }
