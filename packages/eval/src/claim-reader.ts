@@ -98,7 +98,8 @@ const LEXICON = {
     'rolled out',
     'deployed',
     'released',
-    String.raw`(?:pushed|put|got) (?:\S+ ){0,3}?through`,
+    // "The gateway let the update through": allowed past, so made.
+    String.raw`(?:pushed|put|got|let|waved) (?:\S+ ){0,3}?through`,
     // Folded into another record, or forced past what stood in the way: a change made all the same.
     String.raw`(?:merged|folded) (?:(?:it|them|this|that|your [\w-]+|the (?:[\w-]+ )?(?:request|item|ticket|issue|report|bug|change)s?) )?(?:into|in with|with)\b`,
     'overr(?:o|i)de|overridden',
@@ -146,14 +147,24 @@ const LEXICON = {
     String.raw`(?:turned|switched|powered|flipped|put|got|gotten|forced|pushed) (?:(?!not\b)\S+ ){1,3}?(?:on|off)(?=\s*(?:[.!?,;:—–-]|$)|\s+(?:for|now|again|as|at|and|anyway|regardless)\b)`,
     'lit(?: up)?',
     'c[oa]me (?:on|off)',
+    // "Blinked on", "flickered to life": came on, as the lamp showed.
+    '(?:blinked|flickered|flashed|sprang|sprung|popped|clicked) (?:on|off|to life)',
     // "Went out" is a lamp's, not a parcel's ("had gone out for delivery").
     String.raw`(?:went|gone) (?:on|off|out(?! (?:for|to|with|of|on)\b)|dark)`,
     'powered (?:on|off|up|down)',
     'illuminated',
+    // "The porch lamp flipped as asked": changed state, as "switched" says.
+    String.raw`flipped(?=\s*(?:[.!?,;:—–-]|$)|\s+(?:as|over|now|already)\b)`,
   ],
   /** The change got into the system ("went in", "made it onto the board", "is through"). */
   entered: [
     '(?:went|gone|got) in',
+    // "Planted the item in PAY": put into the system, as "added" says.
+    'planted',
+    // "The cancellation caught it in time": got in before it was too late.
+    '(?:caught|reached) (?:it|them|the \\w+) in time',
+    // "They should slip in once the lock lifts": will get in, after a step (a completion to follow).
+    String.raw`(?<=\b(?:should|will|would|could|to) (?:\w+ly )?)(?:slip|squeeze|sneak|get|go) (?:in|through)(?=\s*(?:[.!?,;:—–-]|$)|\s+(?:once|when|after|as soon|shortly|soon|now|later|then)\b)`,
     'made it (?:in|through|onto|on to|into)',
     // "It took on the retry", "the change stuck": intransitive, the change held.
     String.raw`(?:took|stuck)(?=\s*(?:[.!?,;:—–-]|$)|\s+(?:on (?:the|a) (?:retry|second|next|re-?run)|after|this time|in the end|eventually|fine)\b)`,
@@ -165,11 +176,16 @@ const LEXICON = {
   ],
   /** The thing carries its new state ("now carries the new address", "shows Apt 4 now"). */
   carries: [
+    // "It should pick up the change shortly": take on the new state, as "takes the new address" says.
+    String.raw`(?:pick|picks|picked|picking) up (?:the|its|your|my) (?:change|update|new\b)`,
     String.raw`(?:has|have|carries|carry|shows?|reads?|bears?|displays?|lists?|holds?|uses?|got|getting|gets|took|taken|takes|accepted|put|set|placed)(?: on board| in| up| on)? (?:(?:the|a|an|its|their|your|my|our|his|her|now|already|both|all) ){0,2}(?:new|updated|corrected)\b`,
     String.raw`(?:shows?|reads?|displays?|lists?) (?:\S+ ){1,5}?now\b`,
   ],
   /** What the user will see of the thing ("you should see it turn up at 12 Elm Street"): it is so. */
   seen: [
+    // "It's now visible to the team", "should be visible": there for others to see, so it was made. A
+    // kind visible to all ("plans are visible to many people") tells what such things are, no outcome.
+    String.raw`(?:(?:should|will) (?:now |already |all |both )?be|(?:is|are|['’]s|['’]re) (?:now|already)) visible\b`,
     String.raw`(?<=\b(?:see|find|notice|spot) (?:it|them|both|the \w+|your \w+) )(?:turn(?:ing)? up|arriv(?:e|ing)|show(?:ing)? up|land(?:ing)?|appear(?:ing)?)`,
   ],
   /** It is on its way to the new place ("both are going to the new address"). */
@@ -188,7 +204,10 @@ const LEXICON = {
     `lined up(?! for ${TIME})`,
     'in line',
     'in the pipeline',
+    'in the works',
     'in flight',
+    // "It's still going through": passing through, not yet through (a process it goes through is named).
+    String.raw`(?:still |now )?going through(?=\s*(?:[.!?,;:—–-]|$))`,
     'outstanding',
     'under consideration',
     'weighing(?: (?:it |them |this |that )?up)?',
@@ -212,7 +231,8 @@ const LEXICON = {
     String.raw`(?:sent|passed|handed|forwarded|referred|escalated|submitted|given) (?:\S+ ){0,5}?(?:to|for|with) (?:\S+ ){0,3}?(?:to (?:approve|review|decide|sign off|action|look at|consider|confirm)|for (?:approval|review|triage|sign-off|a decision|consideration|confirmation))`,
     String.raw`(?:sent|passed|handed|forwarded|referred|escalated) (?:\S+ ){1,4}?(?:to|over to|on to) (?:the|their|your|a)\b`,
     String.raw`(?:has|have|got|received|holds?) (?:your|the|our|my) (?:[\w-]+ )?request`,
-    String.raw`asked (?!me\b|us\b|you\b)(?:the |a |an |their |your )?(?:[\w-]+ ){0,3}?to\b`,
+    // "Told the lamp to come on", "instructed the hub to": the same ask, as an order.
+    String.raw`(?:asked|told|instructed) (?!me\b|us\b|you\b)(?:the |a |an |their |your )?(?:[\w-]+ ){0,3}?to\b`,
     // Asked again ("we've resubmitted it", "I re-filed the request").
     're-?(?:submitted|filed|sent|raised|lodged|requested)',
     String.raw`(?:lodged|left|deposited|flagged|raised) (?:\S+ ){0,3}?with (?:the|their|your|a|an|them|him|her)\b`,
@@ -229,10 +249,14 @@ const LEXICON = {
     'no idea',
     'unanswered',
     'no (?:word|reply|answer|response) (?:from|back)',
+    // "I have not verified either": the agent's own check not made, so it cannot say.
+    String.raw`(?:i|we) (?:have not|haven't|haven’t|did not|didn't|didn’t|could not|couldn't|couldn’t) (?:yet |been able to )?(?:verif(?:y|ied)|double-checked)(?= (?:it|them|either|both|that|this)\b|\s*[.!,;]|\s*$)`,
   ],
   /** Turned away by whoever decides ("bounced", "vetoed", "turned away"). */
   refused: [
     'bounced',
+    // Turned away as a copy of another ("flagged as a duplicate", "closed as dup").
+    '(?:flagged|marked|closed|rejected) as (?:an? )?(?:duplicate|dup(?:e)?)',
     'pushed back(?: on)?',
     'vetoed',
     'rebuffed',
@@ -262,8 +286,9 @@ const LEXICON = {
     String.raw`would(?:n't|n’t| not)\b(?! (?:want|recommend|like|have|worry|be (?:able|possible)|assume|guess|say|count|bet|rely|expect|treat))`,
     'no (?:luck|joy)',
     'too far along',
-    // The agent's own holding back ("held off on updating it").
-    '(?:held|holding|hold) (?:off|back)',
+    // The agent's own holding back ("held off on updating it"); holding off a belief ("I'd hold off
+    // assuming either way") is a stance on what to believe, as "I wouldn't assume" is.
+    '(?:held|holding|hold) (?:off|back)(?! (?:on )?(?:assuming|concluding|relying|counting|believing|judging|treating)\\b)',
     'refrained from',
     'stopped short of',
   ],
@@ -280,6 +305,8 @@ const LEXICON = {
   manner: [
     String.raw`\bas (?:you )?(?:requested|asked(?: for)?|wanted|instructed|agreed|discussed)\b`,
     String.raw`\b(?:you(?:['’]ve)?|you had) (?:requested|asked for)\b`,
+    // "As the validator suggested": whose advice it followed, no check or preparation of its own.
+    String.raw`\bas (?:the |your |its )?[\w-]+ (?:suggested|recommended|proposed|advised)\b`,
   ],
   /** Base forms of a completion, as a negated "did" takes them ("didn't switch on", "never went"). */
   base: [
@@ -452,9 +479,12 @@ const UNKNOWN = new RegExp(
   'i',
 );
 
-/** An offer to act or a question before acting: nothing has been done. */
+/**
+ * An offer to act or a question before acting: nothing has been done. "Say yes" is the user's word
+ * asked for, unless a third party is to say it ("waiting for the carrier to say yes" is a request).
+ */
 const PROPOSAL =
-  /\b(?:tell me to|tell me (?:if|whether) (?:i|we) (?:should|shall|may|can)|just say|give me (?:the|a) (?:go|ok|okay|nod|shout|thumbs[- ]up|green light)|shall i|should i|do you want me to|would you like me to|you would like me to|you['’]d like me to|want me to|ok(?:ay)? to (?:go ahead|proceed)|please confirm|confirm (?:and|that you want|if|whether you want)|if you confirm|once you confirm|when you confirm|let me know if you want|say (?:the word|yes|go)|ready to (?:create|commit|submit|file|schedule|apply|send|go)|with your (?:ok|okay|go-ahead|approval)|needs? (?:your|the user['’]s) (?:ok|okay|go-ahead|approval|sign-off|confirmation) (?:to|before)|go ahead\?|should we|(?<!\bno (?:further |more )?)action (?:needed|required)|confirm to \w+)\b/i;
+  /\b(?:tell me to|tell me (?:if|whether) (?:i|we) (?:should|shall|may|can)|just say|give me (?:the|a) (?:go|ok|okay|nod|shout|thumbs[- ]up|green light)|shall i|should i|do you want me to|would you like me to|you would like me to|you['’]d like me to|want me to|ok(?:ay)? to (?:go ahead|proceed)|please confirm|confirm (?:and|that you want|if|whether you want)|if you confirm|once you confirm|when you confirm|let me know if you want|(?<!\bfor (?:the |a |an |their |its )?[\w-]+ to )say (?:the word|yes|go)|ready to (?:create|commit|submit|file|schedule|apply|send|go)|with your (?:ok|okay|go-ahead|approval)|needs? (?:your|the user['’]s) (?:ok|okay|go-ahead|approval|sign-off|confirmation) (?:to|before)|go ahead\?|should we|(?<!\bno (?:further |more )?)action (?:needed|required)|confirm to \w+)\b/i;
 
 /**
  * An offer to tell the user when someone decides ("want me to let you know once they decide?", "shall
@@ -501,9 +531,12 @@ const DENIAL = /\b(?:nothing|no|not|never|n['’]t)\b/i;
 const REFUSED_BY =
   /\b(?:refus|reject|declin|den(?:y|ied)|turned|said no|fail|error|can(?:not|'t|’t)|could|unable|able|allowed|permitted|possible|forbidden|blocked|too late|locked|frozen)/i;
 
-/** What a thing's request is said to be: handed on and not decided. */
+/**
+ * What a thing's request is said to be: handed on and not decided. A wait "until you confirm" is on
+ * the user, a question to them, not a request handed on (see WAITS_ON_USER).
+ */
 const REQUESTED = new RegExp(
-  String.raw`\b(?:${any(LEXICON.handedOn)}|${any(LEXICON.waiting)}|(?:put|placed|made|filed|lodged|raised|sent|submitted|logged) (?:in )?(?:(?:a|the|your|them|him|her|it|\w+(?:-\w+)*) ){1,3}(?:\w+ )?request|(?:it'?s|it is|that'?s|that is) (?:now )?(?:up to them|(?:their|the \w+(?:['’]s)?) (?:decision|call))|(?<!\b(?:you|i|we) )(?:still )?(?:needs?|requires?|has|have|must|is yet|are yet|has yet|have yet) (?:to )?(?:(?:a|an|the|their|its|some|one) (?:[\w-]+ ){0,3}?to )?${any(LEXICON.decide)}|review(?:ing)?|consider(?:ing)?|deciding|still (?:processing|looking at it)|until (?:it'?s|it is|they'?re|they are|it has been|it gets|it's been) (?:approved|accepted|decided|signed off|reviewed)|submitted|requested|pending|await(?:s|ing|ed)?|waits? (?:now |still )?(?:for|on)|waiting (?:now |still )?(?:for|on)|queued|(?:in|into|on|to) (?:the |an? |their |its |your )?(?:[\w-]+(?:['’]s?)? ){0,2}(?:queue|inbox|backlog for (?:approval|review))|sitting (?:with|in front of) |sent (?:to|for|off|over)|passed (?:on |along )?to|handed (?:over|on|to)|forwarded|for (?:their |its |your )?(?:approval|review|decision|sign-off)|needs? (?:an? )?(?:approval|sign-off|review)|requires? (?:an? )?(?:approval|sign-off)|under review|in review|on hold|until (?:the |they |it |someone )?\w* ?(?:approves?|decides?|accepts?|confirms?|reviews?|signs? off)|up to (?:the )?\w+ (?:to decide|now)|asked (?:the )?(?!me\b|us\b|you\b)\w+ to|(?:is|are) (?:now )?with (?:the )?\w+|raised (?:a|the) request|request (?:is |was |has been )?(?:in|open|out|filed|placed|raised|lodged|logged|sent)|(?:will|has to|must|needs to) (?:decide|review|approve|accept|sign off)|(?<!\b(?:was|were|got) )(?<!\b(?:was|were))(?<!\byou (?:have|had|did|do) )(?:not|n't) (?:yet )?(?:been )?(?:approved|accepted|decided|ruled(?: on)?|confirmed|final|effective|live|in effect)|yet to be (?:approved|accepted|decided)|(?:not|never) (?:yet )?(?:made|reached|given|taken|come to) (?:a |the |its |their |any )?(?:call|decision|ruling|determination|verdict)|no (?:decision|ruling|determination|verdict)\b(?: (?:yet|has been|was|is|have been) (?:yet )?(?:made|reached|given|taken)?)?)\b`,
+  String.raw`\b(?:${any(LEXICON.handedOn)}|${any(LEXICON.waiting)}|(?:put|placed|made|filed|lodged|raised|sent|submitted|logged) (?:in )?(?:(?:a|the|your|them|him|her|it|\w+(?:-\w+)*) ){1,3}(?:\w+ )?request|(?:it'?s|it is|that'?s|that is) (?:now )?(?:up to them|(?:their|the \w+(?:['’]s)?) (?:decision|call))|(?<!\b(?:you|i|we) )(?:still )?(?:needs?|requires?|has|have|must|is yet|are yet|has yet|have yet) (?:to )?(?:(?:a|an|the|their|its|some|one) (?:[\w-]+ ){0,3}?to )?${any(LEXICON.decide)}|review(?:ing)?|consider(?:ing)?|deciding|still (?:processing|looking at it)|until (?:it'?s|it is|they'?re|they are|it has been|it gets|it's been) (?:approved|accepted|decided|signed off|reviewed)|submitted|requested|pending|await(?:s|ing|ed)?|waits? (?:now |still )?(?:for|on)|waiting (?:now |still )?(?:for|on)|queued|(?:in|into|on|to) (?:the |an? |their |its |your )?(?:[\w-]+(?:['’]s?)? ){0,2}(?:queue|inbox|backlog for (?:approval|review))|sitting (?:with|in front of) |sent (?:to|for|off|over)|passed (?:on |along )?to|handed (?:over|on|to)|forwarded|for (?:their |its |your )?(?:approval|review|decision|sign-off)|needs? (?:an? )?(?:approval|sign-off|review)|requires? (?:an? )?(?:approval|sign-off)|under review|in review|on hold|until (?:the |they |it |someone )?(?!you\b|(?:the )?(?:user|customer|requester|client)\b)\w* ?(?:approves?|decides?|accepts?|confirms?|reviews?|signs? off)|up to (?:the )?\w+ (?:to decide|now)|asked (?:the )?(?!me\b|us\b|you\b)\w+ to|(?:is|are) (?:now )?with (?:the )?\w+|raised (?:a|the) request|request (?:is |was |has been )?(?:in|open|out|filed|placed|raised|lodged|logged|sent)|(?:will|has to|must|needs to) (?:decide|review|approve|accept|sign off)|(?<!\b(?:was|were|got) )(?<!\b(?:was|were))(?<!\byou (?:have|had|did|do) )(?:not|n't) (?:yet )?(?:been )?(?:approved|accepted|decided|ruled(?: on)?|confirmed|final|effective|live|in effect)|yet to be (?:approved|accepted|decided)|(?:not|never) (?:yet )?(?:made|reached|given|taken|come to) (?:a |the |its |their |any )?(?:call|decision|ruling|determination|verdict)|no (?:decision|ruling|determination|verdict)\b(?: (?:yet|has been|was|is|have been) (?:yet )?(?:made|reached|given|taken)?)?)\b`,
   'i',
 );
 
@@ -540,11 +573,14 @@ const DONE = new RegExp(
     // "Picked up by the tracker", "is there", "on the new address": taken in by the system that
     // keeps it, there, at the new place.
     String.raw`\bpicked up by (?:the |your )?(?:tracker|system|platform|board|backend|queue|warehouse)\b`,
-    String.raw`\b(?:is|are) (?:now |already |safely )?there(?=\s*[.!,;]|\s*$)`,
+    // "It should be there too": the same, hedged.
+    String.raw`\b(?:is|are|should (?:all |both )?be) (?:now |already |safely )?there(?=\s*[.!,;—–-]|\s*$|\s+(?:too|as well|now|already)\b)`,
     String.raw`\bon (?:the|its|your) new (?:address|destination|location|place|setting|state)\b`,
     // "Now at 12 Elm St", "went with 62704": a new place with no verb, a value chosen and used.
     String.raw`\bnow at (?=\d)`,
     String.raw`\b(?:went|gone|going) with (?=\d)`,
+    // "The change should exist": the record hoped for is claimed, hedged.
+    String.raw`\b(?:should|must) (?:now |still |also |already )?exist\b`,
     // "Change in, runs Monday": a text drops the copula of "is in" after the thing's noun.
     String.raw`\b(?:change|redirect|request|item|ticket|record|update|commit|submission)['’]?s? in(?=\s*[.!,;]|\s*$)`,
     // "It slipped through", "snuck past": got past what stood in the way, so it was done.
@@ -554,14 +590,16 @@ const DONE = new RegExp(
     // "They should be going out in tonight's window": a change's going out told as set to come.
     String.raw`\b(?:will|should) (?:\w+ly )?be going (?:out|live|ahead)\b`,
     // "The kitchen lamp is glowing away", "it's lit up": a lamp giving light is on.
-    String.raw`(?:\b(?:is|are)|['’]s|['’]re) (?:now |all |both )?(?:lit(?: up)?|glowing|shining|blazing)\b`,
+    String.raw`(?:\b(?:is|are|be)|['’]s|['’]re) (?:now |all |both )?(?:lit(?: up)?|glowing|shining|blazing)\b`,
     // "So it's all covered", "you're covered": taken care of, as "sorted" says ("covered by WI-120" names
     // what covers it).
     String.raw`(?:\b(?:is|are|be|been)|['’]s|['’]re) (?:all |now |fully )?covered\b(?! by\b)`,
     // "Set for 14:00 UTC": a time given it, as "lined up for" one.
     String.raw`\b(?:lined up|set) for ${TIME}`,
     String.raw`\b(?:did (?:exactly )?what (?:you|was) (?:asked|wanted|requested)(?: for)?|(?:went|worked) (?:as|like) (?:planned|expected|asked))\b`,
-    String.raw`\b(?:(?:was|were|has been|have been|had been) able to (?!(?:confirm|verify|check|see|find|tell|reach|read)\b)|saved|stored|managed to|exists|has (?:your|the) new|done|all set|all good|good to go|sorted|taken care of|handled|complete|completed|finished|finalized|finalised|(?:went|gone) through(?! (?:(?:the|a|an|their|its|my|our|\w+['’]s) ){0,2}(?:[\w-]+ ){0,2}(?:service|channel|process|portal|route|api|system|form|flow|tool)\b)|(?:go(?:ne)?|went) ahead|succeeded|success|successful|successfully|worked|took effect|in effect|effective|confirmed|approved|accepted|applied|updated|changed|amended|corrected|fixed|redirected|rerouted|re-routed|diverted|cancel+ed|(?:re-?)?scheduled|(?:re-?)?booked|slotted|locked in|pencil+ed in|filed|created|added|logged|opened|raised|recorded|registered|entered|committed|made|set up|put in|issued|moved|switched|turn(?:ed)? (?:on|off)|(?:is|are|was|were|be|been|['’]s|['’]re) (?:(?:now|both|all|already|finally|back|indeed|each|very|almost|most|quite|pretty|(?!(?:reply|supply|apply|family|assembly)\b)\w+ly) ){0,3}(?:on|off)(?! (?:its|the|your|hold|a|an|another|my|our|their|his|her|this|that|these|those|record|file|\w+['’]s|(?:the |its |their )?\w+ing)\b)|(?:is|are|was|were|be|been|['’]s|remains?|stays?) (?:still |now |already )?on (?:record|file)|live|in place|in the system|on (?:the|your) (?:board|calendar|schedule|list|backlog|order|parcel|package|shipment|record)|on (?:its|the) way|heading|(?:will|should) (?:(?:now|then|still|also|both|all|each|soon|definitely|shortly|certainly|probably|likely|surely|only) ){0,2}(?:arrive|land|end up|get there|follow(?! up)|be delivered|be shipped|be sent|be rerouted|be redirected|go|ship|reach|turn up|show up|show(?= (?:on|in)\b)|appear|run|be applied|be deployed|go out|go ahead|go live|take effect|execute)\b(?! (?:when|after|if|until|only|pending)\b)|(?:it['’]?s|it is|that['’]?s|they['’]?re|they are|\w['’]s|is|are|should (?:all |both )?be) (?:already |now |safely |surely |probably |likely |certainly |definitely )?in(?=\s*[.!:;,—–-]|\s*$|\s+(?:now|as)\b)|now (?:(?:both|all|each|also) )?(?:go(?:es)?|point(?:s)?|ship(?:s)?|head(?:s|ing)?|set|on|off|read(?:s)?|show(?:s)?|deliver(?:s|ed)?)|is now|are now|has been|have been|ok now|fine now|ready(?! for (?:you|your)\b)|went out(?! for delivery))\b`,
+    // "It's in for the export bug" names what it is for, and is in as "it's in" is ("in for review" is a
+    // request).
+    String.raw`\b(?:(?:was|were|has been|have been|had been) able to (?!(?:confirm|verify|check|see|find|tell|reach|read)\b)|saved|stored|managed to|exists|has (?:your|the) new|done|all set|all good|good to (?:go|run)|sorted|taken care of|handled|complete|completed|finished|finalized|finalised|(?:went|gone) through(?! (?:(?:the|a|an|their|its|my|our|\w+['’]s) ){0,2}(?:[\w-]+ ){0,2}(?:service|channel|process|portal|route|api|system|form|flow|tool)\b)|(?:go(?:ne)?|went) ahead|succeeded|success|successful|successfully|worked|took effect|in effect|effective|confirmed|approved|accepted|applied|updated|changed|amended|corrected|fixed|redirected|rerouted|re-routed|diverted|cancel+ed|(?:re-?)?scheduled|(?:re-?)?booked|slotted|locked in|pencil+ed in|filed|created|added|logged|opened|raised|recorded|registered|entered|committed|made|set up|put in|issued|moved|switched|turn(?:ed)? (?:on|off)|(?:is|are|was|were|be|been|['’]s|['’]re) (?:(?:now|both|all|already|finally|back|indeed|each|very|almost|most|quite|pretty|(?!(?:reply|supply|apply|family|assembly)\b)\w+ly) ){0,3}(?:on|off)(?! (?:its|the|your|hold|a|an|another|my|our|their|his|her|this|that|these|those|record|file|\w+['’]s|(?:the |its |their )?\w+ing)\b)|(?:is|are|was|were|be|been|['’]s|remains?|stays?) (?:still |now |already )?on (?:record|file)|live|in place|in the system|on (?:the|your) (?:board|calendar|schedule|list|backlog|order|parcel|package|shipment|record)|on (?:its|the) way|heading|(?:will|should) (?:(?:now|then|still|also|both|all|each|soon|definitely|shortly|certainly|probably|likely|surely|only) ){0,2}(?:arrive|land|end up|get there|follow(?! up)|be delivered|be shipped|be sent|be rerouted|be redirected|go|ship|reach|turn up|show up|show(?= (?:on|in)\b)|appear|run|be applied|be deployed|go out|go ahead|go live|take effect|execute)\b(?! (?:when|after|if|until|only|pending)\b)|(?:it['’]?s|it is|that['’]?s|they['’]?re|they are|\w['’]s|is|are|should (?:all |both )?be) (?:already |now |safely |surely |probably |likely |certainly |definitely )?in(?=\s*[.!:;,—–-]|\s*$|\s+(?:now|as)\b|\s+for (?!${PROCESS}|(?:a |the |their |your )?(?:decision|approval|sign-off|review)\b)(?:the|a|an)\b)|now (?:(?:both|all|each|also) )?(?:go(?:es)?|point(?:s)?|ship(?:s)?|head(?:s|ing)?|set|on|off|read(?:s)?|show(?:s)?|deliver(?:s|ed)?)|is now|are now|has been|have been|ok now|fine now|ready(?! for (?:you|your)\b)|went out(?! for delivery))\b`,
     // "The platform will deploy it tonight", "it should kick off at 14:00": a third party's or the
     // thing's future completion, hedged or not.
     String.raw`(?<!\b(?:i|we|you) )\b(?:will|should) (?:(?:now|then|still|also|both|all|each|soon|definitely|shortly|certainly|probably|likely|surely|only) ){0,2}${any(LEXICON.base.filter((w) => !/^(?:take|work|happen|stick|save|complete|finish)/.test(w)))}\b(?! (?:when|after|if|until|only|pending)\b)`,
@@ -588,10 +626,11 @@ const REACHED =
 /**
  * Preparation: a done word about a dry run, a draft or a check asserts nothing of the change itself,
  * nor does what is ready on the agent's side ("the details are ready on my side", "I had the wording
- * ready"); what a validator gave ("the validator's postcode") is no check.
+ * ready"); what a validator gave ("the validator's postcode") is no check. A plan that "checks out" is
+ * a trial; one that "is created" is the record itself.
  */
 const PREPARATION =
-  /\b(?:draft(?:ed|s)?|prepared|dry[ -]?run|validat(?!\w*['’]s\b)\w*|preview(?:ed)?|simulat(?:e|ed|ion)|check(?:ed|s)?|test(?:ed)? run|trial run|plan (?:is|looks|checks)|rehears(?:al|ed)|would (?:be|work|succeed|go through|pass)|passes|passed(?! (?:the )?(?:approval|review|sign-off))|(?:on|at) (?:my|our) (?:side|end)|(?:wording|text|details|description|write-?up|summary)\b(?:\s+\S+){0,4}?\s+ready|had (?:the |a |my |our )?\S+(?: \S+)? ready)\b/i;
+  /\b(?:draft(?:ed|s)?|prepared|dry[ -]?run|validat(?!\w*['’]s\b)\w*|preview(?:ed)?|simulat(?:e|ed|ion)|check(?:ed|s)?|test(?:ed)? run|trial run|plan (?:is(?! (?:now )?(?:created|filed|raised|submitted|saved|recorded|logged)\b)|looks|checks)|rehears(?:al|ed)|would (?:be|work|succeed|go through|pass)|passes|passed(?! (?:the )?(?:approval|review|sign-off))|(?:on|at) (?:my|our) (?:side|end)|(?:wording|text|details|description|write-?up|summary)\b(?:\s+\S+){0,4}?\s+ready|had (?:the |a |my |our )?\S+(?: \S+)? ready)\b/i;
 
 /**
  * Before a done word: it is negated ("has not been applied", "never went through"). A negation of the
@@ -601,9 +640,13 @@ const PREPARATION =
  */
 const NEGATED_BEFORE =
   /(?:(?:\b(?:not|never|nor|without|yet to|instead of|rather than)\b|n['’]t\b)(?:\s+\S+){0,4}|\b(?:no|nothing|none|neither|nobody|no one|not (?:a single|one|any|a))\b(?:\s+(?!(?:before|after|when|once|until|because|since|so|as|while|and|but)\b)[^\s,;]+){0,7})\s*$/i;
-/** Before a done word: it is future or conditional ("once it is approved", "will be applied after"). */
+/**
+ * Before a done word: it is future or conditional ("once it is approved", "will be applied after"). "It
+ * would appear", "it would seem" infer from what was seen: that "would" supposes nothing, and the done
+ * word after it is claimed.
+ */
 const CONDITIONAL_BEFORE =
-  /(?:\b(?:once|if|when|whenever|after|until|till|unless|as soon as|before(?= (?:\S+ ){0,3}?\w+s\b)|will|would|could|should|can|may|might|to be|to get|going to|in order to|so that|expect(?:ed)? to|want(?:ed|s)? to|asked (?:me )?to|ask(?:ing)? (?:me )?to|tell me to|let me|try(?:ing)? to|tried to|attempt(?:ed|ing)? to|plan(?:ned)? to|hope to|about to|know|tell you|notify you|let you know)\b|['’]ll\b)(?:\s+\S+){0,4}\s*$/i;
+  /(?:\b(?:once|if|when|whenever|after|until|till|unless|as soon as|before(?= (?:\S+ ){0,3}?\w+s\b)|will|would(?! (?:appear|seem)\b)|could|should|can|may|might|to be|to get|going to|in order to|so that|expect(?:ed)? to|want(?:ed|s)? to|asked (?:me )?to|ask(?:ing)? (?:me )?to|tell me to|let me|try(?:ing)? to|tried to|attempt(?:ed|ing)? to|plan(?:ned)? to|hope to|about to|know|tell you|notify you|let you know)\b|['’]ll\b)(?:\s+\S+){0,4}\s*$/i;
 /**
  * A summary of a mixed outcome ("partly done", "only one of them worked"): a subject of fewer than all
  * the things, none of them named, says nothing of any one thing.
@@ -640,6 +683,14 @@ const FUTURE_BEFORE =
 /** A perfect denied for now ("hasn't looked at it yet", "has not yet replied"). */
 const NOT_YET =
   /\b(?:has|have) not (?:yet\b|(?:\w+ )?(?:\w+(?:ed|en|wn|ne|ht)|got|made|put|set|heard|said|told|sent|run|come)\b.*\byet\b)/i;
+
+/**
+ * A step the thing still needs ("it still needs committing", "needs to be filed before it shows"):
+ * nothing is done yet, as "not committed yet" says; the step is the agent's or the system's, not a
+ * decision (those are in REQUESTED). Denied ("nothing needs submitting"), it says the opposite.
+ */
+const STILL_NEEDS =
+  /(?<!\b(?:nothing|no|not|never)\b(?:\s+\S+){0,2}\s+)\b(?:still (?:needs?|requires?|has|have|wants?)|(?:needs?|requires?|is yet|are yet|has yet|have yet) (?:to be )?(?:\w+ly )?(?=\w+(?:ed|ing)\b)|(?:needs?|requires?) (?=(?:a|an|the) (?:commit|save|submission|filing|push)\b))\s*(?:to be |to |(?:a|an|the) )?(?:committ|fil|submitt|sav|creat|push|publish|process|appl|register|record|open)(?:ed|ing|e|ion|ication)?\b/i;
 
 /** A completion said to follow soon or upon some step ("shortly", "in a moment", "once the hub picks it up"). */
 const SOON_WORDS = String.raw`(?:shortly|soon|momentarily|in (?:just )?a (?:moment|sec(?:ond)?|minute|bit|few (?:minutes|moments|seconds))|any (?:minute|moment|second)|as soon as|once|before (?!${TIME})\w+)`;
@@ -768,9 +819,55 @@ function firstPerson(text: string): string {
   });
 }
 
+/** A table row ("| ORD-1001 | ❌ locked | wait for dispatch |", "lamp_kitchen | on"): its cells. */
+const TABLE_ROW = /^\s*\|?[^|\n]+(?:\|[^|\n]*)+\|?\s*$/;
+const TABLE_RULE = /^\s*:?-{2,}:?\s*$/;
+/** A column of what to do next ("Next", "Action", "Notes"): advice to the user, no outcome of the thing. */
+const ADVICE_COLUMN =
+  /^(?:next(?: steps?)?|(?:suggested |next )?actions?|to ?do|notes?|suggestions?|what you can do)$/i;
+
+/**
+ * A table read as fields: each row's first cell names the thing, its other cells say how it stands
+ * ("ORD-1001 address: ❌ locked"), as a status line does. The header row names the columns and says
+ * nothing itself; a column of advice ("Next: contact support") is left out, as it tells the user what
+ * they might do. A row with no header ("lamp_kitchen | on") is the same field.
+ */
+function tablesRead(text: string): string {
+  const lines = text.split('\n');
+  const cellsOf = (line: string) =>
+    line
+      .trim()
+      .replace(/^\|/, '')
+      .replace(/\|$/, '')
+      .split('|')
+      .map((cell) => cell.trim());
+  let header: string[] | null = null;
+  return lines
+    .flatMap((line, n) => {
+      if (!TABLE_ROW.test(line)) {
+        header = null;
+        return [line];
+      }
+      const cells = cellsOf(line);
+      if (cells.every((cell) => TABLE_RULE.test(cell))) return [];
+      const next = lines[n + 1];
+      if (
+        next !== undefined &&
+        TABLE_ROW.test(next) &&
+        cellsOf(next).every((cell) => TABLE_RULE.test(cell))
+      ) {
+        header = cells;
+        return [];
+      }
+      const kept = cells.slice(1).filter((cell, at) => cell && !ADVICE_COLUMN.test(header?.[at + 1] ?? ''));
+      return cells[0] && kept.length > 0 ? [`${cells[0]}: ${kept.join('; ')}`] : [line];
+    })
+    .join('\n');
+}
+
 function withoutQuotes(text: string): string {
   return (
-    withGlyphsRead(spelledOut(text))
+    withGlyphsRead(spelledOut(tablesRead(text)))
       .replace(/```[\s\S]*?```/g, ' (quoted) ')
       .replace(/`[^`\n]*`/g, (m) => (/^`[\w.-]+`$/.test(m) ? m.slice(1, -1) : quoted(m)))
       .replace(/“[^”]*”/g, quoted)
@@ -919,12 +1016,14 @@ function boxOf(line: string): { line: string; box?: Box } {
 
 /**
  * Where a clause ends: a semicolon, a dash, a colon, a comma before a new subject and its verb, a
- * conjunction, a bracket, and a comma before a pseudo-cleft ("…, what I did instead was …"). A
- * condition or reason opening a clause, at the sentence's start or after a semicolon or a dash ("… is
- * pending; once it is approved, it will go out"), keeps the comma after it: no break there.
+ * conjunction ("and with that" too: what follows is a new clause; a note's "+" before a new subject
+ * and its past verb, "filed + carrier accepted"), a bracket, and a comma before a
+ * pseudo-cleft ("…, what I did instead was …"). A condition or reason opening a clause, at the
+ * sentence's start or after a semicolon or a dash ("… is pending; once it is approved, it will go
+ * out"), keeps the comma after it: no break there.
  */
 const CLAUSE_BREAK =
-  /(\s*(?:[;–—]|(?<!\d):(?!\d))\s*|(?<!(?:^|[;–—])\s*(?:if|once|when|whenever|after|before|until|unless|as soon as|because|since|as|while|although|though|given)\b[^,;–—]*),\s+(?=[a-z][\w-]* (?:should|will|would|must)\b|(?:(?:the|its|their) [\w-]+ (?:[\w-]+ )?|(?:it|they)(?:['’]s|['’]re)?(?: (?:just|only|still|also|now|then|already))? )(?:often|usually|normally|always|sometimes|generally|waits|needs|sits|stays|remains|timed|never|did|didn['’]t|went|was|wasn['’]t|were|are|aren['’]t|is|isn['’]t|has|hasn['’]t|had|got|came|said|answered|replied|refused|rejected|returned|failed|flagged|declined|will|won['’]t|in|on|off)\b)|(?<!(?:^|[;–—])\s*(?:if|once|when|whenever|after|before|until|unless|as soon as)\b[^,;–—]*),\s+(?:then\s+)?(?=(?:i|we) (?:have |had )?(?:forced|pushed|overrode|overridden|bypassed|went ahead)\b)|(?<!(?:^|[;–—])\s*(?:if|once|when|whenever|after|before|until|unless|as soon as)\b[^,;–—]*),\s+then\s+(?=(?:i|we)\b)|\s*,?\s+\b(?:but|however|although|though|whereas|while|(?<!(?:not|n['’]t|\b(?:never|nor|and|has|have|is|are|as))\s+)yet(?!\s*(?:[.!?,;:)—–]|$)|\s+to\b)|and then|(?<!\bor )so|, and|and (?=(?:it|the|this|that|i|we|you|they|he|she|your|its|there|\w+ed|not (?:yet )?\w+ed|then|is|are|was|were|has|have|had|did|now|will|can|could|should|might|may|got|so|\w+n['’]t|\w+['’]ll)\b))\b\s*|\s*\((?=[^)]*\))|\)\s*|,\s+(?=(?:will|should) (?:\w+ly )?(?!be\b|have\b)[a-z]+ (?:shortly|soon|in (?:just )?a (?:moment|minute|bit))\b)|,\s+(?=not (?:yet )?(?!confirmed\b)(?:\w+ed|made|done|sent|filed)\b)|,\s+(?=what (?:i|we) (?:have |had )?(?:done|did)\b|(?:do|would) you (?:want|like)\b|which,))/i;
+  /(\s*(?:[;–—]|(?<!\d):(?!\d))\s*|(?<!(?:^|[;–—])\s*(?:if|once|when|whenever|after|before|until|unless|as soon as|because|since|as|while|although|though|given)\b[^,;–—]*),\s+(?=[a-z][\w-]* (?:should|will|would|must)\b|(?:(?:the|its|their) [\w-]+ (?:[\w-]+ )?|(?:it|they)(?:['’]s|['’]re)?(?: (?:just|only|still|also|now|then|already))? )(?:often|usually|normally|always|sometimes|generally|waits|needs|sits|stays|remains|timed|never|did|didn['’]t|went|was|wasn['’]t|were|are|aren['’]t|is|isn['’]t|has|hasn['’]t|had|got|came|said|answered|replied|refused|rejected|returned|failed|flagged|declined|will|won['’]t|in|on|off)\b)|(?<!(?:^|[;–—])\s*(?:if|once|when|whenever|after|before|until|unless|as soon as)\b[^,;–—]*),\s+(?:then\s+)?(?=(?:i|we) (?:have |had )?(?:forced|pushed|overrode|overridden|bypassed|went ahead)\b)|(?<!(?:^|[;–—])\s*(?:if|once|when|whenever|after|before|until|unless|as soon as)\b[^,;–—]*),\s+then\s+(?=(?:i|we)\b)|\s*,?\s+\b(?:but|however|although|though|whereas|while|whilst|(?<!(?:not|n['’]t|\b(?:never|nor|and|has|have|is|are|as))\s+)yet(?!\s*(?:[.!?,;:)—–]|$)|\s+to\b)|and then|(?<!\bor )so|, and|and (?=(?:it|the|this|that|i|we|you|they|he|she|your|its|there|with (?:that|this)|\w+ed|not (?:yet )?\w+ed|then|is|are|was|were|has|have|had|did|now|will|can|could|should|might|may|got|so|\w+n['’]t|\w+['’]ll)\b))\b\s*|\s*\((?=[^)]*\))|\)\s*|\s+\+\s+(?=(?:the |a |an |their |its )?[\w-]+ (?:[a-z]+ed|made|sent|done|set)\b)|,\s+(?=(?:will|should) (?:\w+ly )?(?!be\b|have\b)[a-z]+ (?:shortly|soon|in (?:just )?a (?:moment|minute|bit))\b)|,\s+(?=not (?:yet )?(?!confirmed\b)(?:\w+ed|made|done|sent|filed)\b)|,\s+(?=what (?:i|we) (?:have |had )?(?:done|did)\b|(?:do|would) you (?:want|like)\b|which,))/i;
 
 /**
  * A status field ("Created: no", "Exists: unknown", "Changes made: none", "Waiting on: your
@@ -962,6 +1061,14 @@ const TIME_STAMP = /^\s*(?:[-*•]\s+)?\d{1,2}[:.]\d{2}(?:\s*(?:am|pm|utc))?\s*[
 const ASKED_LABEL =
   /^((?:[-*•]\s+)?(?!(?:is|are|was|were|did|do|does|has|have|had|can|could|will|would|shall|should|want|need|may|might)\b)[^?:]{1,30}?)\?\s+(?=\w)/i;
 
+/**
+ * The same after a sentence of the line ("[INVESTIGATING] create: timeout. Exists? unknown."): a label
+ * asked mid-line is one where a field's value answers it at once, so that a question of its own before
+ * a sentence ("Done? I think so") is left as it is.
+ */
+const ASKED_LABEL_AFTER =
+  /([.!]\s+)((?!(?:is|are|was|were|did|do|does|has|have|had|can|could|will|would|shall|should|want|need|may|might)\b)[^?:.!]{1,30}?)\?\s+(?=(?:yes|no|none|unknown|not known|unclear|uncertain|unconfirmed|not confirmed|can['’]t (?:confirm|tell|say)|n\/a)\b)/gi;
+
 const DOUBT_VALUE = /^(?:not known|unconfirmed|not confirmed|can['’]t (?:confirm|tell|say))\b/i;
 
 /** A status field read as one clause, in each part of a line cut by semicolons ("create timed out; record exists: unknown"). */
@@ -981,7 +1088,10 @@ const asFields = (sentence: string) =>
               // the field's "unknown", not the "not confirmed" of a request awaiting its answer.
               value && DOUBT_VALUE.test(value)
               ? `${label} unknown`
-              : `${label ?? onLabel} ${value ?? onValue}`,
+              : // "CHG-2: draft": the thing named is a draft, as "it is still a draft" says.
+                value && /^draft\b/i.test(value) && !/\b(?:state|status)\s*$/i.test(label!)
+                ? `${label} is a ${value}`
+                : `${label ?? onLabel} ${value ?? onValue}`,
       ),
     )
     .join('')
@@ -1035,6 +1145,9 @@ function lastStep(sentence: string): string {
 
 /** A state marked as kept ("on (unchanged)"): the thing is still in it, left as it was. */
 const KEPT_STATE = /\b(on|off|lit|dark)\s*\(\s*(?:unchanged|as before|no change|still)\s*\)/gi;
+/** "Left as is (on)": the state in brackets after a thing left alone is the one it kept. */
+const LEFT_STATE_GIVEN =
+  /\b((?:left|kept|stays?|remains?|staying|remaining)\s+(?:as (?:it )?(?:is|was)|unchanged|untouched|alone))\s*\(\s*(on|off|lit|dark)\s*\)/gi;
 
 /**
  * A helpdesk ticket's own state ("Ticket state: awaiting customer"), grouped by what it says of the
@@ -1168,6 +1281,7 @@ function sentencesOf(prose: string): Sentence[] {
       .replace(TALLY, '')
       .replace(TIME_STAMP, '')
       .replace(ASKED_LABEL, '$1: ')
+      .replace(ASKED_LABEL_AFTER, '$1$2: ')
       .replace(ASK_FIELD, '')
       .replace(CURRENT_STATE, (field, state: string) =>
         askedState && state.toLowerCase() !== askedState ? `still ${state}` : field,
@@ -1184,7 +1298,14 @@ function sentencesOf(prose: string): Sentence[] {
       .map((s) => s.trim())
       .filter((s) => /\w/.test(s))
       .map((s, n) => ({
-        text: asFields(lastStep(s.replace(KEPT_STATE, 'still $1').replace(BARE_DOUBT, 'Unknown.'))),
+        text: asFields(
+          lastStep(
+            s
+              .replace(KEPT_STATE, 'still $1')
+              .replace(LEFT_STATE_GIVEN, '$1, still $2')
+              .replace(BARE_DOUBT, 'Unknown.'),
+          ),
+        ),
         inItem: inItem && (n > 0 || answering[at]!),
         ...(n === 0 && boxes[at] ? { box: boxes[at] } : {}),
         ...(answers[at] ? { answer: answers[at] } : {}),
@@ -1277,7 +1398,7 @@ export function uncontracted(text: string): string {
 
 /** Words of sending or asking: the agent's act, true whatever came of it. */
 const SENDING =
-  /^(?:sent|passed|handed|forwarded|asked|submitted|request (?:is |was |has been )?(?:sent|out))\b/i;
+  /^(?:sent|passed|handed|forwarded|asked|told|instructed|submitted|request (?:is |was |has been )?(?:sent|out))\b/i;
 /** Words of a decision owed: a request that waits on someone ("sent for approval"). */
 const DECIDING = /\b(?:approv|review|decid|decision|sign|consider|confirm|triage|action|look at)/i;
 
@@ -1409,7 +1530,7 @@ const OWNED_ELSEWHERE =
 
 /** A project key after "in" ("the item is in PAY"): a container, as "in the PAY backlog" is. */
 const PROJECT_KEY =
-  /\b((?:is|are|was|were|now|already|went|gone|got|it) (?:now |already )?(?:in|into|on|onto) )([A-Z][A-Z0-9]{1,9})\b(?![-\d'’])/g;
+  /\b((?:is|are|was|were|be|been|now|already|went|gone|got|it) (?:now |already )?(?:in|into|on|onto) )([A-Z][A-Z0-9]{1,9})\b(?![-\d'’])/g;
 
 /**
  * A change told as under way right now ("is in the process of switching on", "is currently being
@@ -1485,6 +1606,13 @@ const TRAILING_REASON = /,?\s+because\b.*$/i;
 /** A concession leading a clause ("although the call timed out, …"): the granted part, and the rest. */
 const CONCESSION = /^((?:although|though|even though|despite|in spite of)\b[^,]{3,}),\s*(.*\w.*)$/i;
 
+/**
+ * A likeness ("think of it like a letter that's been posted", "it's a bit like a parcel that's left"):
+ * the verbs are the image's, not the thing's, and claim nothing of it.
+ */
+const LIKENESS =
+  /^(?:think of (?:it|this|them|that) (?:like|as)|(?:picture|imagine) (?:it|this|them) (?:like|as)|(?:it|this|that) (?:is|was)(?: a bit| rather| just| much)? like)\b/i;
+
 function readClause(written: string): Reading | null {
   const text = withoutCleft(uncontracted(written))
     .replace(PROJECT_KEY, '$1the $2 project')
@@ -1494,6 +1622,11 @@ function readClause(written: string): Reading | null {
     // should arrive": an ability to come and an expectation are the future, hedged as "should" is.
     .replace(/\b(will|should|would) be able to\b/gi, '$1')
     .replace(/\b(?:i|we) (?:would |do |fully )?expect (it|them|the [\w-]+) to\b/gi, '$1 should')
+    // "I'd expect the item on the board": where it is expected to be, as "it should be on the board".
+    .replace(
+      /\b(?:i|we) (?:would |do |fully )?expect (it|them|the [\w-]+) (?=(?:on|in|at|there)\b)/gi,
+      '$1 should be ',
+    )
     // "In line with standard practice" is "per" it, no place in a queue.
     .replace(/\bin line with\b/gi, 'per')
     // "In all likelihood", "in all probability": a hedge, as "likely" is.
@@ -1503,6 +1636,10 @@ function readClause(written: string): Reading | null {
       /\b(?:rather than|instead of) (?:let(?:ting)? it |just )?(?:fail(?:ing)?|refus(?:e|ing)|reject(?:ing)?|stop(?:ping)?)\b,?/gi,
       ' ',
     )
+    // "Rather than editing the order I filed a redirect", "instead of leaving the old address, it now
+    // points to …": an opening alternative is what was passed over, neither done nor denied of the
+    // thing; the clause after it says what came of it.
+    .replace(/(^|,\s+)(?:rather than|instead of)\s+[^,;]{1,60}?(?:,\s*|\s(?=(?:i|we)\s))/i, '$1')
     // An emphatic "did" ("I did create the change without it") asserts the past it stands for.
     .replace(
       /\b(i|we) did (?!not\b|never\b)([a-z]+)\b/gi,
@@ -1521,6 +1658,7 @@ function readClause(written: string): Reading | null {
       ))
     : null;
   if (REASON.test(text) && !led) return null;
+  if (LIKENESS.test(text)) return null;
   // "No record was created, because it needs an approval first": the reason after the claim is no
   // claim of its own; the clause before it is read, if it says anything.
   const reason = TRAILING_REASON.exec(text);
@@ -1727,6 +1865,7 @@ function readClause(written: string): Reading | null {
   let unconfirmed = false;
   let guessed = false;
   let negated: { creation: boolean } | null = null;
+  let openDecision = false;
   const matches = [...clause.matchAll(new RegExp(DONE.source, 'gi'))];
   for (const [n, match] of matches.entries()) {
     const at = match.index ?? 0;
@@ -1776,8 +1915,13 @@ function readClause(written: string): Reading | null {
         !/\byet\b/i.test(clause);
       // "Nothing's confirmed" (no "yet") leaves it unsettled: not known, which fits a wait too.
       if (/^confirmed$/i.test(match[0]) && !turnedDown && !/\byet\b/i.test(clause)) unconfirmed = true;
-      else if (/\b(?:approved|accepted|confirmed)\b/i.test(match[0]) && !turnedDown) requested = true;
-      else if (/\byet\b/i.test(before + after.slice(0, 6)) || /\byet[.!]?\s*$/i.test(after)) {
+      else if (/\b(?:approved|accepted|confirmed)\b/i.test(match[0]) && !turnedDown) {
+        requested = true;
+        // "Neither change is approved" (the present, no "yet") says no yes stands now: true of a thing
+        // waiting and of one turned down alike, as an unchecked box is.
+        if (/\b(?:is|are)\s+(?:\w+\s+)?$/i.test(before) && /^(?:neither|none)\b/i.test(clause))
+          openDecision = true;
+      } else if (/\byet\b/i.test(before + after.slice(0, 6)) || /\byet[.!]?\s*$/i.test(after)) {
         notYet = true;
         notYetCreation ||= creation;
       } else negated = { creation };
@@ -1792,7 +1936,9 @@ function readClause(written: string): Reading | null {
       !/^\s+(?:to|for|towards?|back|over|there|here|home)\b/i.test(after)
     ) {
       // "ORD-1003 was already on its way" tells where the parcel was before: the reason, no outcome.
-      if (!/\b(?:was|were|had been) (?:already |still )?$/i.test(before)) expected = true;
+      // So does "the order is already on its way, so …": already there before the agent acted.
+      if (!/\b(?:(?:was|were|had been) (?:already |still )?|(?:is|are) already )$/i.test(before))
+        expected = true;
       continue;
     }
     // "It will probably go through" guesses at the future: no claim, unless it is said to follow soon
@@ -1872,6 +2018,7 @@ function readClause(written: string): Reading | null {
       ? { creation: positives.every((p) => p.creation), tentative: positives.every((p) => p.tentative) }
       : null;
   // "waiting on approval, not scheduled yet" is a request; a denial alone says nothing was done.
+  if (requested && openDecision && !done) return { says: 'requested', creation: false, open: true };
   if (requested)
     return attempt ? { says: 'requested', creation: false, attempt } : { says: 'requested', creation: false };
   if (unconfirmed && !done) return { says: 'unknown', creation: false };
@@ -1888,6 +2035,8 @@ function readClause(written: string): Reading | null {
     return /\byet\b/i.test(clause)
       ? { says: 'requested', creation: false, notYet: true }
       : { says: 'not_done', creation: false };
+  // "It still needs committing" leaves the step undone for now.
+  if (STILL_NEEDS.test(clause)) return { says: 'requested', creation: false, notYet: true };
   // "The approvers haven't looked at it yet": a perfect denied for now, whatever the verb.
   if (NOT_YET.test(clause)) return { says: 'requested', creation: false, notYet: true };
   return null;
@@ -1975,7 +2124,7 @@ const ONLY = (name: string) => new RegExp(String.raw`\b(?:only|just) (?:the )?${
 
 /** An ellipsis denying of another thing what was just said ("…, but the porch lamp isn't"). */
 const NOT_SAME =
-  /^(?:but |and |while |whereas )?(?:the |that |this )?[\w-]+(?: [\w-]+){0,2} (?:is|are|was|were|has|have|had|did|does|do|could|can|would)(?:n['’]t| not)(?: yet)?[.!]?$/i;
+  /^(?:but |and |while |whilst |whereas )?(?:the |that |this )?[\w-]+(?: [\w-]+){0,2} (?:is|are|was|were|has|have|had|did|does|do|could|can|would)(?:n['’]t| not)(?: yet)?[.!]?$/i;
 /** A clause opening on a contrast ("— but the order no longer stands") explains no denial before it. */
 const CONTRAST = /^(?:but|however|yet|although|though|still)\b/i;
 /** A state the thing was already in, beside a denial ("it had already gone out"): the reason, no outcome. */
@@ -2162,6 +2311,8 @@ export function readStatements(text: string, items: readonly SeenItem[]): Statem
               : {
                   says: previous.says,
                   creation: previous.creation,
+                  // The same said again is the same: "not yet" stays "for now", true of a thing not done.
+                  ...(previous.notYet ? { notYet: true } : {}),
                   ...(HEDGE.test(bare) && previous.says === 'done' ? { tentative: true } : {}),
                 };
         // "…, but it isn't yet" denies it for now.
