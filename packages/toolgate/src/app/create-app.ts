@@ -11,7 +11,6 @@ import { readSettlementBacklog } from '../operations/settlement-backlog.ts';
 import { loadPolicyEngine } from '../policy/load-policy-engine.ts';
 import { runMigrations } from '../store/migrations.ts';
 import { type DatabaseConfig, openDatabase } from '../store/open-database.ts';
-import { FIRST_STATISTICS_INTERVAL_MS, FirstStatistics } from '../store/postgres/first-statistics.ts';
 import type { SqlDatabase } from '../store/sql-database.ts';
 import { OperationTasks } from '../tasks/operation-tasks.ts';
 import type { GatewayTracing } from '../telemetry/call-tracing.ts';
@@ -124,17 +123,9 @@ export async function createApp(config: AppConfig): Promise<App> {
       ...config.modules.flatMap((m) => m.migrations ?? []),
     ]);
     metrics.watchBacklog(() => readSettlementBacklog(db));
-    if (db.dialect === 'postgres') {
-      // Hot statements' cached plans need the tables' statistics (first-statistics.ts).
-      const statistics = new FirstStatistics(db, (message, error) => logger.warn({ err: error }, message));
-      loops.push(
-        new BackgroundLoop(
-          'first statistics',
-          FIRST_STATISTICS_INTERVAL_MS,
-          () => statistics.check(),
-          logger,
-        ),
-      );
+    // The store's own upkeep (on PostgreSQL, first-statistics.ts), beside the modules' background work.
+    for (const job of db.upkeep?.((message, error) => logger.warn({ err: error }, message)) ?? []) {
+      loops.push(new BackgroundLoop(job.name, job.intervalMs, () => job.run(), logger));
     }
     const background: BackgroundWork = {
       every(name, intervalMs, work) {

@@ -94,7 +94,20 @@ export interface SqlDatabase extends SqlExecutor {
    * writes as data-modifying CTEs: one round trip), SQLite in one transaction.
    */
   writeTogether(lead: SqlWrite, work: (tx: SqlExecutor) => Promise<void>): Promise<number>;
+  /**
+   * Upkeep the store itself needs while a gateway serves, run as background jobs (none when absent):
+   * on PostgreSQL, the first planner statistics of tables that never had any (first-statistics.ts).
+   * `warn` is told what the store leaves undone and why.
+   */
+  upkeep?(warn: (message: string, error: unknown) => void): readonly StoreUpkeep[];
   close(): Promise<void>;
+}
+
+/** One background job of a store's upkeep: what to run, and how often. */
+export interface StoreUpkeep {
+  readonly name: string;
+  readonly intervalMs: number;
+  run(): Promise<unknown>;
 }
 
 /** A versioned schema change. Ids sort in apply order; a domain prefixes its own. */

@@ -1,7 +1,8 @@
 import pg from 'pg';
-import type { SqlDatabase, SqlExecutor, SqlRow, SqlWrite } from '../sql-database.ts';
+import type { SqlDatabase, SqlExecutor, SqlRow, SqlWrite, StoreUpkeep } from '../sql-database.ts';
 import { isStoreUnavailable } from '../store-unavailable.ts';
 import { SharedStatements, writeInOneStatement } from './deferred-writes.ts';
+import { FIRST_STATISTICS_INTERVAL_MS, FirstStatistics } from './first-statistics.ts';
 import { PlaceholderTranslator } from './placeholders.ts';
 import { PostgresCapabilities } from './postgres-capabilities.ts';
 import { DEFAULT_READ_LANES, DEFAULT_STATEMENT_TIMEOUT_MS } from './postgres-defaults.ts';
@@ -144,6 +145,14 @@ export class PostgresDatabase extends PostgresCapabilities implements SqlDatabas
    */
   writeTogether(lead: SqlWrite, work: (tx: SqlExecutor) => Promise<void>): Promise<number> {
     return writeInOneStatement(this, lead, work, this.#shared);
+  }
+
+  /** Gives tables that never had planner statistics their first, once they hold rows (first-statistics.ts). */
+  upkeep(warn: (message: string, error: unknown) => void): readonly StoreUpkeep[] {
+    const statistics = new FirstStatistics(this, warn);
+    return [
+      { name: 'first statistics', intervalMs: FIRST_STATISTICS_INTERVAL_MS, run: () => statistics.check() },
+    ];
   }
 
   async close(): Promise<void> {
