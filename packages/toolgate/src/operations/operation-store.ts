@@ -7,7 +7,7 @@ import {
   recordFromRow,
   SETTLED_FOR_GOOD_SQL,
 } from './operation-record.ts';
-import { ReservationBatch, reservationParams } from './reservation-batch.ts';
+import { RESERVE, ReservationBatch, reservationParams } from './reservation-batch.ts';
 
 /** What one delivery asks to reserve: the identity of the new record, and its first lease. */
 export type ReservationRequest = Pick<
@@ -29,12 +29,6 @@ export type ReservationRequest = Pick<
   /** The operator's view of the request (see request-summary.ts), as JSON. */
   readonly requestSummary?: string;
 };
-
-const RESERVE = `INSERT INTO operations (id, tenant, subject, idem_key, tool, contract_version, fingerprint,
-  content_hash, mode, status, envelope, attempts, lease_expires_at, next_check_at, reconcile_attempts,
-  reconcile_note, checkpoints, external_refs, correlation_id, created_at, updated_at, expires_at, request_summary)
-  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'in_progress', NULL, 1, ?, ?, 0, NULL, '{}', '{}', ?, ?, ?, ?, ?)
-  ON CONFLICT (tenant, subject, idem_key) DO NOTHING RETURNING id`;
 
 const FIND_BY_KEY = 'SELECT * FROM operations WHERE tenant = ? AND subject = ? AND idem_key = ?';
 

@@ -47,6 +47,16 @@ export function reservationParams(r: ReservationRequest): unknown[] {
 
 const NAMES = COLUMNS.map(([name]) => name).join(', ');
 
+/** The INSERT of a new record in progress, before its values: every column, as both statements below fill them. */
+const INSERT_RESERVATION = `INSERT INTO operations (id, tenant, subject, idem_key, tool, contract_version, fingerprint,
+  content_hash, mode, status, envelope, attempts, lease_expires_at, next_check_at, reconcile_attempts,
+  reconcile_note, checkpoints, external_refs, correlation_id, created_at, updated_at, expires_at, request_summary)`;
+
+/** One reservation: the record, in progress, unless the key is taken (then no row is returned). */
+export const RESERVE = `${INSERT_RESERVATION}
+  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'in_progress', NULL, 1, ?, ?, 0, NULL, '{}', '{}', ?, ?, ?, ?, ?)
+  ON CONFLICT (tenant, subject, idem_key) DO NOTHING RETURNING id`;
+
 /**
  * Several reservations in one statement: the requests as arrays, unnested; the INSERT of each that finds
  * its key free; and for each that did not, the record holding the key as the statement's snapshot has
@@ -60,9 +70,7 @@ const NAMES = COLUMNS.map(([name]) => name).join(', ');
 export const RESERVE_MANY = `WITH v AS (
   SELECT * FROM unnest(${COLUMNS.map(([, type]) => `?::${type}[]`).join(', ')}) AS v(${NAMES})
 ), ins AS (
-  INSERT INTO operations (id, tenant, subject, idem_key, tool, contract_version, fingerprint,
-    content_hash, mode, status, envelope, attempts, lease_expires_at, next_check_at, reconcile_attempts,
-    reconcile_note, checkpoints, external_refs, correlation_id, created_at, updated_at, expires_at, request_summary)
+  ${INSERT_RESERVATION}
   SELECT id, tenant, subject, idem_key, tool, contract_version, fingerprint, content_hash, mode,
     'in_progress', NULL, 1, lease_expires_at, next_check_at, 0, NULL, '{}', '{}', correlation_id, created_at,
     updated_at, expires_at, request_summary FROM v
