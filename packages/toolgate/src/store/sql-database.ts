@@ -41,6 +41,12 @@ export interface SqlCapabilities {
    */
   readonly groupsCommits: boolean;
   /**
+   * Every write waits for the one before it to finish (SQLite: one writer, its statements run on the
+   * event loop), so a long statement delays every write that arrives during it. Where not (PostgreSQL),
+   * writes of different rows run side by side.
+   */
+  readonly writesOneAtATime: boolean;
+  /**
    * Every gateway of a fleet opens this one database at once (a server, not a file of one process), so
    * limits kept in it hold for the fleet (the fleet limiter's shared buckets and write claims).
    */

@@ -11,6 +11,7 @@ export class PostgresCapabilities implements SqlCapabilities {
   readonly dialect = 'postgres' as const;
   readonly supportsDataModifyingCtes = true;
   readonly groupsCommits = false;
+  readonly writesOneAtATime = false;
   readonly sharedByGateways = true;
 
   lockingClause(lock: RowLock): string {

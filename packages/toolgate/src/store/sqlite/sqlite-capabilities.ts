@@ -8,6 +8,7 @@ export class SqliteCapabilities implements SqlCapabilities {
   readonly dialect = 'sqlite' as const;
   readonly supportsDataModifyingCtes = false;
   readonly groupsCommits = true;
+  readonly writesOneAtATime = true;
   readonly sharedByGateways = false;
 
   lockingClause(_lock: RowLock): string {
