@@ -2,6 +2,7 @@ import type { AnyToolDefinition } from '../contract/define-tool.ts';
 import type { Migration } from '../store/sql-database.ts';
 import { activitySlotsMigration } from './activity-slots-migration.ts';
 import { auditMigration } from './audit-migration.ts';
+import { expiryIndexMigration } from './expiry-index-migration.ts';
 import { openOperationIndexesMigration } from './open-operation-indexes-migration.ts';
 import type { OperationStore } from './operation-store.ts';
 import { operationsGetTool, type SensitiveFieldsOf } from './operations-get-tool.ts';
@@ -28,6 +29,7 @@ export const FRAMEWORK_MIGRATIONS: readonly Migration[] = [
   operatorQueryIndexesMigration,
   activitySlotsMigration,
   openOperationIndexesMigration,
+  expiryIndexMigration,
 ];
 
 /**

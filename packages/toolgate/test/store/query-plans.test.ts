@@ -59,24 +59,49 @@ function recording(db: SqlDatabase, seen: Statement[]): SqlDatabase {
 }
 
 /** Plan steps that read a big table row by row, without an index. */
-async function fullScans(db: SqlDatabase, { sql, params }: Statement): Promise<string[]> {
+async function fullScans(db: SqlDatabase, statement: Statement): Promise<string[]> {
   if (db.dialect === 'sqlite') {
-    const rows = await db.query<{ detail: string }>(`EXPLAIN QUERY PLAN ${sql}`, params);
-    return rows
-      .map((r) => r.detail)
-      .filter((d) => BIG_TABLES.some((t) => new RegExp(`^SCAN ${t}\\b`).test(d)) && !/USING .*INDEX/.test(d));
+    return (await sqlitePlan(db, statement)).filter(
+      (d) => BIG_TABLES.some((t) => new RegExp(`^SCAN ${t}\\b`).test(d)) && !/USING .*INDEX/.test(d),
+    );
   }
+  return (await postgresPlanNodes(db, statement))
+    .filter((node) => node['Node Type'] === 'Seq Scan' && BIG_TABLES.includes(String(node['Relation Name'])))
+    .map((node) => `Seq Scan on ${String(node['Relation Name'])}`);
+}
+
+/** The indexes a statement's plan reads, by name. */
+async function indexesUsed(db: SqlDatabase, statement: Statement): Promise<string[]> {
+  if (db.dialect === 'sqlite') {
+    return (await sqlitePlan(db, statement)).flatMap(
+      (d) => /USING (?:COVERING )?INDEX (\w+)/.exec(d)?.[1] ?? [],
+    );
+  }
+  return (await postgresPlanNodes(db, statement)).flatMap((node) =>
+    typeof node['Index Name'] === 'string' ? [node['Index Name']] : [],
+  );
+}
+
+/** SQLite's plan of a statement, one detail line per step. */
+async function sqlitePlan(db: SqlDatabase, { sql, params }: Statement): Promise<string[]> {
+  const rows = await db.query<{ detail: string }>(`EXPLAIN QUERY PLAN ${sql}`, params);
+  return rows.map((r) => r.detail);
+}
+
+/** Every node of PostgreSQL's plan of a statement. */
+async function postgresPlanNodes(
+  db: SqlDatabase,
+  { sql, params }: Statement,
+): Promise<Record<string, unknown>[]> {
   const [row] = await db.transaction(async (tx) => {
     // Where an index can serve, the planner must take it however small the seeded table.
     await tx.execute('SET LOCAL enable_seqscan = off');
     return tx.query<{ 'QUERY PLAN': unknown }>(`EXPLAIN (FORMAT JSON) ${sql}`, params);
   });
   const plan = row!['QUERY PLAN'];
-  const found: string[] = [];
+  const nodes: Record<string, unknown>[] = [];
   const walk = (node: Record<string, unknown>) => {
-    if (node['Node Type'] === 'Seq Scan' && BIG_TABLES.includes(String(node['Relation Name']))) {
-      found.push(`Seq Scan on ${String(node['Relation Name'])}`);
-    }
+    nodes.push(node);
     for (const child of (node.Plans as Record<string, unknown>[] | undefined) ?? []) walk(child);
   };
   for (const entry of (typeof plan === 'string' ? JSON.parse(plan) : plan) as {
@@ -84,7 +109,7 @@ async function fullScans(db: SqlDatabase, { sql, params }: Statement): Promise<s
   }[]) {
     walk(entry.Plan);
   }
-  return found;
+  return nodes;
 }
 
 for (const target of storeTargets) {
@@ -203,6 +228,21 @@ for (const target of storeTargets) {
             fragment,
           ).toBe(true);
         }
+      });
+
+      // The purge keeps records still owed an outcome or an answer whatever their age: walking an index of
+      // every record by expiry, each statement would read past all of those kept so far.
+      it("finds the purge's rows through the index of settled records by expiry", async () => {
+        const purge = seen.find((s) => s.sql.includes('DELETE FROM operations WHERE id IN'));
+        expect(purge).toBeDefined();
+        expect(await indexesUsed(app.db, purge!)).toContain('operations_expiry');
+        const [index] = await app.db.query<{ sql: string }>(
+          app.db.dialect === 'sqlite'
+            ? "SELECT sql FROM sqlite_master WHERE type = 'index' AND name = 'operations_expiry'"
+            : "SELECT indexdef AS sql FROM pg_indexes WHERE indexname = 'operations_expiry'",
+        );
+        expect(index?.sql).toMatch(/WHERE/i);
+        expect(index?.sql).toMatch(/completed/);
       });
 
       it('reads operations and audit_log through an index in every one of them', async () => {
