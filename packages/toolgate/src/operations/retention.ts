@@ -12,8 +12,9 @@ export const PURGE_BATCH_LIMITS = { least: 1, most: 2_000 } as const;
 /**
  * How long one purge statement should take. Where writes run one at a time (SQLite), a write that
  * arrives during a statement waits for it, so a statement must cost no more than a write's own spread
- * (a durable write takes 0.1-0.2 ms there, its p99 under 1 ms): 0.15 ms deletes 3 to 20 rows. Where writes of other rows run beside it (PostgreSQL), a statement delays none
- * of them, and a longer one pays its round trip over more rows.
+ * (a durable write takes 0.1-0.2 ms there, its p99 under 1 ms): 0.15 ms deletes 3 to 20 rows. Where
+ * writes of other rows run beside it (PostgreSQL), a statement delays none of them, and a longer one
+ * pays its round trip over more rows.
  */
 export const PURGE_STATEMENT_TARGET_MS = { writesOneAtATime: 0.15, sideBySide: 1 } as const;
 
