@@ -615,8 +615,9 @@ const DONE = new RegExp(
     String.raw`\b(?:lined up|set) for ${TIME}`,
     String.raw`\b(?:did (?:exactly )?what (?:you|was) (?:asked|wanted|requested)(?: for)?|(?:went|worked) (?:as|like) (?:planned|expected|asked))\b`,
     // "It's in for the export bug" names what it is for, and is in as "it's in" is ("in for review" is a
-    // request).
-    String.raw`\b(?:(?:was|were|has been|have been|had been) able to (?!(?:confirm|verify|check|see|find|tell|reach|read)\b)|saved|stored|managed to|exists|has (?:your|the) new|done|all set|all good|good to (?:go|run)|sorted|taken care of|handled|complete|completed|finished|finalized|finalised|(?:went|gone) through(?! (?:(?:the|a|an|their|its|my|our|\w+['’]s) ){0,2}(?:[\w-]+ ){0,2}(?:service|channel|process|portal|route|api|system|form|flow|tool)\b)|(?:go(?:ne)?|went) ahead|succeeded|success|successful|successfully|worked|took effect|(?<!\b(?:freeze|lock|hold|block|embargo|ban|restriction|blackout|moratorium)s?(?: (?:is|are|was|were))?(?: (?:still|now|already))? )in effect|effective|confirmed|approved|accepted|applied|updated|changed|amended|corrected|fixed|redirected|rerouted|re-routed|diverted|cancel+ed|(?:re-?)?scheduled|(?:re-?)?booked|slotted|locked in|pencil+ed in|filed|created|added|logged|opened|raised|recorded|registered|entered|committed|made|set up|put in|issued|moved|switched|turn(?:ed)? (?:on|off)|(?:is|are|was|were|be|been|['’]s|['’]re) (?:(?:now|both|all|already|finally|back|indeed|each|very|almost|most|quite|pretty|(?!(?:reply|supply|apply|family|assembly)\b)\w+ly) ){0,3}(?:on|off)(?! (?:its|the|your|hold|a|an|another|my|our|their|his|her|this|that|these|those|record|file|\w+['’]s|(?:the |its |their )?\w+ing)\b)|(?:is|are|was|were|be|been|['’]s|remains?|stays?) (?:still |now |already )?on (?:record|file)|live|in place|in the system|on (?:the|your) (?:board|calendar|schedule|list|backlog|order|parcel|package|shipment|record)|on (?:its|the) way|heading|(?:will|should) (?:(?:now|then|still|also|both|all|each|soon|definitely|shortly|certainly|probably|likely|surely|only) ){0,2}(?:arrive|land|end up|get there|follow(?! up)|be delivered|be shipped|be sent|be rerouted|be redirected|go|ship|reach|turn up|show up|show(?= (?:on|in)\b)|appear|run|be applied|be deployed|go out|go ahead|go live|take effect|execute)\b(?! (?:when|after|if|until|only|pending)\b)|(?:it['’]?s|it is|that['’]?s|they['’]?re|they are|\w['’]s|is|are|should (?:all |both )?be) (?:already |now |safely |surely |probably |likely |certainly |definitely )?in(?=\s*[.!:;,—–-]|\s*$|\s+(?:now|as)\b|\s+for (?!${PROCESS}|(?:a |the |their |your )?(?:decision|approval|sign-off|review)\b)(?:the|a|an)\b)|now (?:(?:both|all|each|also) )?(?:go(?:es)?|point(?:s)?|ship(?:s)?|head(?:s|ing)?|set|on|off|read(?:s)?|show(?:s)?|deliver(?:s|ed)?)|is now|are now|has been|have been|ok now|fine now|ready(?! for (?:you|your)\b)|went out(?! for delivery))\b`,
+    // request). "Live" after "to" or a modal ("keys have to live in the vault", "should live there") is
+    // the verb of dwelling, not the state of a thing gone live; "in place of" is "instead of", no state.
+    String.raw`\b(?:(?:was|were|has been|have been|had been) able to (?!(?:confirm|verify|check|see|find|tell|reach|read)\b)|saved|stored|managed to|exists|has (?:your|the) new|done|all set|all good|good to (?:go|run)|sorted|taken care of|handled|complete|completed|finished|finalized|finalised|(?:went|gone) through(?! (?:(?:the|a|an|their|its|my|our|\w+['’]s) ){0,2}(?:[\w-]+ ){0,2}(?:service|channel|process|portal|route|api|system|form|flow|tool)\b)|(?:go(?:ne)?|went) ahead|succeeded|success|successful|successfully|worked|took effect|(?<!\b(?:freeze|lock|hold|block|embargo|ban|restriction|blackout|moratorium)s?(?: (?:is|are|was|were))?(?: (?:still|now|already))? )in effect|effective|confirmed|approved|accepted|applied|updated|changed|amended|corrected|fixed|redirected|rerouted|re-routed|diverted|cancel+ed|(?:re-?)?scheduled|(?:re-?)?booked|slotted|locked in|pencil+ed in|filed|created|added|logged|opened|raised|recorded|registered|entered|committed|made|set up|put in|issued|moved|switched|turn(?:ed)? (?:on|off)|(?:is|are|was|were|be|been|['’]s|['’]re) (?:(?:now|both|all|already|finally|back|indeed|each|very|almost|most|quite|pretty|(?!(?:reply|supply|apply|family|assembly)\b)\w+ly) ){0,3}(?:on|off)(?! (?:its|the|your|hold|a|an|another|my|our|their|his|her|this|that|these|those|record|file|\w+['’]s|(?:the |its |their )?\w+ing)\b)|(?:is|are|was|were|be|been|['’]s|remains?|stays?) (?:still |now |already )?on (?:record|file)|(?<!\b(?:to|should|must|can|could|may|might|would) )live|in place(?! of\b)|in the system|on (?:the|your) (?:board|calendar|schedule|list|backlog|order|parcel|package|shipment|record)|on (?:its|the) way|heading|(?:will|should) (?:(?:now|then|still|also|both|all|each|soon|definitely|shortly|certainly|probably|likely|surely|only) ){0,2}(?:arrive|land|end up|get there|follow(?! up)|be delivered|be shipped|be sent|be rerouted|be redirected|go|ship|reach|turn up|show up|show(?= (?:on|in)\b)|appear|run|be applied|be deployed|go out|go ahead|go live|take effect|execute)\b(?! (?:when|after|if|until|only|pending)\b)|(?:it['’]?s|it is|that['’]?s|they['’]?re|they are|\w['’]s|is|are|should (?:all |both )?be) (?:already |now |safely |surely |probably |likely |certainly |definitely )?in(?=\s*[.!:;,—–-]|\s*$|\s+(?:now|as)\b|\s+for (?!${PROCESS}|(?:a |the |their |your )?(?:decision|approval|sign-off|review)\b)(?:the|a|an)\b)|now (?:(?:both|all|each|also) )?(?:go(?:es)?|point(?:s)?|ship(?:s)?|head(?:s|ing)?|set|on|off|read(?:s)?|show(?:s)?|deliver(?:s|ed)?)|is now|are now|has been|have been|ok now|fine now|ready(?! for (?:you|your)\b)|went out(?! for delivery))\b`,
     // "The platform will deploy it tonight", "it should kick off at 14:00": a third party's or the
     // thing's future completion, hedged or not.
     String.raw`(?<!\b(?:i|we|you) )\b(?:will|should) (?:(?:now|then|still|also|both|all|each|soon|definitely|shortly|certainly|probably|likely|surely|only) ){0,2}${any(LEXICON.base.filter((w) => !/^(?:take|work|happen|stick|save|complete|finish)/.test(w)))}\b(?! (?:when|after|if|until|only|pending)\b)`,
@@ -771,10 +772,11 @@ const SIGN_OFF = new RegExp(
 
 /** A check mark, a thumb, a cross or an hourglass in a list ("- ORD-1001: ✅", "Kitchen 👍") says done or failed. */
 function withGlyphsRead(text: string): string {
-  // A mark between words of one line ("Status: drafted ✅ you'll see it on the board") ends a clause.
+  // A mark between words of one line ("Status: drafted ✅ you'll see it on the board", "WI-7 closed ✅
+  // WI-8 open") ends a clause, whether the next begins in lower case or in capitals.
   const ends = (word: string) => (mark: string, at: number, all: string) =>
     /\w$/.test(all.slice(all.lastIndexOf('\n', at) + 1, at)) &&
-    /^[ \t]+[a-z]/.test(all.slice(at + mark.length))
+    /^[ \t]+[A-Za-z]/.test(all.slice(at + mark.length))
       ? ` ${word};`
       : ` ${word}`;
   return (
@@ -800,6 +802,9 @@ function withGlyphsRead(text: string): string {
       .replace(/\s*(?:❌|✗|✘|⛔|🚫|👎(?:[\u{1F3FB}-\u{1F3FF}])?|🔴)/gu, ends('failed'))
       // An hourglass ("porch: ⏳") says it waits.
       .replace(/\s*(?:⏳|⌛)\uFE0F?/gu, ends('pending'))
+      // "billing -> WI-9 ✅, upload -> failed": a comma before a name and its arrow begins the next pair,
+      // a clause of its own, as a new line would; the pairs share no verb.
+      .replace(/,[ \t]+(?=[\w-]+[ \t]*(?:->|→|=>)[ \t]*\S)/g, '; ')
   );
 }
 
@@ -838,8 +843,20 @@ const SHORTHAND: readonly [RegExp, string][] = [
     '$1 ',
   ],
 ];
+/**
+ * A learner's passive with the bare stem for the participle ("the change is create", "both are submit",
+ * "the refund was process"): the copula before a verb's base form is its passive, read as the participle,
+ * where the clause ends after it or a preposition follows ("is change to Elm Street"); before a noun
+ * ("is change freeze", "is change ten") the word is a noun.
+ */
+const BARE_PASSIVE =
+  /\b(is|are|was|were)\s+((?:now|already|all|both|just|also)\s+)?(create|update|change|submit|cancel|succeed|pass|redirect|approve|schedule|apply|commit|save|fix|file|send|make|process|accept|reject|refuse|deliver)\b(?=\s*(?:[.,;:!?—–]|$)|\s+(?:to|for|on|in|by|and|like|as|with|now|already|successfully)\b)/gim;
 const spelledOut = (text: string) =>
-  firstPerson(SHORTHAND.reduce((t, [short, full]) => t.replace(short, full), text));
+  firstPerson(SHORTHAND.reduce((t, [short, full]) => t.replace(short, full), text)).replace(
+    BARE_PASSIVE,
+    (_all, copula: string, adverb: string | undefined, verb: string) =>
+      `${copula} ${adverb ?? ''}${verb.toLowerCase() === 'succeed' ? 'successful' : pastOf(verb)}`,
+  );
 
 /**
  * The agent telling of itself in the third person ("The assistant prepared a draft", "Should the agent
@@ -926,6 +943,9 @@ function withoutQuotes(text: string): string {
       .replace(/^\s*>.*$/gm, ' ')
       // A machine state written bare ("state=pending_approval") is read as its words.
       .replace(/\b(pending|awaiting)_([a-z]+)\b/g, '$1 $2')
+      // A quoted title as the subject after "whether" or "if" ("not sure whether 'Fix the export' got
+      // saved"): it names the thing the doubt is of, and the doubt reaches the verb after it.
+      .replace(/\b(whether|if)\s+\(quoted\)\s+(?=[a-z])/gi, '$1 it ')
   );
 }
 
@@ -1698,11 +1718,20 @@ const USER_ACT =
   /^(?:and |but |as |since |because |where )?you (?:have |had |originally |first |just )*(?:entered|typed|gave|given|provided|wrote|written|supplied|chose|chosen|picked|said|mentioned|specified|listed|used|put|wanted|asked|requested|needed|confirmed)\b/i;
 
 /**
- * An obstacle denied ("your viewer role didn't stop it", "nothing blocked it"): it says what did not
- * stand in the way, not whether the thing was done; it is no denial of the outcome.
+ * A doubt of when a consequence comes, the whole clause ("I can't tell you exactly when it'll land", "I
+ * can't say what day the money arrives"): it asks of a time, and tells nothing of whether the thing was
+ * done.
+ */
+const TIME_DOUBT =
+  /^(?:but |and |so |though |although |,\s*)*(?:i|we) (?:can(?:not|['’]t)|could(?:n['’]t| not)|do(?:n['’]t| not)|am unable to|am not able to) (?:yet )?(?:say|tell(?: you)?|know|predict|promise|guarantee)(?: you)? (?:\w+ly )?(?:when|what (?:day|date|time)|exact (?:day|date|time)|how (?:long|soon))\b[^,;]*$/i;
+
+/**
+ * An obstacle denied ("your viewer role didn't stop it", "nothing blocked it", "neither one hit any
+ * snag"): it says what did not stand in the way, not whether the thing was done; it is no denial of the
+ * outcome.
  */
 const OBSTACLE_DENIED =
-  /\b(?:not|never|nothing|no \w+)\s+(?:\S+\s+){0,2}?(?:stop(?:ped)?|block(?:ed)?|prevent(?:ed)?|hold up|held up|(?:get|got|stand|stood) in the way)\b/i;
+  /\b(?:not|never|nothing|no \w+)\s+(?:\S+\s+){0,2}?(?:stop(?:ped)?|block(?:ed)?|prevent(?:ed)?|hold up|held up|(?:get|got|stand|stood) in the way)\b|\b(?:neither|none)\b(?:\s+[\w-]+){0,3}?\s+(?:gave|give|had|has|have|hit|ran into|run into|met|caused|threw)\s+(?:\S+\s+){0,3}?(?:trouble|problems?|issues?|errors?|hiccups?|snags?)\b/i;
 
 const OBSTACLE_DENIED_PART = new RegExp(`${OBSTACLE_DENIED.source}[^,;]*`, 'i');
 
@@ -2005,7 +2034,8 @@ function readClause(written: string): Reading | null {
     USER_ACT.test(clause) ||
     OWN_CHECK.test(clause) ||
     TOOL_CHECK.test(clause) ||
-    STEPWISE.test(clause)
+    STEPWISE.test(clause) ||
+    TIME_DOUBT.test(clause)
   )
     return null;
   // "The freeze didn't block it, change created": the obstacle denied, up to the comma, is no outcome;
@@ -3097,7 +3127,7 @@ export function misstatements(message: string, named: readonly SeenItem[]): Miss
 /**
  * A thing named by its title and given another thing's id ("the search one went in as WI-302" where
  * WI-302 is the export item) is told wrongly, whatever is said of its outcome: the id given right
- * after "as", "under", "=" or an arrow is its record. A list of ids ("as WI-302 and WI-303") pairs with a
+ * after "as", "under", "=" or an arrow (its emphasis marks aside: "→ **WI-302**") is its record. A list of ids ("as WI-302 and WI-303") pairs with a
  * list of titles and gives none of them to one title.
  */
 /** Role words a thing is also named by, which name no record beside an id ("the second", "the item"). */
@@ -3118,7 +3148,7 @@ function swappedIds(
         if (other === item) continue;
         for (const id of idOf(other)) {
           const given = new RegExp(
-            String.raw`\b${escaped(title)}\b(?:(?:\s+(?!and\b|or\b)[\w-]+){0,4}?\s+(?:as|under|→|->|=>|=)|\s*(?:→|->|=>)|\s*(?::|\?\s*(?:[—–]|\n\s*A\s*:))(?:\s+(?:created|filed|raised|opened|logged)\s+as)?)\s+${escaped(id)}\b(?!\s*(?:and|or|,|&|\/)\s*[A-Z]{2,}-\d)`,
+            String.raw`\b${escaped(title)}\b(?:(?:\s+(?!and\b|or\b)[\w-]+){0,4}?\s+(?:as|under|→|->|=>|=)|\s*(?:→|->|=>)|\s*(?::|\?\s*(?:[—–]|\n\s*A\s*:))(?:\s+(?:created|filed|raised|opened|logged)\s+as)?)\s+[*_\x60]*${escaped(id)}\b(?!\s*(?:and|or|,|&|\/)\s*[A-Z]{2,}-\d)`,
             'i',
           );
           // "[x] WI-302: search bug": a line led by the id, its title after the colon.
@@ -3126,12 +3156,13 @@ function swappedIds(
             String.raw`^\W*(?:\[[xX✓✔]\]\s*)?${escaped(id)}\s*:\s*(?:the\s+)?${escaped(title)}\b`,
             'im',
           );
-          // "WI-302 (search)", "WI-302 search, WI-303 export", "search WI-302": the id and the title
-          // side by side name one record. A title that is a role word ("second", "item") names none.
+          // "WI-302 (search)", "WI-302 search, WI-303 export", "search WI-302", "WI-302 for the search
+          // bug": the id and the title side by side, or joined by "for", name one record. A title that
+          // is a role word ("second", "item") names none.
           const adjacent = GENERIC_TITLE.test(title)
             ? null
             : new RegExp(
-                String.raw`(?<![\w-])${escaped(id)}[ \t]*(?:\([ \t]*(?:the[ \t]+)?${escaped(title)}\b[^)\n]{0,20}\)|[ \t]+(?:the[ \t]+)?${escaped(title)}\b)|\b${escaped(title)}[ \t]+(?:(?:→|->|=>)[ \t]*)?${escaped(id)}\b`,
+                String.raw`(?<![\w-])${escaped(id)}[ \t]*(?:\([ \t]*(?:the[ \t]+)?${escaped(title)}\b[^)\n]{0,20}\)|[ \t]+(?:for[ \t]+)?(?:the[ \t]+)?${escaped(title)}\b)|\b${escaped(title)}[ \t]+(?:(?:→|->|=>)[ \t]*)?${escaped(id)}\b`,
                 'i',
               ).exec(prose);
           const match = given.exec(prose);
