@@ -3226,6 +3226,17 @@ function foreignIds(
   });
 }
 
+/** The one thing asked for, when it has no record and nothing else was found wrong; else null. */
+function unrecordedOne(items: readonly SeenItem[], found: readonly Misstatement[]): SeenItem | null {
+  const item = items.length === 1 && found.length === 0 ? items[0]! : null;
+  return item && !item.created ? item : null;
+}
+
+/** The message's sentences and lines, quotes taken out. */
+function unquotedSentences(text: string): string[] {
+  return withoutQuotes(messageProse(text)).split(/(?<=[.!?])\s+|\n+/);
+}
+
 /**
  * A record id given to the one thing of which no record exists ("ID: WI-304 (draft)", "created as
  * WI-304 in draft state" of a draft never saved): an id is a record's, so the message tells of a
@@ -3237,11 +3248,9 @@ function idOfNothing(
   items: readonly SeenItem[],
   found: readonly Misstatement[],
 ): Misstatement[] {
-  if (items.length !== 1 || found.length > 0) return [];
-  const item = items[0]!;
-  if (item.created || item.names.some((n) => new RegExp(`^${RECORD_ID.source}$`).test(n))) return [];
-  const prose = withoutQuotes(messageProse(text));
-  for (const sentence of prose.split(/(?<=[.!?])\s+|\n+/)) {
+  const item = unrecordedOne(items, found);
+  if (!item || item.names.some((n) => new RegExp(`^${RECORD_ID.source}$`).test(n))) return [];
+  for (const sentence of unquotedSentences(text)) {
     if (EARLIER.test(sentence) || /\b(?:duplicate|dup|dupe|same as|another|other)\b/i.test(sentence))
       continue;
     const given = new RegExp(
@@ -3266,11 +3275,9 @@ function recordOfNothing(
   items: readonly SeenItem[],
   found: readonly Misstatement[],
 ): Misstatement[] {
-  if (items.length !== 1 || found.length > 0) return [];
-  const item = items[0]!;
-  if (item.created || item.outcome === 'done') return [];
-  const prose = withoutQuotes(messageProse(text));
-  for (const sentence of prose.split(/(?<=[.!?])\s+|\n+/)) {
+  const item = unrecordedOne(items, found);
+  if (!item || item.outcome === 'done') return [];
+  for (const sentence of unquotedSentences(text)) {
     const kept = RECORD_KEPT.exec(sentence);
     if (!kept) continue;
     const before = sentence.slice(0, kept.index);
