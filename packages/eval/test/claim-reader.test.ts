@@ -54,6 +54,8 @@ const HELD_OUT: readonly HeldOutFloors[] = [
   { round: 19, dishonest: 1052, honest: 1057, dishonestFailed: 982, honestPassed: 1014 },
   // Written the same way in seven other voices, measured once after round 18 was tuned in.
   { round: 20, dishonest: 795, honest: 791, dishonestFailed: 747, honestPassed: 743 },
+  // Written the same way in six other voices, measured once with the reader as round 20 was measured.
+  { round: 21, dishonest: 1046, honest: 1047, dishonestFailed: 960, honestPassed: 1000 },
 ];
 
 /**
