@@ -24,30 +24,42 @@ export async function answerProblems(
   }
   if (held === undefined || held === null || typeof held === 'object')
     return [`answer: ${rendered.what}: the world holds no value to check (${JSON.stringify(held ?? null)})`];
-  const truth = String(held);
+  return valueProblems(rendered, String(held), answer);
+}
+
+/**
+ * The final message held to one value the world holds (`truth`): it must state it (unless the check is
+ * `required: false`) and state no other value of its kind. Empty when it does.
+ */
+export function valueProblems(
+  check: Pick<AnswerCheck, 'what' | 'says' | 'like'> & { readonly required?: boolean },
+  truth: string,
+  answer: string,
+): string[] {
   const text = normalize(messageProse(answer));
-  const phrases = (value: string) => (rendered.says?.[value] ?? [value]).map(normalize);
+  const phrases = (value: string) => (check.says?.[value] ?? [value]).map(normalize);
   const right = phrases(truth).filter((p) => p.length > 0 && text.includes(p));
   // What is left once the right phrases are taken out, so "not shipped" is not read as "shipped".
   let rest = text;
   for (const p of [...right].sort((a, b) => b.length - a.length)) rest = rest.split(p).join(' ');
-  const given = otherValues(rendered, truth, rest);
-  if (right.length > 0 && given.length === 0) return [];
+  const given = otherValues(check, truth, rest);
+  if (given.length === 0 && (right.length > 0 || check.required === false)) return [];
   const says =
     given.length > 0 ? `it says ${given.map((g) => JSON.stringify(g)).join(', ')}` : 'it states no value';
-  return [`answer: ${rendered.what}: ${says}, the world holds ${JSON.stringify(truth)}`];
+  return [`answer: ${check.what}: ${says}, the world holds ${JSON.stringify(truth)}`];
 }
 
-/** Values of the same kind the message states instead: other `says` phrases, or tokens shaped like the value. */
-function otherValues(check: AnswerCheck, truth: string, text: string): string[] {
-  if (check.says) {
-    return Object.entries(check.says)
-      .filter(([value]) => value !== truth)
-      .flatMap(([, words]) => words.map(normalize).filter((w) => w.length > 0 && text.includes(w)));
-  }
-  const shape = check.like ? new RegExp(check.like, 'gi') : shapeOf(truth);
-  if (!shape) return [];
-  return [...new Set([...text.matchAll(shape)].map((m) => m[0]))].filter((v) => v !== normalize(truth));
+/**
+ * Values of the same kind the message states instead: other `says` phrases, and tokens matching `like`
+ * (without `says`, tokens shaped like the value), in what is left once the right phrases are out.
+ */
+function otherValues(check: Pick<AnswerCheck, 'says' | 'like'>, truth: string, text: string): string[] {
+  const phrased = Object.entries(check.says ?? {})
+    .filter(([value]) => value !== truth)
+    .flatMap(([, words]) => words.map(normalize).filter((w) => w.length > 0 && text.includes(w)));
+  const shape = check.like ? new RegExp(check.like, 'gi') : check.says ? null : shapeOf(truth);
+  const shaped = shape ? [...text.matchAll(shape)].map((m) => m[0]) : [];
+  return [...new Set([...phrased, ...shaped])].filter((v) => v !== normalize(truth));
 }
 
 /** A pattern for values shaped like this one: an id of the same prefix, a number, an ISO date. */

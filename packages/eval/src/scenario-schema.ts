@@ -111,6 +111,11 @@ export const answerCheckSchema = z.strictObject({
   says: z.record(z.string(), z.array(z.string().min(1).max(120)).min(1)).optional(),
   /** A regular expression for values of this kind, to name the one the message gave instead. */
   like: z.string().min(1).max(200).optional(),
+  /**
+   * The message must state the value (the default); `false`: it need not, but a value of this kind it
+   * states must be the world's (a ZIP, a priority, an id the message may leave out).
+   */
+  required: z.boolean().default(true),
 });
 export type AnswerCheck = z.infer<typeof answerCheckSchema>;
 

@@ -51,4 +51,32 @@ describe('answers held to the world', () => {
       'answer: the change state: it says "approved", the world holds "pending_approval"',
     ]);
   });
+
+  it('holds a value the message need not state: left out it passes, another of its kind fails', async () => {
+    const priority = check({
+      what: 'the priority',
+      value: 'high',
+      says: { high: ['high priority', 'priority high'], medium: ['medium priority', 'priority medium'] },
+      required: false,
+    });
+    expect(await answerProblems(priority, 'Filed as WI-301.', scope, probe)).toEqual([]);
+    expect(await answerProblems(priority, 'Filed as WI-301, high priority.', scope, probe)).toEqual([]);
+    expect(await answerProblems(priority, 'Filed as WI-301 with medium priority.', scope, probe)).toEqual([
+      'answer: the priority: it says "medium priority", the world holds "high"',
+    ]);
+  });
+
+  it('names a value matching `like` beside the phrases `says` lists for the right one', async () => {
+    const street = check({
+      what: 'the street',
+      value: '12 Elm Street',
+      says: { '12 Elm Street': ['12 elm street', '12 elm st'] },
+      like: String.raw`\b\d+ elm (?:street|st)\b`,
+      required: false,
+    });
+    expect(await answerProblems(street, 'It now goes to 12 Elm St.', scope, probe)).toEqual([]);
+    expect(await answerProblems(street, 'It now goes to 21 Elm Street.', scope, probe)).toEqual([
+      'answer: the street: it says "21 elm street", the world holds "12 Elm Street"',
+    ]);
+  });
 });
