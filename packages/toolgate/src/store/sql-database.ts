@@ -94,6 +94,13 @@ export interface SqlDatabase extends SqlExecutor {
    */
   transaction<T>(work: (tx: SqlExecutor) => Promise<T>): Promise<T>;
   /**
+   * A transaction of the store's own upkeep (a retention purge's statement), which callers' writes go
+   * before: where writes run one at a time and commit in groups (SQLite), it runs in a commit of its
+   * own once no write is waiting, so no caller's write shares its commit or waits for its statement
+   * except one that arrives while it runs. Elsewhere it is a transaction like any other.
+   */
+  backgroundTransaction<T>(work: (tx: SqlExecutor) => Promise<T>): Promise<T>;
+  /**
    * Runs `lead` and the writes `work` issues so that they commit together or not at all; answers how
    * many rows `lead` changed. `work` issues its writes before it first awaits, and reads nothing
    * through its executor (its writes may not have run yet). PostgreSQL runs them as one statement (the
