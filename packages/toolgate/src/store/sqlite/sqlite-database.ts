@@ -21,7 +21,7 @@ const CHECKPOINTER_DELAY_MS = 1_000;
 const RESET_WAIT_MS = 1_000;
 const WAL_SIZE_LIMIT_BYTES = 64 * 1024 * 1024;
 /** How many times in a row a background transaction lets waiting writes go first before it runs anyway. */
-const BACKGROUND_DEFERRALS = 4;
+const BACKGROUND_DEFERRALS = 1;
 
 /** One write waiting for its group: the work, and how to answer its caller once the group committed. */
 interface GroupedWrite {
