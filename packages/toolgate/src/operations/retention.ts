@@ -21,8 +21,8 @@ export const PURGE_STATEMENT_TARGET_MS = { writesOneAtATime: 0.15, sideBySide: 1
 /**
  * Runs `deleteBatch` (a DELETE whose last parameter is how many rows it deletes at most) until it
  * deletes fewer than asked; answers how many rows went. Each statement is a background transaction
- * (SqlDatabase.backgroundTransaction): on SQLite it commits alone once no caller's write waits, so no
- * write shares its commit. The batch is sized so a statement takes about the store's
+ * (SqlDatabase.backgroundTransaction): on SQLite it commits alone, after the callers' writes waiting
+ * for their group, so no write shares its commit. The batch is sized so a statement takes about the store's
  * PURGE_STATEMENT_TARGET_MS, timed by itself: on a busy store a statement waits behind other writes,
  * and sized by that wait every batch would shrink to the least while the writes it waited for gained
  * nothing. After each statement the purge rests as long as the statement took, at least a millisecond:

@@ -96,8 +96,8 @@ export interface SqlDatabase extends SqlExecutor {
   /**
    * A transaction of the store's own upkeep (a retention purge's statement), which callers' writes go
    * before: where writes run one at a time and commit in groups (SQLite), it runs in a commit of its
-   * own once no write is waiting, so no caller's write shares its commit or waits for its statement
-   * except one that arrives while it runs. Elsewhere it is a transaction like any other.
+   * own, after the group of writes waiting when its turn comes, so no caller's write shares its commit.
+   * Elsewhere it is a transaction like any other.
    */
   backgroundTransaction<T>(work: (tx: SqlExecutor) => Promise<T>): Promise<T>;
   /**

@@ -150,10 +150,10 @@ export class SqliteDatabase extends SqliteCapabilities implements SqlDatabase {
   }
 
   /**
-   * A commit of its own, started once no write waits for its group: when its turn in the queue comes
-   * while writes wait, it lets their group go first, up to BACKGROUND_DEFERRALS times in a row (so a
-   * store that never pauses still gets its upkeep done). A write that arrives while it runs waits for
-   * it, as for any group, and for no more than its one transaction.
+   * A commit of its own: when its turn in the queue comes while writes wait for their group, it lets
+   * that group go first, up to BACKGROUND_DEFERRALS times in a row, then runs (so a store that never
+   * pauses still gets its upkeep done). A write that arrives while it runs waits for it, as for any
+   * group, and for no more than its one transaction.
    */
   backgroundTransaction<T>(work: (tx: SqlExecutor) => Promise<T>): Promise<T> {
     return new Promise<T>((resolve, reject) => {
