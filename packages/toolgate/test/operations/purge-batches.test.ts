@@ -71,9 +71,14 @@ describe('a purge statement is timed by itself', () => {
       expect(left?.n).toBe(0);
       // Each statement waited about 20 ms behind the writer, a hundred times the target: timed with the
       // wait, every batch after the first would be the least. Deleting a hundred integer rows takes far
-      // less, even on a busy machine, so none fell to it.
+      // less, so most stayed above it; on a machine busy with other work one slow statement may still
+      // shrink the batch after it, which the next ones double back.
       expect(asked[0]).toBe(PURGE_BATCH_ROWS);
-      expect(Math.min(...asked)).toBeGreaterThan(PURGE_BATCH_LIMITS.least);
+      const later = asked.slice(1);
+      expect(later.length).toBeGreaterThan(0);
+      expect(later.filter((n) => n > PURGE_BATCH_LIMITS.least).length).toBeGreaterThanOrEqual(
+        later.length / 2,
+      );
     } finally {
       await db.close();
       rmSync(dir, { recursive: true, force: true });
