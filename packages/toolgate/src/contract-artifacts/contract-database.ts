@@ -37,10 +37,6 @@ export class ContractDatabase extends SqliteCapabilities implements SqlDatabase 
     return this.#open().then((db) => db.transaction(work));
   }
 
-  backgroundTransaction<T>(work: (tx: SqlExecutor) => Promise<T>): Promise<T> {
-    return this.#open().then((db) => db.backgroundTransaction(work));
-  }
-
   writeTogether(lead: SqlWrite, work: (tx: SqlExecutor) => Promise<void>): Promise<number> {
     return this.#open().then((db) => db.writeTogether(lead, work));
   }

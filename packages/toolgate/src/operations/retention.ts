@@ -20,27 +20,26 @@ export const PURGE_STATEMENT_TARGET_MS = { writesOneAtATime: 0.15, sideBySide: 1
 
 /**
  * Runs `deleteBatch` (a DELETE whose last parameter is how many rows it deletes at most) until it
- * deletes fewer than asked; answers how many rows went. Each statement is a background transaction
- * (SqlDatabase.backgroundTransaction): on SQLite it commits alone, after the callers' writes waiting
- * for their group, so no write shares its commit. The batch is sized so a statement takes about the store's
- * PURGE_STATEMENT_TARGET_MS, timed by itself: on a busy store a statement waits behind other writes,
- * and sized by that wait every batch would shrink to the least while the writes it waited for gained
- * nothing. After each statement the purge rests as long as the statement took, at least a millisecond:
- * it holds the store at most half the time and the calls waiting behind it go first.
+ * deletes fewer than asked; answers how many rows went. The batch is sized so a statement takes about
+ * `targetMs` (by default the store's PURGE_STATEMENT_TARGET_MS), timed by itself: on a busy store a statement waits behind
+ * other writes (on SQLite it shares their group commit), and sized by that wait every batch would
+ * shrink to the least while the writes it waited for gained nothing. After each statement the purge
+ * rests as long as the statement took, at least a millisecond: it holds the store at most half the
+ * time and the calls waiting behind it go first.
  */
 export async function deleteInBatches(
   db: SqlDatabase,
   deleteBatch: string,
   params: readonly unknown[],
-): Promise<number> {
-  const targetMs = db.writesOneAtATime
+  targetMs: number = db.writesOneAtATime
     ? PURGE_STATEMENT_TARGET_MS.writesOneAtATime
-    : PURGE_STATEMENT_TARGET_MS.sideBySide;
+    : PURGE_STATEMENT_TARGET_MS.sideBySide,
+): Promise<number> {
   let total = 0;
   let batch = PURGE_BATCH_ROWS;
   for (;;) {
     let tookMs = 0;
-    const deleted = await db.backgroundTransaction(async (tx) => {
+    const deleted = await db.transaction(async (tx) => {
       const started = performance.now();
       const rows = await tx.execute(deleteBatch, [...params, batch]);
       tookMs = performance.now() - started;

@@ -94,13 +94,6 @@ export interface SqlDatabase extends SqlExecutor {
    */
   transaction<T>(work: (tx: SqlExecutor) => Promise<T>): Promise<T>;
   /**
-   * A transaction of the store's own upkeep (a retention purge's statement), which callers' writes go
-   * before: where writes run one at a time and commit in groups (SQLite), it runs in a commit of its
-   * own, after the group of writes waiting when its turn comes, so no caller's write shares its commit.
-   * Elsewhere it is a transaction like any other.
-   */
-  backgroundTransaction<T>(work: (tx: SqlExecutor) => Promise<T>): Promise<T>;
-  /**
    * Runs `lead` and the writes `work` issues so that they commit together or not at all; answers how
    * many rows `lead` changed. `work` issues its writes before it first awaits, and reads nothing
    * through its executor (its writes may not have run yet). PostgreSQL runs them as one statement (the

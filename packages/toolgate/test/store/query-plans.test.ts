@@ -41,9 +41,9 @@ function recording(db: SqlDatabase, seen: Statement[]): SqlDatabase {
             return t[property](sql, params);
           };
         }
-        if (property === 'transaction' || property === 'backgroundTransaction') {
+        if (property === 'transaction') {
           return (work: (tx: SqlExecutor) => Promise<unknown>) =>
-            (t as unknown as SqlDatabase)[property]((tx) => work(wrap(tx)));
+            (t as unknown as SqlDatabase).transaction((tx) => work(wrap(tx)));
         }
         if (property === 'writeTogether') {
           return (lead: Statement, work: (tx: SqlExecutor) => Promise<void>) => {

@@ -98,11 +98,6 @@ export class PostgresDatabase extends PostgresCapabilities implements SqlDatabas
     return (await this.#run(this.#pool, sql, params)).rowCount ?? 0;
   }
 
-  /** Writes of other rows run beside it here: it delays none of them. */
-  backgroundTransaction<T>(work: (tx: SqlExecutor) => Promise<T>): Promise<T> {
-    return this.transaction(work);
-  }
-
   async transaction<T>(work: (tx: SqlExecutor) => Promise<T>): Promise<T> {
     const client = await this.#pool.connect();
     const tx: SqlExecutor = Object.assign(new PostgresCapabilities(), {

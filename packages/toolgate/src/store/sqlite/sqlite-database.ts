@@ -20,8 +20,6 @@ const CHECKPOINTER_DELAY_MS = 1_000;
 /** The longest writes are held for the checkpoint that lets the WAL start over. */
 const RESET_WAIT_MS = 1_000;
 const WAL_SIZE_LIMIT_BYTES = 64 * 1024 * 1024;
-/** How many times in a row a background transaction lets waiting writes go first before it runs anyway. */
-const BACKGROUND_DEFERRALS = 1;
 
 /** One write waiting for its group: the work, and how to answer its caller once the group committed. */
 interface GroupedWrite {
@@ -147,37 +145,6 @@ export class SqliteDatabase extends SqliteCapabilities implements SqlDatabase {
 
   transaction<T>(work: (tx: SqlExecutor) => Promise<T>): Promise<T> {
     return this.#grouped(work, false);
-  }
-
-  /**
-   * A commit of its own: when its turn in the queue comes while writes wait for their group, it lets
-   * that group go first, up to BACKGROUND_DEFERRALS times in a row, then runs (so a store that never
-   * pauses still gets its upkeep done). A write that arrives while it runs waits for it, as for any
-   * group, and for no more than its one transaction.
-   */
-  backgroundTransaction<T>(work: (tx: SqlExecutor) => Promise<T>): Promise<T> {
-    return new Promise<T>((resolve, reject) => {
-      const write: GroupedWrite = {
-        work,
-        statement: false,
-        resolve: resolve as (v: unknown) => void,
-        reject,
-      };
-      let deferred = 0;
-      const enqueue = () => {
-        const run = async () => {
-          if (this.#waiting.length > 0 && deferred < BACKGROUND_DEFERRALS) {
-            deferred += 1;
-            // Behind the group the waiting writes form at the end of this turn.
-            setImmediate(enqueue);
-            return;
-          }
-          await this.#commitGroup([write]);
-        };
-        this.#queue = this.#queue.then(run, run);
-      };
-      setImmediate(enqueue);
-    });
   }
 
   /** Write transactions run one at a time here: there is nothing to lock. */
