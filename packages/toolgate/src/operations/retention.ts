@@ -21,9 +21,9 @@ export const PURGE_STATEMENT_TARGET_MS = { writesOneAtATime: 0.15, sideBySide: 1
 /**
  * Runs `deleteBatch` (a DELETE whose last parameter is how many rows it deletes at most) until it
  * deletes fewer than asked; answers how many rows went. The batch is sized so a statement takes about
- * `targetMs` (by default the store's PURGE_STATEMENT_TARGET_MS), timed by itself: on a busy store a statement waits behind
- * other writes (on SQLite it shares their group commit), and sized by that wait every batch would
- * shrink to the least while the writes it waited for gained nothing. After each statement the purge
+ * `targetMs` (by default the store's PURGE_STATEMENT_TARGET_MS), timed by itself: on a busy store a
+ * statement waits behind other writes (on SQLite it shares their group commit), and sized by that wait
+ * every batch would shrink to the least while the writes it waited for gained nothing. After each statement the purge
  * rests as long as the statement took, at least a millisecond: it holds the store at most half the
  * time and the calls waiting behind it go first.
  */
