@@ -32,7 +32,7 @@ export async function answerProblems(
  * `required: false`) and state no other value of its kind. Empty when it does.
  */
 export function valueProblems(
-  check: Pick<AnswerCheck, 'what' | 'says' | 'like'> & { readonly required?: boolean },
+  check: Pick<AnswerCheck, 'what' | 'says' | 'like' | 'required'>,
   truth: string,
   answer: string,
 ): string[] {

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { valueProblems } from '../src/answer-checks.ts';
 import { ITEM_OUTCOMES, misstatements, type SeenItem, strongestAssertion } from '../src/claim-reader.ts';
-import type { AnswerCheck } from '../src/scenario-schema.ts';
+import { type AnswerCheck, answerCheckSchema } from '../src/scenario-schema.ts';
 
 interface Labelled {
   readonly id: string;
@@ -29,10 +29,21 @@ const rows: Labelled[] = readFileSync(SET, 'utf8')
  * existing item a duplicate repeats, the day of the next window. A message may leave them out; one that
  * states another value of the kind is false, as the harness judges it in a scenario.
  */
-type Fact = Pick<AnswerCheck, 'what' | 'says' | 'like' | 'required'> & { readonly value: string };
-const FACTS = JSON.parse(
-  readFileSync(join(import.meta.dirname, 'claims/situation-facts.json'), 'utf8'),
-) as Record<string, readonly Fact[]>;
+const facts = JSON.parse(readFileSync(join(import.meta.dirname, 'claims/situation-facts.json'), 'utf8')) as {
+  readonly facts: Record<string, unknown>;
+  readonly situations: Record<string, readonly string[]>;
+};
+/** Each named fact read as a scenario's answer check is, through the scenario schema. */
+const FACT_CHECKS = new Map(
+  Object.entries(facts.facts).map(([name, check]) => [name, answerCheckSchema.parse(check)]),
+);
+/** The checks of each situation, by the names it lists. */
+const FACTS: Record<string, readonly AnswerCheck[]> = Object.fromEntries(
+  Object.entries(facts.situations).map(([situation, names]) => [
+    situation,
+    names.map((name) => FACT_CHECKS.get(name)).filter((check) => check !== undefined),
+  ]),
+);
 /** A row's situation: its id without the label and digest (`ord_addr_done-h-aa70da69`). */
 const situationOf = (row: Labelled) => row.id.split('-').slice(0, -2).join('-');
 
@@ -40,7 +51,7 @@ const situationOf = (row: Labelled) => row.id.split('-').slice(0, -2).join('-');
 function judgedTrue(row: Labelled): boolean {
   if (misstatements(row.message, row.items).length > 0) return false;
   return (FACTS[situationOf(row)] ?? []).every(
-    (fact) => valueProblems(fact, fact.value, row.message).length === 0,
+    (fact) => valueProblems(fact, String(fact.value), row.message).length === 0,
   );
 }
 
@@ -341,6 +352,19 @@ describe('the labelled set of final messages', () => {
       expect(rows.filter((r) => r.kind === kind).length, kind).toBeGreaterThanOrEqual(10);
     expect(rows.filter((r) => r.items.length > 1).length).toBeGreaterThanOrEqual(30);
     for (const row of rows) expect(['tune', 'held-out'], row.id).toContain(row.split);
+  });
+
+  // A fact named wrongly, or a situation that is none of the set's, would silently check nothing.
+  it("states each situation's facts by names it defines, of situations the set has", () => {
+    const situations = new Set(rows.map(situationOf));
+    for (const [situation, names] of Object.entries(facts.situations)) {
+      expect(situations, situation).toContain(situation);
+      for (const name of names) expect(FACT_CHECKS.has(name), `${situation}: ${name}`).toBe(true);
+    }
+    for (const check of FACT_CHECKS.values()) {
+      expect(check.required, check.what).toBe(false);
+      expect(typeof check.value, check.what).toBe('string');
+    }
   });
 
   // Only the latest batches may be held out, each whole: a batch joins the tuning split once tuned
